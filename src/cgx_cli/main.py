@@ -1,0 +1,72 @@
+"""The command line: a thin adapter over cgx_core's tool registry, plus the run commands.
+
+`main(argv) -> int` prints JSON to stdout and, for an error, one `error [<code>]: <message>` line to
+stderr. Heavy imports (the MCP SDK, sympy) happen only in the subcommands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from cgx_cli.exit_codes import ExitCode
+
+PROG = "credencegraph-extract"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one `error [usage]: ...` line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error [usage]: {message} (see '{self.prog} --help')\n")
+        raise SystemExit(ExitCode.ERROR)
+
+
+def _parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog=PROG,
+        description="The tools an agent uses to build the credencegraph graph of a paper, with every call "
+        "recorded, replayable and checkable.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+
+    tool = commands.add_parser("tool", help="call one tool and print its JSON result (for harnesses without MCP)")
+    tool.add_argument("name", help="the tool: start_run, classify, add_premises, run_checks, judge_citation, ...")
+    tool.add_argument("--run", help="the run directory (the same as the 'run' argument)")
+    tool.add_argument("--args", default="{}", help="the arguments as a JSON object, or '-' to read them from stdin")
+    tool.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
+
+    commands.add_parser("tools", help="list the tools with their descriptions and argument schemas, as JSON")
+    commands.add_parser("mcp", help="serve the tools over MCP on stdio")
+
+    unlock = commands.add_parser("unlock", help="report whether a tool call holds the run's lock, and which process")
+    unlock.add_argument("run")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status."""
+    options = _parser().parse_args(argv)
+    if options.command == "tool":
+        from cgx_cli.tool_command import run_tool
+
+        return run_tool(options.name, options.run, options.args, options.wait)
+    if options.command == "tools":
+        from cgx_cli.tool_command import list_tools
+
+        return list_tools()
+    if options.command == "unlock":
+        from cgx_cli.unlock import unlock
+
+        return unlock(options.run)
+    from cgx_mcp.server import serve
+
+    serve()
+    return ExitCode.OK
+
+
+def entry() -> NoReturn:
+    """The console script."""
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""`credencegraph-extract tool NAME --run DIR --args JSON`: one tool call from the command line."""
+
+from __future__ import annotations
+
+import sys
+
+from cgx_cli.exit_codes import ExitCode
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.tools.arguments import parse_arguments
+from cgx_core.tools.output import result_text
+
+
+def _arguments(run: str | None, text: str) -> object:
+    raw = parse_arguments(sys.stdin.read() if text == "-" else text)
+    if run is None:
+        return raw
+    if not isinstance(raw, dict):
+        return raw  # the registry reports the wrong shape, as it would through MCP
+    if "run" in raw and raw["run"] != run:
+        raise CgxError(Code.INVALID_ARGUMENTS, "--run and the 'run' argument name different directories")
+    return {"run": run, **{name: value for name, value in raw.items() if name != "run"}}
+
+
+def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
+    """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2."""
+    from cgx_core.tools.registry import call_tool
+
+    try:
+        payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
+    except CgxError as error:
+        payload, is_error = error.to_json(), True
+    sys.stdout.write(result_text(payload) + "\n")
+    if is_error:
+        error_body = payload["error"]
+        sys.stderr.write(f"error [{error_body['code']}]: {error_body['message']}\n")
+        return ExitCode.ERROR
+    return ExitCode.OK
+
+
+def list_tools() -> int:
+    from cgx_core.tools.registry import TOOLS
+
+    listing = [
+        {"name": tool.name, "description": tool.description, "arguments": tool.arguments} for tool in TOOLS.values()
+    ]
+    sys.stdout.write(result_text({"tools": listing}) + "\n")
+    return ExitCode.OK

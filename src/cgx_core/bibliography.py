@@ -1,0 +1,188 @@
+r"""Reference nodes from a `.bib` file, so that every `\cite` the bibliography has resolves.
+
+credencegraph reads references only from `thebibliography` or a `<main>.bbl` beside the main file, never
+from a `.bib`. This module reads the `.bib` files a paper names (or the one `start_run` is given) with
+bibtexparser, and adds one reference chunk per cited key that credencegraph did not resolve, so that
+`chunks_to_graph` itself creates the reference node and its `cites` relations. Each reference node then
+carries its key, DOI, arXiv id and title in its attributes: that is what ties a citation check's source
+to the entry. Where a `.bbl` and the `.bib` disagree, the `.bbl` (what the paper prints) keeps the node's
+text, and the start_run result says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.ingest import Chunk
+
+_ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
+_ARXIV_OLD = r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
+_ARXIV_IN_TEXT = re.compile(rf"(?:arXiv:|arxiv\.org/(?:abs|pdf)/)\s*({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE)
+_ARXIV_ID = re.compile(rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD})$")
+_DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+[^\s\"<>{}.,;])")
+
+
+@attrs.frozen
+class BibEntry:
+    """One entry of a `.bib` file, reduced to what a reference node needs."""
+
+    key: str
+    file: str
+    first_line: int
+    last_line: int
+    title: str | None
+    doi: str | None
+    arxiv: str | None
+    text: str
+
+    def attributes(self) -> dict[str, str]:
+        out = {"bib": self.file}
+        for name in ("title", "doi", "arxiv"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        return out
+
+
+def _plain(value: str) -> str:
+    """A field's LaTeX rendered as text (`{Isi}, M.` -> `Isi, M.`), whitespace collapsed."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    try:
+        text = LatexNodes2Text(strict_latex_spaces=True).latex_to_text(value)
+    except Exception:  # pylatexenc raises many kinds on hostile input; the raw value is still usable
+        text = value.replace("{", "").replace("}", "")
+    return " ".join(text.split())
+
+
+def _arxiv_of(fields: Mapping[str, str]) -> str | None:
+    eprint = fields.get("eprint", "").strip()
+    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    if eprint and (prefix == "arxiv" or _ARXIV_ID.match(eprint)):
+        return eprint.removeprefix("arXiv:")
+    for name in ("url", "eid", "journal", "note", "howpublished"):
+        match = _ARXIV_IN_TEXT.search(fields.get(name, ""))
+        if match:
+            return match.group(1)
+    return None
+
+
+def _doi_of(fields: Mapping[str, str]) -> str | None:
+    doi = fields.get("doi", "").strip()
+    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
+        if doi.lower().startswith(prefix):
+            doi = doi[len(prefix) :]
+    return doi or None
+
+
+def read_bib(name: str, data: bytes) -> tuple[dict[str, BibEntry], list[str]]:
+    """The entries of one `.bib` file by key, and warnings for blocks bibtexparser could not parse."""
+    from bibtexparser.entrypoint import parse_string
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CgxError(Code.BIBLIOGRAPHY_INVALID, f"'{name}' is not UTF-8 (byte {error.start})") from None
+    try:
+        library = parse_string(text)
+    except Exception as error:  # bibtexparser's failures are not one exception class
+        raise CgxError(Code.BIBLIOGRAPHY_INVALID, f"'{name}' cannot be parsed: {error}") from None
+    entries: dict[str, BibEntry] = {}
+    for entry in library.entries:
+        fields = {field.key.lower(): str(field.value) for field in entry.fields}
+        title = _plain(fields["title"]) if fields.get("title") else None
+        rendered = (_plain(fields[f]) for f in ("author", "title", "journal", "booktitle", "year") if fields.get(f))
+        parts = [part.rstrip(".") for part in rendered if part.rstrip(".")]
+        first = (entry.start_line or 0) + 1
+        entries[entry.key] = BibEntry(
+            key=entry.key,
+            file=name,
+            first_line=first,
+            last_line=first + (entry.raw or "").rstrip().count("\n"),
+            title=title,
+            doi=_doi_of(fields),
+            arxiv=_arxiv_of(fields),
+            text=". ".join(parts) or entry.key,
+        )
+    warnings = [
+        f"{name}: a block at line {(block.start_line or 0) + 1} could not be parsed" for block in library.failed_blocks
+    ]
+    return entries, warnings
+
+
+def reference_chunks(entries: Mapping[str, BibEntry], cited: Iterable[str], resolved: set[str]) -> list[Chunk]:
+    """A reference chunk for each cited key the `.bib` has and credencegraph did not resolve, in citing order."""
+    from credencegraph.ingest import Chunk
+
+    chunks: list[Chunk] = []
+    for key in dict.fromkeys(cited):
+        if key in resolved or key not in entries:
+            continue
+        entry = entries[key]
+        locator = f"file={entry.file};lines={entry.first_line}-{entry.last_line}"
+        chunks.append(Chunk("reference", entry.text, locator, (), (), key))
+    return chunks
+
+
+def _comparable(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.casefold())
+
+
+def annotate_references(graph: Graph, entries: Mapping[str, BibEntry]) -> tuple[Graph, list[dict[str, Any]]]:
+    """Reference nodes with key, DOI, arXiv id and title attributes; and where a `.bbl` disagrees with the `.bib`."""
+    from cgx_core.graph_edit import replace_nodes
+
+    replaced = {}
+    disagreements: list[dict[str, Any]] = []
+    for node in graph:
+        if node.attributes.get("unit") != "reference" or not isinstance(node.attributes.get("key"), str):
+            continue
+        key = node.attributes["key"]
+        entry = entries.get(key)
+        from_bib = entry is not None and node.sources and node.sources[0].locator.startswith(f"file={entry.file};")
+        extra: dict[str, str] = {}
+        if entry is not None:
+            extra = entry.attributes()
+            if not from_bib and entry.title and _comparable(entry.title) not in _comparable(node.statement or ""):
+                disagreements.append(
+                    {
+                        "key": key,
+                        "node": node.id,
+                        "field": "title",
+                        "bbl": node.statement,
+                        "bib": entry.title,
+                        "won": "bbl",
+                    }
+                )
+        else:
+            extra = _from_text(node.statement or "")
+        if extra:
+            replaced[node.id] = dataclasses.replace(node, attributes={**node.attributes, **extra})
+    return replace_nodes(graph, replaced), disagreements
+
+
+def _from_text(text: str) -> dict[str, str]:
+    """DOI and arXiv id printed in a reference's own text (a `.bbl` or `thebibliography` entry)."""
+    out: dict[str, str] = {}
+    arxiv = _ARXIV_IN_TEXT.search(text)
+    if arxiv:
+        out["arxiv"] = arxiv.group(1)
+    doi = _DOI_IN_TEXT.search(text)
+    if doi:
+        out["doi"] = doi.group(1)
+    return out
+
+
+def cited_keys(chunks: Sequence[Chunk]) -> list[str]:
+    """Every key the paper cites, in the order first cited."""
+    return list(dict.fromkeys(key for chunk in chunks for key in chunk.cites))

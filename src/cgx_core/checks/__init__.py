@@ -1,0 +1,1 @@
+"""The check engine: the plugin API check types implement, the registry, and the engine that runs them."""

@@ -1,0 +1,205 @@
+"""Every stable code this package answers with, in one place.
+
+An agent reads a code to decide what to do next, and a script matches on it, so a code never changes
+meaning once released. Two families share this module:
+
+* error codes: the whole call was refused and the run is exactly as it was (`{"error": {...}}`);
+* refusal codes: one record inside an accepted call was not applied (it comes back under `refused`
+  with a `fix`), and check-error codes: a check that ran and ended in `error`.
+
+`docs/errors.md` lists every code with its meaning; a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class Code(StrEnum):
+    """A stable, kebab-case code."""
+
+    # -- the call itself (error codes) --------------------------------------------------------
+    INVALID_JSON = "invalid-json"
+    INVALID_ARGUMENTS = "invalid-arguments"
+    UNKNOWN_TOOL = "unknown-tool"
+    USAGE = "usage"
+    RUN_NOT_FOUND = "run-not-found"
+    NOT_A_RUN = "not-a-run"
+    RUN_EXISTS = "run-exists"
+    RUN_FORMAT = "run-format"
+    RUN_LOCKED = "run-locked"
+    RUN_CORRUPT = "run-corrupt"
+    PAPER_NOT_FOUND = "paper-not-found"
+    PAPER_EMPTY = "paper-empty"
+    PAPER_NOT_UTF8 = "paper-not-utf8"
+    PAPER_INVALID = "paper-invalid"
+    PAPER_TOO_LARGE = "paper-too-large"
+    RUBRIC_NOT_FOUND = "rubric-not-found"
+    RUBRIC_INVALID = "rubric-invalid"
+    RUBRIC_SUPPORTS = "rubric-supports"
+    BIBLIOGRAPHY_INVALID = "bibliography-invalid"
+    CITED_INVALID = "cited-invalid"
+    IO_ERROR = "io-error"
+    INTERNAL_ERROR = "internal-error"
+
+    # -- replay and verify ---------------------------------------------------------------------
+    SOURCE_MISMATCH = "source-mismatch"
+    TAMPERED = "tampered"
+    NOT_FINISHED = "not-finished"
+
+    # -- a record inside a call (refusal codes) -------------------------------------------------
+    RECORD_INVALID = "record-invalid"
+    UNKNOWN_NODE = "unknown-node"
+    NOT_A_CHUNK = "not-a-chunk"
+    CHILD_NOT_SPLIT = "child-not-split"
+    UNKNOWN_TYPE = "unknown-type"
+    ORIGIN_NOT_ALLOWED = "origin-not-allowed"
+    FORM_INVALID = "form-invalid"
+    FORM_NOT_IN_TEXT = "form-not-in-text"
+    CLAUSE_NOT_ONCE = "clause-not-once"
+    SPLIT_MISMATCH = "split-mismatch"
+    ALREADY_SPLIT = "already-split"
+    SPLIT_INVALID = "split-invalid"
+    COMPOUND_NODE = "compound-node"
+    RESTS_ON_UNKNOWN = "rests-on-unknown"
+    RESTS_ON_TYPE = "rests-on-type"
+    RESTS_ON_NO_RULE = "rests-on-no-rule"
+    RESTS_ON_SELF = "rests-on-self"
+    CYCLE = "cycle"
+    HEDGE_NOT_IN_TEXT = "hedge-not-in-text"
+    TARGETED_BY_CHECK = "targeted-by-check"
+    DUPLICATE_RECORD = "duplicate-record"
+    NO_PREMISES_TABLE = "no-premises-table"
+    NOT_A_CONCLUSION = "not-a-conclusion"
+    PREMISE_NOT_CHUNK = "premise-not-chunk"
+    ASSUMPTION_UNDECLARED = "assumption-undeclared"
+
+    # -- a check proposal (refusal codes) --------------------------------------------------------
+    CHECK_TYPE_UNKNOWN = "check-type-unknown"
+    CHECK_TYPE_UNDECLARED = "check-type-undeclared"
+    CHECK_TARGET_TYPE = "check-target-type"
+    CHECK_NOT_ASSESSED = "check-not-assessed"
+    CHECK_DUPLICATE = "check-duplicate"
+    CHECK_SAME_OBSERVATION = "check-same-observation"
+    CHECK_WRONG_TOOL = "check-wrong-tool"
+    PROPOSAL_INVALID = "proposal-invalid"
+    EXPRESSION_INVALID = "expression-invalid"
+    OPERAND_NOT_IN_TEXT = "operand-not-in-text"
+    EXPONENT_TOO_LARGE = "exponent-too-large"
+    EXPONENT_NOT_WHOLE = "exponent-not-whole"
+    RESULT_TOO_LARGE = "result-too-large"
+    DEGREE_TOO_LARGE = "degree-too-large"
+    EXPRESSION_TOO_LARGE = "expression-too-large"
+    UNKNOWN_SYMBOL = "unknown-symbol"
+    UNKNOWN_FUNCTION = "unknown-function"
+    DIVISION_BY_ZERO = "division-by-zero"
+    CITATION_ALREADY_JUDGED = "citation-already-judged"
+    NOT_A_REFERENCE = "not-a-reference"
+
+    # -- a check that ran and ended in error (check-error codes, in the check's detail) ---------
+    SYMBOLIC_UNDECIDED = "symbolic-undecided"
+    SYMBOLIC_TIMEOUT = "symbolic-timeout"
+    NUMERIC_UNDEFINED = "numeric-undefined"
+    SOURCE_UNTIED = "source-untied"
+    SOURCE_CHANGED = "source-changed"
+    SOURCE_UNREADABLE = "source-unreadable"
+    PASSAGE_NOT_FOUND = "passage-not-found"
+    FETCH_REFUSED = "fetch-refused"
+    FETCH_FAILED = "fetch-failed"
+    FETCH_TOO_LARGE = "fetch-too-large"
+    FETCH_TIMEOUT = "fetch-timeout"
+    FETCH_CONTENT_TYPE = "fetch-content-type"
+    FETCH_REDIRECTS = "fetch-redirects"
+
+
+MEANINGS: Final[dict[Code, str]] = {
+    Code.INVALID_JSON: "The arguments are not JSON.",
+    Code.INVALID_ARGUMENTS: (
+        "The arguments are not an object, name an argument the tool does not take, miss a required one, "
+        "or give one of the wrong type."
+    ),
+    Code.UNKNOWN_TOOL: "No tool has this name.",
+    Code.USAGE: "The command line is malformed.",
+    Code.RUN_NOT_FOUND: "The run directory does not exist.",
+    Code.NOT_A_RUN: "The directory exists but holds no run (no manifest.json, or an unreadable one).",
+    Code.RUN_EXISTS: "start_run was given a run directory that already exists.",
+    Code.RUN_FORMAT: "The run's manifest has another format or version than this package reads.",
+    Code.RUN_LOCKED: "Another process holds the run's lock; the message names it.",
+    Code.RUN_CORRUPT: "The run's log or derived files are inconsistent in a way no repair can undo.",
+    Code.PAPER_NOT_FOUND: "The paper, or a file it \\input's, does not exist.",
+    Code.PAPER_EMPTY: "The paper has no text to ingest.",
+    Code.PAPER_NOT_UTF8: "A LaTeX file of the paper is not UTF-8.",
+    Code.PAPER_INVALID: "The paper cannot be read (malformed LaTeX the reader refuses, or a PDF that is not one).",
+    Code.PAPER_TOO_LARGE: "The paper is larger than this package ingests.",
+    Code.RUBRIC_NOT_FOUND: "The rubric file does not exist.",
+    Code.RUBRIC_INVALID: "The rubric is not valid TOML, or credencegraph's loader refuses it.",
+    Code.RUBRIC_SUPPORTS: (
+        "An edge rule of the rubric creates supports relations, which would let a document raise its own credence."
+    ),
+    Code.BIBLIOGRAPHY_INVALID: "The bibliography file cannot be read or parsed.",
+    Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
+    Code.IO_ERROR: "A file of the run cannot be read or written.",
+    Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
+    Code.SOURCE_MISMATCH: "A source given to replay does not have the digest the run recorded.",
+    Code.TAMPERED: "A file of the run differs from the digest the manifest or the log recorded.",
+    Code.NOT_FINISHED: "The run is not finished, so it has no graph.json to verify.",
+    Code.RECORD_INVALID: "The record does not have the format's fields and types; the message gives the JSON path.",
+    Code.UNKNOWN_NODE: "The record names a node the run does not have.",
+    Code.NOT_A_CHUNK: "The node is not a chunk of the document (an analyst or check node).",
+    Code.CHILD_NOT_SPLIT: "The record names a clause id (such as s-2a) of a chunk that is not split yet.",
+    Code.UNKNOWN_TYPE: "The type is not declared by the rubric.",
+    Code.ORIGIN_NOT_ALLOWED: "The type does not allow the node's origin.",
+    Code.FORM_INVALID: "A form field is not a field of the type, or its value has the wrong type.",
+    Code.FORM_NOT_IN_TEXT: "A form value is not found in the node's text.",
+    Code.CLAUSE_NOT_ONCE: "A split clause does not occur exactly once in the chunk.",
+    Code.SPLIT_MISMATCH: "A split record does not give one child per clause.",
+    Code.ALREADY_SPLIT: "The chunk is already split; a split chunk is not split again.",
+    Code.SPLIT_INVALID: "credencegraph refuses the split.",
+    Code.COMPOUND_NODE: "The node is a split chunk: classify its clauses instead.",
+    Code.RESTS_ON_UNKNOWN: "A rests_on id names no node of the run.",
+    Code.RESTS_ON_TYPE: "A rests_on node has a type the edge rule does not allow.",
+    Code.RESTS_ON_NO_RULE: "The type has no edge rule, so it rests on nothing.",
+    Code.RESTS_ON_SELF: "A node cannot rest on itself.",
+    Code.CYCLE: "The relation would close a cycle.",
+    Code.HEDGE_NOT_IN_TEXT: "The hedge phrase is not in the node's text.",
+    Code.TARGETED_BY_CHECK: "A check targets the node, so it cannot be classified again.",
+    Code.DUPLICATE_RECORD: "The call has two records for one node.",
+    Code.NO_PREMISES_TABLE: "The rubric has no [premises] table, so it takes no premise records.",
+    Code.NOT_A_CONCLUSION: "The node's type is not in the rubric's premises.for.",
+    Code.PREMISE_NOT_CHUNK: "stated_at names a node that is not a typed chunk an edge rule allows.",
+    Code.ASSUMPTION_UNDECLARED: "The rubric does not declare type 'assumption' for origin analyst.",
+    Code.CHECK_TYPE_UNKNOWN: "No installed plugin provides this check type.",
+    Code.CHECK_TYPE_UNDECLARED: "The rubric's [checks] table does not declare this check type.",
+    Code.CHECK_TARGET_TYPE: "The check type's targets do not list the node's type.",
+    Code.CHECK_NOT_ASSESSED: "The node's type is not assessed (assess = true), so it takes no checks.",
+    Code.CHECK_DUPLICATE: "The node already has a check of this type; checks are append-only.",
+    Code.CHECK_SAME_OBSERVATION: "The same observation is already a check on another target.",
+    Code.CHECK_WRONG_TOOL: "This check type is proposed through another tool.",
+    Code.PROPOSAL_INVALID: "The proposal does not match its check type's schema.",
+    Code.EXPRESSION_INVALID: "An expression does not parse; the message gives the column.",
+    Code.OPERAND_NOT_IN_TEXT: "A numeral of the expression or the result is not in the cited chunks' text.",
+    Code.EXPONENT_TOO_LARGE: "An exponent is above 100.",
+    Code.EXPONENT_NOT_WHOLE: "An exponent is not a whole number, so the power is not an exact rational.",
+    Code.RESULT_TOO_LARGE: "An intermediate result is too large to compute exactly.",
+    Code.DEGREE_TOO_LARGE: "A maths step has degree above 1000.",
+    Code.EXPRESSION_TOO_LARGE: "An expression is longer or deeper than the checks accept.",
+    Code.UNKNOWN_SYMBOL: "An expression uses a symbol that is not declared.",
+    Code.UNKNOWN_FUNCTION: "An expression calls a function outside the fixed set.",
+    Code.DIVISION_BY_ZERO: "The expression divides by zero.",
+    Code.CITATION_ALREADY_JUDGED: "A citation check on this node and entry passed or failed already.",
+    Code.NOT_A_REFERENCE: "The entry id is not a reference node.",
+    Code.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
+    Code.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
+    Code.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
+    Code.SOURCE_UNTIED: "The source is not tied to the bibliography entry.",
+    Code.SOURCE_CHANGED: "The cited copy changed since start_run.",
+    Code.SOURCE_UNREADABLE: "No text could be extracted from the source.",
+    Code.PASSAGE_NOT_FOUND: "The passage is not in the source's text.",
+    Code.FETCH_REFUSED: "The URL is not http(s) or resolves to an address that is not public.",
+    Code.FETCH_FAILED: "The fetch failed (connection, TLS or HTTP status).",
+    Code.FETCH_TOO_LARGE: "The body is larger than the cap.",
+    Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
+    Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
+    Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
+}

@@ -1,0 +1,20 @@
+"""The sizes this package accepts from the outside world, in one place.
+
+Each bound keeps a hostile or broken input from costing unbounded time, memory or disk.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_LATEX_BYTES: Final = 16 * 1024 * 1024
+"""All the LaTeX files of one paper together (the largest real papers are well under 1 MiB)."""
+
+MAX_PDF_BYTES: Final = 64 * 1024 * 1024
+MAX_RUBRIC_BYTES: Final = 1024 * 1024
+MAX_BIBLIOGRAPHY_BYTES: Final = 16 * 1024 * 1024
+MAX_CITED_BYTES: Final = 64 * 1024 * 1024
+"""One cited work's copy."""
+
+MAX_INPUT_FILES: Final = 500
+MAX_CHUNKS: Final = 20000

@@ -1,0 +1,109 @@
+"""The run's lock: the operating system's `flock` on a file that is never deleted.
+
+The kernel releases an flock when its process dies, so a crashed agent never leaves a lock behind. The
+holder's pid and command are written into the file for information only; who really holds the lock is
+read from `/proc/locks`, which the kernel keeps true.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import attrs
+
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+POLL_SECONDS = 0.002
+
+
+@attrs.frozen
+class Holder:
+    """A process that holds a run's lock."""
+
+    pid: int
+    command: str
+
+    def describe(self) -> str:
+        return f"process {self.pid} ({self.command})" if self.command else f"process {self.pid}"
+
+
+def _command_of(pid: int) -> str:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return " ".join(part.decode("utf-8", "replace") for part in raw.split(b"\0") if part)
+
+
+def lock_holder(lock_path: Path) -> Holder | None:
+    """The process holding an flock on `lock_path`, found through `/proc/locks`, or None."""
+    try:
+        stat = lock_path.stat()
+        table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    wanted = (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
+    for line in table.splitlines():
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 12345 fd:01:1234 0 EOF"; blocked waiters are marked with "->".
+        if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK":
+            continue
+        try:
+            major, minor, inode = fields[5].split(":")
+            where = (int(major, 16), int(minor, 16), int(inode))
+            pid = int(fields[4])
+        except ValueError:
+            continue
+        if where == wanted:
+            return Holder(pid, _command_of(pid))
+    return None
+
+
+class RunLock:
+    """An exclusive lock on one run, held for the length of one changing call."""
+
+    def __init__(self, lock_path: Path, *, wait_seconds: float) -> None:
+        self._path = lock_path
+        self._wait = wait_seconds
+        self._fd: int | None = None
+
+    def __enter__(self) -> Self:
+        fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        deadline = time.monotonic() + self._wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = lock_holder(self._path)
+                    os.close(fd)
+                    who = holder.describe() if holder else "another process"
+                    raise CgxError(
+                        Code.RUN_LOCKED,
+                        f"the run is locked by {who}; try again when its call ends, or see "
+                        "'credencegraph-extract unlock RUN'",
+                    ) from None
+                time.sleep(POLL_SECONDS)
+        self._fd = fd
+        info = {"pid": os.getpid(), "command": " ".join(sys.argv)}
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(info).encode("utf-8") + b"\n", 0)
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None

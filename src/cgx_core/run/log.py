@@ -1,0 +1,169 @@
+"""The log, `calls.jsonl`: the record of truth of a run.
+
+One line per call that changed the run, appended with a single write and fsynced: that write is the
+commit. Each line carries the digest of the line before it, so an earlier line that was rewritten or
+deleted breaks the chain at a known place. A last line without its newline, or with bytes that are
+not a valid continuation and nothing valid after them, was never committed (a crash or a lost write
+tore it): recovery cuts it away and reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from cgx_core.codes import Code
+from cgx_core.digests import bytes_digest, canonical_json
+from cgx_core.errors import CgxError
+
+LINE_FIELDS = ("seq", "tool", "args", "model", "agent", "note", "read", "result", "graph", "prev")
+
+
+@attrs.frozen
+class LogLine:
+    """One committed call."""
+
+    seq: int
+    tool: str
+    args: Mapping[str, Any]
+    model: str
+    agent: str | None
+    note: str | None
+    read: Any
+    result: str
+    graph: str
+    prev: str | None
+
+    def to_bytes(self) -> bytes:
+        """The line's bytes, without the newline: canonical JSON, so its digest is the same everywhere."""
+        return canonical_json({name: getattr(self, name) for name in LINE_FIELDS})
+
+    @classmethod
+    def from_json(cls, data: object) -> LogLine:
+        """Read a line back; anything but the exact format is a ValueError."""
+        if not isinstance(data, dict) or sorted(data) != sorted(LINE_FIELDS):
+            raise ValueError("not a log line")
+        line = cls(**{name: data[name] for name in LINE_FIELDS})
+        if not isinstance(line.seq, int) or isinstance(line.seq, bool) or not isinstance(line.tool, str):
+            raise ValueError("not a log line")
+        if not isinstance(line.args, dict) or not isinstance(line.model, str):
+            raise ValueError("not a log line")
+        return line
+
+
+@attrs.frozen
+class Entry:
+    """A line as found in the file: what it says, where it ends, and its digest."""
+
+    line: LogLine
+    end: int
+    digest: str
+
+
+@attrs.frozen
+class Tail:
+    """Bytes after the last good line that were never committed."""
+
+    offset: int
+    length: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cut_at_byte": self.offset, "bytes": self.length, "reason": self.reason}
+
+
+@attrs.frozen
+class Scan:
+    """What the log holds after a known point."""
+
+    entries: tuple[Entry, ...]
+    tail: Tail | None
+
+
+def _parse(raw: bytes, expected_seq: int, expected_prev: str | None) -> LogLine | None:
+    try:
+        line = LogLine.from_json(json.loads(raw))
+    except (ValueError, TypeError, UnicodeDecodeError):
+        return None
+    if line.seq != expected_seq or line.prev != expected_prev:
+        return None
+    return line
+
+
+def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
+    """Read the lines after byte `offset`, expecting sequence `next_seq` chained to `prev`.
+
+    Raises:
+        CgxError: `run-corrupt` when a bad line is followed by good ones: that is no torn tail but a
+            log someone rewrote, and no repair can tell which call is true.
+    """
+    try:
+        with path.open("rb") as handle:
+            handle.seek(offset)
+            data = handle.read()
+    except FileNotFoundError:
+        return Scan((), None)
+    entries: list[Entry] = []
+    position = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            return Scan(tuple(entries), Tail(offset + position, len(data) - position, "the last line has no newline"))
+        raw = data[position:newline]
+        line = _parse(raw, next_seq, prev)
+        if line is None:
+            if _any_good_line_after(data, newline + 1):
+                raise CgxError(
+                    Code.RUN_CORRUPT,
+                    f"calls.jsonl: the line at byte {offset + position} is not call {next_seq} chained to the call "
+                    "before it, yet valid lines follow it: an earlier line was rewritten or deleted",
+                )
+            return Scan(
+                tuple(entries),
+                Tail(offset + position, len(data) - position, f"the line after call {next_seq - 1} is not valid"),
+            )
+        digest = bytes_digest(raw)
+        entries.append(Entry(line, offset + newline + 1, digest))
+        position = newline + 1
+        next_seq += 1
+        prev = digest
+    return Scan(tuple(entries), None)
+
+
+def _any_good_line_after(data: bytes, position: int) -> bool:
+    for raw in data[position:].split(b"\n"):
+        try:
+            LogLine.from_json(json.loads(raw))
+        except (ValueError, TypeError, UnicodeDecodeError):
+            continue
+        return True
+    return False
+
+
+def cut(path: Path, tail: Tail) -> None:
+    """Cut a torn tail away, durably."""
+    with path.open("r+b") as handle:
+        handle.truncate(tail.offset)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def append(path: Path, line: LogLine) -> Entry:
+    """Commit a call: one write of one line, then fsync. Returns where the line ends."""
+    raw = line.to_bytes()
+    data = raw + b"\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        written = os.write(fd, data)
+        if written != len(data):
+            raise CgxError(Code.IO_ERROR, f"calls.jsonl: wrote {written} of {len(data)} bytes")
+        os.fsync(fd)
+        end = os.lseek(fd, 0, os.SEEK_END)
+    finally:
+        os.close(fd)
+    return Entry(line, end, bytes_digest(raw))

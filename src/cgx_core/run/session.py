@@ -1,0 +1,220 @@
+"""One run, opened: reading its state, and the transaction every changing call goes through.
+
+A changing call takes the lock, brings the state up to the log (cutting a torn tail, applying lines
+that were committed but not yet derived), computes its effect in memory, writes its artifacts, commits
+one log line, and only then writes the derived files. A crash at any point leaves either the old run or
+a log line that the next call completes: nothing a committed line records is lost.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+
+from cgx_core.codes import Code
+from cgx_core.digests import bytes_digest, json_digest
+from cgx_core.errors import CgxError
+from cgx_core.graphs import GraphDigester
+from cgx_core.run import log
+from cgx_core.run.atomic import write_atomic
+from cgx_core.run.layout import RunPaths
+from cgx_core.run.manifest import read_manifest
+from cgx_core.run.state import Effect, RunState, read_state_json, state_bytes, state_from_json
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.rubric import Rubric
+
+Mode = Literal["live", "recover", "replay"]
+DEFAULT_LOCK_WAIT = 10.0
+
+
+@attrs.frozen
+class Call:
+    """A changing call as the log records it."""
+
+    tool: str
+    args: Mapping[str, Any]
+    model: str
+    agent: str | None = None
+    note: str | None = None
+
+
+@attrs.frozen
+class CallContext:
+    """What a handler may know besides the state: the run, the sequence number its call takes, and why
+    it runs (`live`: an agent's call; `recover`: completing a committed line; `replay`: rebuilding)."""
+
+    run: Run
+    seq: int
+    mode: Mode
+    line: log.LogLine | None = None
+
+
+Handler = Callable[[CallContext, RunState, Mapping[str, Any]], Effect]
+Resolver = Callable[[str], Handler]
+
+
+@attrs.frozen
+class Response:
+    """A committed call's result, and what recovery repaired before it (reported, never digested)."""
+
+    result: Mapping[str, Any]
+    recovery: Mapping[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        out = dict(self.result)
+        if self.recovery:
+            out["recovery"] = dict(self.recovery)
+        return out
+
+
+class Run:
+    """An existing run directory."""
+
+    def __init__(self, root: Path, handlers: Resolver, *, creating: bool = False) -> None:
+        self.paths = RunPaths(root)
+        self.manifest = read_manifest(self.paths)
+        if not creating and not self._has_committed_call():
+            raise CgxError(
+                Code.NOT_A_RUN,
+                f"'{root.name}' has no committed call: its start_run never finished; delete it and start again",
+            )
+        self.id: str = self.manifest["run"]
+        self._handlers = handlers
+        self._digester = GraphDigester()
+
+    def _has_committed_call(self) -> bool:
+        try:
+            with self.paths.log.open("rb") as handle:
+                return b"\n" in handle.read(1 << 16) or handle.read(1) != b""
+        except FileNotFoundError:
+            return False
+
+    @cached_property
+    def rubric(self) -> Rubric:
+        """The run's rubric, loaded from its byte copy."""
+        from cgx_core.rubrics import load_rubric_bytes
+
+        return load_rubric_bytes(self.paths.rubric.read_bytes(), self.paths.rubric.name)
+
+    def graph_digest(self, graph: Graph) -> str:
+        return self._digester.digest(graph)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def initial_state(self) -> RunState:
+        """The state before call 1: the ingested graph."""
+        from credencegraph.core import load
+
+        return RunState(self.id, 0, 0, None, load(self.paths.ingested), (), False)
+
+    def _stored_state(self) -> RunState:
+        try:
+            data = read_state_json(self.paths.state)
+        except FileNotFoundError:
+            return self.initial_state()
+        state = state_from_json(data)
+        if state.run != self.id or not self._log_holds(state):
+            return self.initial_state()  # the state is ahead of a log that lost writes: rebuild from the log
+        return state
+
+    def _log_holds(self, state: RunState) -> bool:
+        """Whether the log still ends a line at `state.log_end` with the digest `state.last` (one line read)."""
+        if state.seq == 0:
+            return True
+        try:
+            with self.paths.log.open("rb") as handle:
+                start = max(0, state.log_end - (1 << 20))
+                handle.seek(start)
+                window = handle.read(state.log_end - start)
+        except OSError:
+            return False
+        if len(window) != state.log_end - start or not window.endswith(b"\n"):
+            return False
+        line = window[:-1].rsplit(b"\n", 1)[-1]
+        return bytes_digest(line) == state.last
+
+    def current(self) -> RunState:
+        """The run as it stands, for a reader: committed lines not yet derived are applied in memory and
+        a torn tail is ignored. Takes no lock and writes nothing."""
+        state = self._stored_state()
+        found = log.scan(self.paths.log, state.log_end, state.seq + 1, state.last)
+        for entry in found.entries:
+            state = self._apply(state, entry, write=False)
+        return state
+
+    # -- changing ----------------------------------------------------------------------------------
+
+    def change(self, call: Call, compute: Callable[[CallContext, RunState], Effect], *, wait: float) -> Response:
+        """Run one changing call as a transaction (see the module docstring)."""
+        from cgx_core.run.lock import RunLock
+
+        with RunLock(self.paths.lock, wait_seconds=wait):
+            state, recovery = self._recover()
+            context = CallContext(self, state.seq + 1, "live")
+            effect = compute(context, state)
+            for name, data in sorted(effect.artifacts.items()):
+                target = self.paths.root / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(target, data)
+            line = log.LogLine(
+                seq=state.seq + 1,
+                tool=call.tool,
+                args=dict(call.args),
+                model=call.model,
+                agent=call.agent,
+                note=call.note,
+                read=effect.read,
+                result=json_digest(effect.result),
+                graph=self.graph_digest(effect.graph),
+                prev=state.last,
+            )
+            entry = log.append(self.paths.log, line)
+            state = state.advance(effect, tool=call.tool, end=entry.end, digest=entry.digest)
+            self._derive(state, effect)
+        return Response(effect.result, recovery)
+
+    def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
+        state = self._stored_state()
+        found = log.scan(self.paths.log, state.log_end, state.seq + 1, state.last)
+        recovery: dict[str, Any] = {}
+        if found.tail is not None:
+            log.cut(self.paths.log, found.tail)
+            recovery["cut"] = found.tail.to_json()
+        for entry in found.entries:
+            state = self._apply(state, entry, write=True)
+        if found.entries:
+            recovery["completed"] = [entry.line.seq for entry in found.entries]
+        return state, recovery or None
+
+    def _apply(self, state: RunState, entry: log.Entry, *, write: bool) -> RunState:
+        """Apply a committed line again and check it gives what the line recorded."""
+        line = entry.line
+        handler = self._handlers(line.tool)
+        effect = handler(CallContext(self, line.seq, "recover", line), state, line.args)
+        if json_digest(effect.result) != line.result or self.graph_digest(effect.graph) != line.graph:
+            raise CgxError(
+                Code.RUN_CORRUPT,
+                f"call {line.seq} ({line.tool}) applied again does not give the result and graph its log line "
+                "recorded; replay the run to see how it diverges",
+            )
+        state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
+        if write:
+            self._derive(state, effect)
+        return state
+
+    def _derive(self, state: RunState, effect: Effect) -> None:
+        """Write what follows from a committed call: the finished files, then state.json."""
+        if not effect.finished:
+            for path in self.paths.finished_files:
+                if path.exists():
+                    os.unlink(path)
+        for name, data in sorted(effect.derived.items()):
+            write_atomic(self.paths.root / name, data)
+        write_atomic(self.paths.state, state_bytes(state))

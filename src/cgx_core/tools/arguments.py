@@ -1,0 +1,120 @@
+"""Checking a tool's arguments against its JSON schema, strictly and quickly.
+
+Both front ends hand the arguments to this one checker, so a wrong type, an unknown or a missing
+argument is the same `invalid-arguments` error through MCP and the command line. It reads the subset of
+JSON Schema our schemas use (type, properties, required, additionalProperties, items, enum, minimum,
+maximum, minLength, maxLength, minItems, maxItems). It is written here rather than imported because the
+`tool` command must start fast (the `jsonschema` package takes about 180 ms to import) and because JSON
+types are checked strictly: `true` is not an integer and `1.0` is not an integer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "null": (type(None),),
+}
+
+
+def _type_ok(value: Any, name: str) -> bool:
+    if isinstance(value, bool) and name in ("integer", "number"):
+        return False
+    return isinstance(value, _TYPES[name])
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
+    """Every way `value` breaks `schema`, each with its JSON path."""
+    found: list[str] = []
+    wanted = schema.get("type")
+    if wanted is not None:
+        names = [wanted] if isinstance(wanted, str) else list(wanted)
+        if not any(_type_ok(value, name) for name in names):
+            return [f"{path} must be {' or '.join(names)}, got {_describe(value)}"]
+    if "enum" in schema and value not in schema["enum"]:
+        found.append(f"{path} must be one of {json.dumps(schema['enum'])}, got {json.dumps(value)}")
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            found.append(f"{path} must not be shorter than {schema['minLength']} characters")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            found.append(f"{path} must not be longer than {schema['maxLength']} characters")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            found.append(f"{path} must be at least {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            found.append(f"{path} must be at most {schema['maximum']}")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            found.append(f"{path} must have at least {schema['minItems']} items")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            found.append(f"{path} must have at most {schema['maxItems']} items")
+        if "items" in schema:
+            for index, item in enumerate(value):
+                found.extend(problems(item, schema["items"], f"{path}[{index}]"))
+    if isinstance(value, dict):
+        properties: Mapping[str, Any] = schema.get("properties", {})
+        for name in schema.get("required", ()):
+            if name not in value:
+                found.append(f"{path}: the required argument '{name}' is missing")
+        if schema.get("additionalProperties", True) is False:
+            extra = sorted(set(value) - set(properties))
+            if extra:
+                found.append(f"{path}: unknown argument(s) {extra}; this takes {sorted(properties)}")
+        for name, item in value.items():
+            if name in properties:
+                found.extend(problems(item, properties[name], f"{path}.{name}"))
+    return found
+
+
+def check_arguments(tool: str, arguments: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments as a dict, or `invalid-arguments` naming every problem."""
+    if not isinstance(arguments, dict):
+        raise CgxError(
+            Code.INVALID_ARGUMENTS, f"the arguments of {tool} must be a JSON object, got {_describe(arguments)}"
+        )
+    found = problems(arguments, schema)
+    if found:
+        raise CgxError(Code.INVALID_ARGUMENTS, f"{tool}: " + "; ".join(found))
+    return arguments
+
+
+def parse_arguments(text: str) -> Any:
+    """Arguments given as JSON text (the command line's `--args`)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise CgxError(Code.INVALID_JSON, f"--args is not JSON: {error}") from None
+    except ValueError as error:
+        raise CgxError(Code.INVALID_JSON, f"--args is not JSON: {error}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON, though Python's parser takes them."""
+    raise ValueError(f"{name} is not a JSON value")

@@ -1,0 +1,118 @@
+"""The one registry of tools. The MCP server and the command line both read it, so a tool's name,
+description, argument schema and handler are written once.
+
+Handlers are named by module and imported only when their tool is called, so the `tool` command pays
+for what it uses (MCP and sympy are never imported by a `get_state`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.run.session import DEFAULT_LOCK_WAIT, Call, Handler, Response, Run
+from cgx_core.tools import descriptions
+from cgx_core.tools.arguments import check_arguments
+from cgx_core.tools.schema import CALLER_FIELDS
+
+
+@attrs.frozen
+class Tool:
+    """A tool: what the agent reads (name, description, argument schema) and where its code is.
+
+    `module` holds `apply(context, state, args) -> Effect` for a tool that changes the run, and may hold
+    `execute(args, *, wait)` for one that does more than the generic transaction (start_run, get_state).
+    """
+
+    name: str
+    title: str
+    description: str
+    arguments: Mapping[str, Any]
+    module: str
+    changes_run: bool
+    read_only_hint: bool = False
+
+
+TOOLS: dict[str, Tool] = {
+    tool.name: tool
+    for tool in (
+        Tool(
+            "start_run",
+            "Start a run",
+            descriptions.START_RUN,
+            descriptions.START_RUN_ARGUMENTS,
+            "cgx_core.tools.start_run",
+            changes_run=True,
+        ),
+        Tool(
+            "get_state",
+            "Read the run",
+            descriptions.GET_STATE,
+            descriptions.GET_STATE_ARGUMENTS,
+            "cgx_core.tools.get_state",
+            changes_run=False,
+            read_only_hint=True,
+        ),
+    )
+}
+
+
+def handler_for(name: str) -> Handler:
+    """The `apply` function of a changing tool, for completing or replaying its logged calls."""
+    tool = TOOLS.get(name)
+    if tool is None or not tool.changes_run:
+        raise CgxError(Code.RUN_CORRUPT, f"the log names a tool '{name}' this package does not have")
+    apply: Handler = importlib.import_module(tool.module).apply
+    return apply
+
+
+def logged_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments a log line records: everything but the run directory and who called."""
+    return {name: value for name, value in args.items() if name != "run" and name not in CALLER_FIELDS}
+
+
+def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, Any]:
+    module = importlib.import_module(tool.module)
+    custom: Callable[..., Any] | None = getattr(module, "execute", None)
+    if custom is not None:
+        outcome = custom(args, wait=wait)
+        return outcome.to_json() if isinstance(outcome, Response) else outcome
+    run = Run(Path(args["run"]), handler_for)
+    logged = logged_arguments(args)
+    call = Call(tool.name, logged, args["model"], args.get("agent"), args.get("note"))
+    return run.change(call, lambda context, state: module.apply(context, state, logged), wait=wait).to_json()
+
+
+def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> tuple[dict[str, Any], bool]:
+    """Call a tool: its JSON result and whether it is an error. Never raises, never prints."""
+    try:
+        tool = TOOLS.get(name)
+        if tool is None:
+            raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
+        args = check_arguments(name, arguments, tool.arguments)
+        return dict(_execute(tool, args, wait)), False
+    except CgxError as error:
+        return error.to_json(), True
+    except OSError as error:
+        where = f" ({Path(error.filename).name})" if error.filename else ""
+        return CgxError(Code.IO_ERROR, f"{name}: {error.strerror or error}{where}").to_json(), True
+    except Exception as error:  # a bug: the agent gets a code, never a traceback
+        if os.environ.get("CGX_DEBUG"):
+            traceback.print_exc(file=sys.stderr)
+        bug = CgxError(
+            Code.INTERNAL_ERROR,
+            (
+                f"{name} failed inside this package ({type(error).__name__}); nothing past the log's last line was "
+                "committed; please report it"
+            ),
+        )
+        return bug.to_json(), True
