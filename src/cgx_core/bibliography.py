@@ -41,6 +41,8 @@ class BibEntry:
     first_line: int
     last_line: int
     title: str | None
+    venue: str | None
+    year: str | None
     doi: str | None
     arxiv: str | None
     text: str
@@ -110,6 +112,8 @@ def read_bib(name: str, data: bytes) -> tuple[dict[str, BibEntry], list[str]]:
             first_line=first,
             last_line=first + (entry.raw or "").rstrip().count("\n"),
             title=title,
+            venue=_plain(fields.get("journal") or fields.get("booktitle") or "") or None,
+            year=fields.get("year", "").strip() or None,
             doi=_doi_of(fields),
             arxiv=_arxiv_of(fields),
             text=". ".join(parts) or entry.key,
@@ -153,22 +157,23 @@ def annotate_references(graph: Graph, entries: Mapping[str, BibEntry]) -> tuple[
         extra: dict[str, str] = {}
         if entry is not None:
             extra = entry.attributes()
-            if not from_bib and entry.title and _comparable(entry.title) not in _comparable(node.statement or ""):
-                disagreements.append(
-                    {
-                        "key": key,
-                        "node": node.id,
-                        "field": "title",
-                        "bbl": node.statement,
-                        "bib": entry.title,
-                        "won": "bbl",
-                    }
-                )
+            if not from_bib:
+                disagreements.extend(_disagreements(node.id, node.statement or "", entry))
         else:
             extra = _from_text(node.statement or "")
         if extra:
             replaced[node.id] = dataclasses.replace(node, attributes={**node.attributes, **extra})
     return replace_nodes(graph, replaced), disagreements
+
+
+def _disagreements(node_id: str, printed: str, entry: BibEntry) -> list[dict[str, Any]]:
+    """The fields of a `.bib` entry that the printed reference (`.bbl`) does not contain: a stale `.bbl`."""
+    out = []
+    for name in ("title", "venue", "year"):
+        value = getattr(entry, name)
+        if value and _comparable(value) not in _comparable(printed):
+            out.append({"key": entry.key, "node": node_id, "field": name, "bbl": printed, "bib": value, "won": "bbl"})
+    return out
 
 
 def _from_text(text: str) -> dict[str, str]:

@@ -74,6 +74,7 @@ class Code(StrEnum):
     NOT_A_CONCLUSION = "not-a-conclusion"
     PREMISE_NOT_CHUNK = "premise-not-chunk"
     ASSUMPTION_UNDECLARED = "assumption-undeclared"
+    RECLASSIFY_CONFLICT = "reclassify-conflict"
 
     # -- a check proposal (refusal codes) --------------------------------------------------------
     CHECK_TYPE_UNKNOWN = "check-type-unknown"
@@ -169,6 +170,10 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.NOT_A_CONCLUSION: "The node's type is not in the rubric's premises.for.",
     Code.PREMISE_NOT_CHUNK: "stated_at names a node that is not a typed chunk an edge rule allows.",
     Code.ASSUMPTION_UNDECLARED: "The rubric does not declare type 'assumption' for origin analyst.",
+    Code.RECLASSIFY_CONFLICT: (
+        "Classifying the node again would break a relation it keeps: a node that rests on it, or a premise "
+        "add_premises gave it, does not accept its new type."
+    ),
     Code.CHECK_TYPE_UNKNOWN: "No installed plugin provides this check type.",
     Code.CHECK_TYPE_UNDECLARED: "The rubric's [checks] table does not declare this check type.",
     Code.CHECK_TARGET_TYPE: "The check type's targets do not list the node's type.",

@@ -106,6 +106,7 @@ class _LatexFiles:
         self.order: list[str] = []
         self.total = 0
         self.bib_names: list[str] = []
+        self.prints_bibliography = False
 
     def name_of(self, path: Path) -> str:
         resolved = path.resolve()
@@ -163,6 +164,8 @@ class _LatexFiles:
                 self.bib_names.extend(part.strip() for part in _argument_text(arguments[-1]).split(","))
             elif node.macroname == "bibliography":
                 self.add_bbl()
+            if node.macroname in ("printbibliography", "bibliography"):
+                self.prints_bibliography = True
         self.bib_names.extend(_DEFINED_BIB.findall(_uncommented(text)))
 
     def add_bbl(self) -> None:
@@ -182,6 +185,10 @@ class _LatexFiles:
                 continue
             if candidate.is_file() and name not in found:
                 found.append(name)
+        if not found and self.prints_bibliography:
+            # The paper prints a bibliography whose .bib it does not name (a class file adds it, as
+            # ReScience's does): the .bib files beside the main file are the ones LaTeX would find.
+            found = sorted(path.name for path in self.root.glob("*.bib") if path.is_file())
         return tuple(found)
 
 

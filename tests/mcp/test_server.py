@@ -1,0 +1,123 @@
+"""The MCP server, driven by the mcp SDK's own client: in memory for speed, over stdio for truth.
+
+Every mistake of the model's must come back as a JSON result with is_error set, never as a protocol
+error, and byte-identical to what `credencegraph-extract tool` prints for the same call.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from support import EXAMPLE, EXAMPLE_RUBRIC
+
+from cgx_core.tools.registry import TOOLS
+from cgx_core.tools.workflow import INSTRUCTIONS
+from cgx_mcp.server import build_server
+
+CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
+
+
+def stdio_client() -> Client:
+    return Client(StdioServerParameters(command=CLI, args=["mcp"]))
+
+
+def with_client(client: Client, body: Callable[[Client], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        async with client:
+            return await body(client)
+
+    return anyio.run(main)
+
+
+def cli(name: str, arguments: dict[str, Any]) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [CLI, "tool", name, "--args", json.dumps(arguments)], capture_output=True, text=True, check=False
+    )
+    return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+
+def start_arguments(run: Path) -> dict[str, Any]:
+    return {"run": str(run), "paper": str(EXAMPLE / "paper.tex"), "rubric": str(EXAMPLE_RUBRIC), "model": "m"}
+
+
+MISTAKES: list[tuple[str, str, dict[str, Any], str]] = [
+    ("wrong type", "get_state", {"run": "RUN", "limit": "ten"}, "invalid-arguments"),
+    ("boolean as integer", "get_state", {"run": "RUN", "limit": True}, "invalid-arguments"),
+    ("unknown argument", "get_state", {"run": "RUN", "colour": "blue"}, "invalid-arguments"),
+    ("missing required", "start_run", {"run": "RUN-new", "paper": "p.tex", "model": "m"}, "invalid-arguments"),
+    ("unknown tool", "make_coffee", {"run": "RUN"}, "unknown-tool"),
+    ("missing run", "get_state", {"run": "RUN-missing"}, "run-not-found"),
+    ("not a run", "get_state", {"run": "PAPER"}, "not-a-run"),
+]
+
+
+def fill(arguments: dict[str, Any], run: Path) -> dict[str, Any]:
+    replaced = {}
+    for name, value in arguments.items():
+        if isinstance(value, str):
+            value = value.replace("RUN", str(run)).replace("PAPER", str(EXAMPLE))
+        replaced[name] = value
+    return replaced
+
+
+def test_the_server_lists_every_tool_with_a_strict_schema_and_gives_the_workflow() -> None:
+    async def body(client: Client) -> None:
+        listing = await client.list_tools()
+        assert [tool.name for tool in listing.tools] == list(TOOLS)
+        for tool in listing.tools:
+            assert tool.input_schema["additionalProperties"] is False
+            assert "run" in tool.input_schema["required"]
+            assert tool.description
+        assert client.instructions == INSTRUCTIONS
+
+    with_client(Client(build_server()), body)
+
+
+@pytest.mark.parametrize(("case", "tool", "arguments", "code"), MISTAKES, ids=[case[0] for case in MISTAKES])
+def test_every_mistake_comes_back_as_a_json_error_result(
+    tmp_path: Path, case: str, tool: str, arguments: dict[str, Any], code: str
+) -> None:
+    run = tmp_path / "run"
+    with_client(Client(build_server()), lambda client: client.call_tool("start_run", start_arguments(run)))
+    filled = fill(arguments, run)
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool(tool, filled)
+
+    result = with_client(Client(build_server()), body)
+    assert result.is_error
+    assert result.structured_content["error"]["code"] == code
+    assert json.loads(result.content[0].text) == result.structured_content
+
+
+def test_over_stdio_results_and_errors_are_byte_identical_to_the_command_line(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    calls = [(tool, fill(arguments, run)) for _, tool, arguments, _ in MISTAKES]
+    calls.append(("get_state", {"run": str(run), "limit": 3}))
+    calls.append(("get_state", {"run": str(run), "nodes": ["e-1", "s-02"]}))
+
+    async def body(client: Client) -> list[tuple[bool, str]]:
+        started = await client.call_tool("start_run", start_arguments(run))
+        assert not started.is_error, started.content
+        out = []
+        for tool, arguments in calls:
+            result = await client.call_tool(tool, arguments)
+            out.append((result.is_error, result.content[0].text))
+        return out
+
+    through_mcp = with_client(stdio_client(), body)
+    for (tool, arguments), (is_error, text) in zip(calls, through_mcp, strict=True):
+        status, stdout, stderr = cli(tool, arguments)
+        assert stdout == text, tool
+        assert (status == 2) == is_error
+        if is_error:
+            error = json.loads(text)["error"]
+            assert stderr == f"error [{error['code']}]: {error['message']}"
