@@ -41,6 +41,9 @@ def _parser() -> ArgumentParser:
     commands.add_parser("tools", help="list the tools with their descriptions and argument schemas, as JSON")
     commands.add_parser("mcp", help="serve the tools over MCP on stdio")
 
+    demo = commands.add_parser("demo", help="run the bundled example through the tools and print a summary")
+    demo.add_argument("directory", nargs="?", help="where to put the run (default: a new temporary directory)")
+
     unlock = commands.add_parser("unlock", help="report whether a tool call holds the run's lock, and which process")
     unlock.add_argument("run")
     return parser
@@ -57,6 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.tool_command import list_tools
 
         return list_tools()
+    if options.command == "demo":
+        from cgx_cli.demo import demo
+
+        return demo(options.directory)
     if options.command == "unlock":
         from cgx_cli.unlock import unlock
 

@@ -208,3 +208,28 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
     Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
 }
+
+
+def errors_markdown() -> str:
+    """docs/errors.md: every code and its meaning (a test keeps the file equal to this)."""
+    lines = [
+        "# Error, refusal and check-error codes",
+        "",
+        "Generated from `src/cgx_core/codes.py` (`python -m cgx_core.codes > docs/errors.md`); a test keeps the two",
+        "equal. A code never changes meaning once released.",
+        "",
+        "- An **error** refuses the whole call: `{\"error\": {\"code\", \"message\"}}` (MCP `is_error`; the command",
+        "  line prints it and one `error [<code>]: <message>` line on stderr, and exits 2). The run is as it was.",
+        "- A **refusal** is one record or proposal of an accepted call that was not applied: it comes back under",
+        "  `refused` with the code, the message and a `fix`, and is kept for `rejections.json`.",
+        "- A **check error** is a check that ran and ended in `error`: recorded, but it moves no credence.",
+        "",
+        "| code | meaning |",
+        "| --- | --- |",
+    ]
+    lines.extend(f"| `{code}` | {MEANINGS[code]} |" for code in Code)
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(errors_markdown(), end="")

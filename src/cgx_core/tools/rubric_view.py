@@ -10,8 +10,12 @@ if TYPE_CHECKING:
 
 
 def types_view(rubric: Rubric) -> list[dict[str, Any]]:
+    """The types a document or analyst node may have (check types, which credencegraph also declares as
+    evidence-only types, are listed by `checks_view` instead)."""
     out = []
     for name, node_type in rubric.types.items():
+        if set(node_type.origins) == {"evidence"}:
+            continue
         form = {
             field_name: {
                 "type": spec.type,

@@ -1,0 +1,20 @@
+"""Every code is documented, once, and the documentation cannot drift from the code."""
+
+from __future__ import annotations
+
+import re
+
+from support import ROOT
+
+from cgx_core.codes import MEANINGS, Code, errors_markdown
+
+
+def test_every_code_is_kebab_case_and_has_a_meaning() -> None:
+    for code in Code:
+        assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)*", code.value), code
+        assert MEANINGS[code].endswith("."), code
+    assert set(MEANINGS) == set(Code)
+
+
+def test_docs_errors_md_is_generated_from_the_codes() -> None:
+    assert (ROOT / "docs" / "errors.md").read_text(encoding="utf-8") == errors_markdown()
