@@ -41,7 +41,9 @@ def _summary(run: Path, result: dict[str, Any]) -> str:
         f"  cited copies: {', '.join(item['name'] for item in result['cited']) or 'none'}",
         "  types the agent may give: " + ", ".join(item["name"] for item in result["types"]),
         "  check types: "
-        + ", ".join(f"{item['name']} ({'installed' if item['installed'] else 'not installed'})" for item in result["checks"]),
+        + ", ".join(
+            f"{item['name']} ({'installed' if item['installed'] else 'not installed'})" for item in result["checks"]
+        ),
         "",
         "Chunks to classify next:",
     ]

@@ -42,7 +42,8 @@ def list_tools() -> int:
     from cgx_core.tools.registry import TOOLS
 
     listing = [
-        {"name": tool.name, "description": tool.description, "arguments": tool.arguments} for tool in TOOLS.values()
+        {"name": tool.name, "description": tool.full_description(), "arguments": tool.arguments}
+        for tool in TOOLS.values()
     ]
     sys.stdout.write(result_text({"tools": listing}) + "\n")
     return ExitCode.OK

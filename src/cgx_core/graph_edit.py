@@ -34,3 +34,13 @@ def without_relations(graph: Graph, relation_ids: Collection[str]) -> Graph:
         if relation.id not in relation_ids:
             out.add_relation(relation)
     return out
+
+
+def copy_graph(graph: Graph) -> Graph:
+    """A new graph with the same nodes and relations, to add to without touching the original."""
+    out = Graph()
+    for node in graph:
+        out.add_node(node)
+    for relation in graph.relations.values():
+        out.add_relation(relation)
+    return out

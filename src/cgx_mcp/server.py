@@ -30,7 +30,7 @@ def _tool(name: str) -> types.Tool:
     return types.Tool(
         name=tool.name,
         title=tool.title,
-        description=tool.description,
+        description=tool.full_description(),
         input_schema=dict(tool.arguments),
         annotations=types.ToolAnnotations(
             title=tool.title,

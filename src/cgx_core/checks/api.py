@@ -1,9 +1,15 @@
 """The public API for check-type plugins: what a check type provides, and what it gets back.
 
 A check type is an object with the attributes and methods of `CheckType`. A plugin registers it through
-the `cgx_register_check_types` hook (see `cgx_core.hookspecs`). The built-in types in `cgx_checks`
-use exactly this API, through the same entry-point group, so a third party's type is a first-class
-citizen by construction.
+the `cgx_register_check_types` hook (see `cgx_core.hookspecs` and docs/plugins.md). The built-in types in
+`cgx_checks` use exactly this API, through the same entry-point group, so a third party's type is a
+first-class citizen by construction.
+
+The engine (`cgx_core.checks.engine`) does everything that is the same for every type: it checks that the
+rubric declares the type and lists the target's type, refuses a second check of a type on a node and the
+same observation on another target, numbers the check `c-NNN`, writes `checks/c-NNN/`, builds the evidence
+node and its `observes` relation with the rubric's credences, and runs a fallback type when a check errs.
+A type only says what is particular to it.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from cgx_core.codes import Code
 
 Result = Literal["passed", "failed", "error"]
 ProposingTool = Literal["run_checks", "judge_citation"]
+Mode = Literal["live", "recover", "replay", "verify"]
 
 
 @attrs.frozen
@@ -30,7 +37,7 @@ class Refusal:
 
 @attrs.frozen
 class NodeView:
-    """What a check may read of one node of the run."""
+    """What a check may read of one node of the run. `type` is the node's kind."""
 
     id: str
     type: str
@@ -40,15 +47,35 @@ class NodeView:
 
 
 class RunView(Protocol):
-    """What a check may read of the run: its nodes, its rubric's check entry, its cited copies."""
+    """What a check may read of the run.
+
+    `mode` says why the check runs: `live` (an agent's call: a check may read the network), `recover`
+    (never seen by a check: the engine reuses the recorded output), `replay` (rebuilding the run: no
+    network; what a live check read comes back through `recorded_read` and `source_bytes`), `verify`
+    (re-running from recorded inputs)."""
+
+    @property
+    def mode(self) -> Mode: ...
 
     def node(self, node_id: str) -> NodeView | None: ...
 
     def nodes(self) -> Sequence[NodeView]: ...
 
-    def cited_copy(self, name: str) -> bytes | None: ...
+    def cited_copy(self, name: str) -> bytes | None:
+        """The bytes of `cited/<name>`, or None."""
+        ...
 
-    def cited_digest(self, name: str) -> str | None: ...
+    def cited_digest(self, name: str) -> str | None:
+        """The digest start_run recorded for `cited/<name>`, or None."""
+        ...
+
+    def recorded_read(self) -> Any:
+        """In replay: what the live check read (its `Outcome.read`), from the log; otherwise None."""
+        ...
+
+    def source_bytes(self, digest: str) -> bytes | None:
+        """In replay: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        ...
 
 
 @attrs.frozen
@@ -64,8 +91,13 @@ class Prepared:
 
 @attrs.frozen
 class Outcome:
-    """How a check ended. `detail` is one human line; `output` is JSON for `checks/c-NNN/output.json`;
-    `log` is free text for `checks/c-NNN/log.txt`; `libraries` names the libraries used, with versions."""
+    """How a check ended.
+
+    `detail` is one line a person reads; `output` is JSON for `checks/c-NNN/output.json`; `log` is free
+    text for `checks/c-NNN/log.txt`; `libraries` names the libraries the check used, with versions;
+    `code` is a stable code when the result is `error`. A check that read something from outside gives
+    `read` (JSON for the log line, never the bytes) and `sources` (the bytes by digest, stored only with
+    store_source)."""
 
     result: Result
     detail: str
@@ -74,20 +106,34 @@ class Outcome:
     libraries: Mapping[str, str] = attrs.field(factory=dict)
     code: str | None = None
     read: Any = None
+    sources: Mapping[str, bytes] = attrs.field(factory=dict)
 
 
 @runtime_checkable
 class CheckType(Protocol):
-    """A check type. `name` is the rubric's `[checks]` key."""
+    """A check type. `name` is the rubric's `[checks]` key.
+
+    `tool` is the tool that proposes it (`run_checks` or `judge_citation`); `proposal_schema` is the JSON
+    schema of a proposal's own fields (besides `type` and `target`); `fallback_for` names the type this one
+    stands in for when that one errs (it is then never proposed directly); `uses_model` says the result
+    rests on the calling model's judgement (its model is recorded); `retry_after_error` lets a check that
+    erred be followed by another on the same target and slot."""
 
     name: str
     tool: ProposingTool
     description: str
     proposal_schema: Mapping[str, Any]
     fallback_for: str | None
+    uses_model: bool
+    retry_after_error: bool
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         """Validate a proposal against the run; refuse it with a fix when it cannot be run."""
+        ...
+
+    def slot_of(self, inputs: Mapping[str, Any]) -> str:
+        """What tells independent checks of this type on one target apart (a citation check's entry);
+        "" for a type that takes one check per target."""
         ...
 
     def observation_key(self, prepared: Prepared) -> str:
@@ -98,7 +144,7 @@ class CheckType(Protocol):
         """Run the check, in bounded time."""
         ...
 
-    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        """Run the check again from its recorded inputs (for `verify`); not re-runnable types return an
-        Outcome with code 'not-rerunnable'."""
+    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
+        """Run the check again from its recorded inputs, for `verify`; None when it cannot be re-run
+        (a check that rests on a model's judgement)."""
         ...

@@ -53,7 +53,10 @@ class CallContext:
     run: Run
     seq: int
     mode: Mode
+    model: str
     line: log.LogLine | None = None
+    sources: Callable[[str], bytes | None] | None = None
+    """In replay: the stored bytes of a fetched source, by digest."""
 
 
 Handler = Callable[[CallContext, RunState, Mapping[str, Any]], Effect]
@@ -157,7 +160,7 @@ class Run:
 
         with RunLock(self.paths.lock, wait_seconds=wait):
             state, recovery = self._recover()
-            context = CallContext(self, state.seq + 1, "live")
+            context = CallContext(self, state.seq + 1, "live", call.model)
             effect = compute(context, state)
             for name, data in sorted(effect.artifacts.items()):
                 target = self.paths.root / name
@@ -197,7 +200,7 @@ class Run:
         """Apply a committed line again and check it gives what the line recorded."""
         line = entry.line
         handler = self._handlers(line.tool)
-        effect = handler(CallContext(self, line.seq, "recover", line), state, line.args)
+        effect = handler(CallContext(self, line.seq, "recover", line.model, line), state, line.args)
         if json_digest(effect.result) != line.result or self.graph_digest(effect.graph) != line.graph:
             raise CgxError(
                 Code.RUN_CORRUPT,

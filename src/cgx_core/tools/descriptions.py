@@ -76,3 +76,80 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
     },
     [],
 )
+
+RUN_CHECKS = """\
+Step 4. Propose checks on nodes whose type the rubric assesses (assess = true); the tool runs them. You never
+say whether a check passes: deterministic code decides. A check type runs only when the rubric's [checks]
+table declares it and lists the node's type in its targets. Each proposal is {"type": <check type>, "target":
+<node id>, ...the fields of its type}. Refused with a fix: an unknown or undeclared type, a target of the wrong
+type, a second check of one type on one node, the same observation as a check on another target (checks that
+would pass or fail together are one observation), a proposal that cannot be run. Checks are append-only: never
+withdrawn, never run again, so a failed check stays observed. Each check that runs becomes an evidence node
+c-NNN. Send a few at a time (at most 20 per call).
+Example: {"run": "runs/paper", "proposals": [{"type": "recompute-numbers", "target": "s-12", "cites": ["s-12"],
+"expression": "12 * 300", "result": "3000"}], "model": "<your model id>"}"""
+
+RUN_CHECKS_ARGUMENTS: dict[str, Any] = changing(
+    {
+        "proposals": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "items": {"type": "object"},
+            "description": "Check proposals: {type, target, ...the fields of the type}.",
+        }
+    },
+    ["proposals"],
+)
+
+JUDGE_CITATION = """\
+Step 4. Judge whether a cited work supports a node that cites it. Give the citing node, the bibliography entry
+(a reference node id, r-N), a source, the passage you found in it, and whether it supports the node
+(`supports`). The tool reads the source itself and never text you paste: the source is either the run's copy
+of the cited work (the file name in cited/, such as "smith2019.txt") or an http(s) URL (the arXiv paper the
+entry names, or the page its DOI resolves to). The check passes or fails as you judged only when the passage
+is in the source and the source is tied to the entry; any other source gives an error, which moves no
+credence. One that erred may be followed by another on the same node and entry.
+Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2019.txt", "passage":
+"Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
+
+JUDGE_CITATION_ARGUMENTS: dict[str, Any] = changing(
+    {
+        "node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The citing node."},
+        "entry": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The reference node (r-N)."},
+        "source": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "description": "A file of cited/ (by name) or an http(s) URL.",
+        },
+        "passage": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 5000,
+            "description": "The passage of the source you judged, as it reads there.",
+        },
+        "supports": {"type": "boolean", "description": "Whether the passage supports the node."},
+    },
+    ["node", "entry", "source", "passage", "supports"],
+)
+
+
+def check_types_section(tool: str) -> str:
+    """The installed check types a tool proposes, with their fields, for its description."""
+    import json
+
+    from cgx_core.plugins import installed_check_types
+
+    lines = []
+    for installed in installed_check_types():
+        kind = installed.check_type
+        if kind.tool != tool:
+            continue
+        role = f" (runs by itself when {kind.fallback_for} errs; never proposed)" if kind.fallback_for else ""
+        lines.append(f"- {kind.name}{role}: {kind.description}")
+        if not kind.fallback_for:
+            lines.append(f"  fields: {json.dumps(dict(kind.proposal_schema), separators=(',', ':'))}")
+    if not lines:
+        return ""
+    return "\nInstalled check types:\n" + "\n".join(lines)

@@ -40,6 +40,13 @@ class Tool:
     module: str
     changes_run: bool
     read_only_hint: bool = False
+    lists_check_types: bool = False
+
+    def full_description(self) -> str:
+        """The description, with the installed check types for a tool that proposes checks."""
+        if not self.lists_check_types:
+            return self.description
+        return self.description + descriptions.check_types_section(self.name)
 
 
 TOOLS: dict[str, Tool] = {
@@ -61,6 +68,24 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.get_state",
             changes_run=False,
             read_only_hint=True,
+        ),
+        Tool(
+            "run_checks",
+            "Run checks",
+            descriptions.RUN_CHECKS,
+            descriptions.RUN_CHECKS_ARGUMENTS,
+            "cgx_core.tools.run_checks",
+            changes_run=True,
+            lists_check_types=True,
+        ),
+        Tool(
+            "judge_citation",
+            "Judge a citation",
+            descriptions.JUDGE_CITATION,
+            descriptions.JUDGE_CITATION_ARGUMENTS,
+            "cgx_core.tools.judge_citation",
+            changes_run=True,
+            lists_check_types=True,
         ),
     )
 }

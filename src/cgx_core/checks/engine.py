@@ -1,0 +1,428 @@
+"""The check engine: proposals in, evidence nodes `c-NNN` out.
+
+Everything that is the same for every check type lives here, so a plugin only says what is particular to
+its type (see `cgx_core.checks.api`). A proposal runs only when its type is installed, the rubric declares
+it, and the declaration's `targets` list the target's type (credencegraph parses `targets` but does not
+enforce it). Checks are append-only: never withdrawn and never run again on their target, so a failed
+check stays observed; two proposals that would pass or fail together are one observation, not two.
+
+A check that ran becomes an evidence node of its type, `target --observes--> c-NNN` with the rubric's
+sensitivity and false_pass, and the files `checks/c-NNN/{inputs.json,output.json,log.txt}`. Those files
+are written before the call commits, so a call completed from the log after a crash reuses the recorded
+outcome instead of running the check again.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
+from cgx_core.checks.view import GraphRunView
+from cgx_core.codes import Code
+from cgx_core.digests import bytes_digest, canonical_json, json_digest
+from cgx_core.errors import CgxError
+from cgx_core.graph_edit import copy_graph
+from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
+from cgx_core.run.state import Effect, RunState
+from cgx_core.tools.arguments import problems
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.rubric import Rubric
+
+    from cgx_core.run.session import CallContext
+
+STATEMENT = "{type} on {target}: {result}"
+
+
+@attrs.frozen
+class Existing:
+    """A check already in the graph, as the rules about duplicates need it."""
+
+    id: str
+    type: str
+    target: str
+    slot: str
+    result: str
+    observation: str
+
+
+def check_id(number: int) -> str:
+    return f"c-{number:03d}"
+
+
+def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]:
+    """The check nodes of a graph, in order."""
+    found = []
+    for node in graph:
+        record = node.attributes.get("check")
+        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+            continue
+        installed = registry.get(node.kind)
+        slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
+        found.append(
+            Existing(
+                node.id,
+                node.kind,
+                str(record.get("target")),
+                slot,
+                str(record.get("result")),
+                str(record.get("observation")),
+            )
+        )
+    return found
+
+
+def _refusal(index: int, target: Any, code: Code | str, message: str, fix: str) -> dict[str, Any]:
+    return {
+        "proposal": index,
+        "node": target if isinstance(target, str) else None,
+        "code": str(code),
+        "message": message,
+        "fix": fix,
+    }
+
+
+def _files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str, bytes]:
+    stored = {
+        "result": outcome.result,
+        "detail": outcome.detail,
+        "code": outcome.code,
+        "output": dict(outcome.output),
+        "libraries": dict(outcome.libraries),
+        "read": outcome.read,
+    }
+    return {
+        "inputs.json": json.dumps(dict(record_inputs), indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
+        "output.json": json.dumps(stored, indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
+        "log.txt": outcome.log.encode("utf-8"),
+    }
+
+
+def files_digest(files: Mapping[str, bytes]) -> str:
+    """The digest of a check's directory: its file names with the digest of each."""
+    return json_digest({name: bytes_digest(data) for name, data in sorted(files.items())})
+
+
+def outcome_from_files(inputs: bytes, output: bytes, log: bytes) -> tuple[dict[str, Any], Outcome]:
+    """A recorded check read back from `checks/c-NNN/`."""
+    stored = json.loads(output)
+    outcome = Outcome(
+        result=stored["result"],
+        detail=stored["detail"],
+        output=stored["output"],
+        log=log.decode("utf-8"),
+        libraries=stored["libraries"],
+        code=stored["code"],
+        read=stored["read"],
+    )
+    return json.loads(inputs), outcome
+
+
+class Proposals:
+    """One call's proposals, applied in the order given to a copy of the graph."""
+
+    def __init__(self, context: CallContext, state: RunState, tool: str) -> None:
+        self.context = context
+        self.run = context.run
+        self.rubric: Rubric = context.run.rubric
+        self.registry = installed_check_types()
+        self.tool = tool
+        self.graph = copy_graph(state.graph)
+        self.existing = existing_checks(state.graph, self.registry)
+        self.number = len(self.existing) + 1
+        self.checks: list[dict[str, Any]] = []
+        self.refused: list[dict[str, Any]] = []
+        self.artifacts: dict[str, bytes] = {}
+        self.reads: dict[str, Any] = {}
+        self.recorded: Mapping[str, Any] = {}
+        if context.line is not None and isinstance(context.line.read, Mapping):
+            self.recorded = context.line.read
+        cited = {item["name"]: item["digest"] for item in self.run.manifest.get("cited", [])}
+        self.view = GraphRunView(
+            self.graph,
+            "replay" if context.mode == "replay" else "live",
+            root=self.run.paths.root,
+            cited_digests=cited,
+            sources=context.sources,
+        )
+
+    # -- the rules every type shares ------------------------------------------------------------------
+
+    def _declared_for(self, tool: str) -> list[str]:
+        return [
+            name
+            for name in self.rubric.checks
+            if (item := self.registry.get(name)) is not None
+            and item.check_type.tool == tool
+            and item.check_type.fallback_for is None
+        ]
+
+    def _typed(self, index: int, proposal: Any) -> tuple[CheckType, str] | dict[str, Any]:
+        if (
+            not isinstance(proposal, dict)
+            or not isinstance(proposal.get("type"), str)
+            or not isinstance(proposal.get("target"), str)
+        ):
+            return _refusal(
+                index,
+                None,
+                Code.PROPOSAL_INVALID,
+                "a proposal is a JSON object with a string 'type' and a string 'target'",
+                f'send {{"type": <one of {self._declared_for(self.tool)}>, "target": <node id>, ...its fields}}',
+            )
+        kind, target = proposal["type"], proposal["target"]
+        installed = self.registry.get(kind)
+        if installed is None:
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_TYPE_UNKNOWN,
+                f"no installed plugin provides check type '{kind}'",
+                f"use one of {self._declared_for(self.tool)}",
+            )
+        if kind not in self.rubric.checks:
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_TYPE_UNDECLARED,
+                f"the rubric's [checks] table does not declare '{kind}'",
+                f"use one of {self._declared_for(self.tool)}, or a rubric that declares [checks.{kind}]",
+            )
+        check_type = installed.check_type
+        if check_type.fallback_for is not None:
+            return _refusal(
+                index,
+                target,
+                Code.PROPOSAL_INVALID,
+                f"'{kind}' runs only when a '{check_type.fallback_for}' check on the same step errs",
+                f"propose '{check_type.fallback_for}' with the same fields; if it cannot decide, '{kind}' runs itself",
+            )
+        if check_type.tool != self.tool:
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_WRONG_TOOL,
+                f"'{kind}' is proposed through {check_type.tool}, not {self.tool}",
+                f"call {check_type.tool} for it",
+            )
+        return check_type, target
+
+    def _target_problem(self, index: int, check_type: CheckType, target: str) -> dict[str, Any] | None:
+        node = self.graph.nodes.get(target)
+        if node is None:
+            return _refusal(
+                index, target, Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes"
+            )
+        assessed = [name for name, spec in self.rubric.types.items() if spec.assess]
+        node_type = self.rubric.types.get(node.kind)
+        if node_type is None or not node_type.assess:
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_NOT_ASSESSED,
+                f"node '{target}' has type '{node.kind}', which the rubric does not assess",
+                f"checks go on nodes of the assessed types {assessed}; classify '{target}' as one of them first"
+                if node.kind == "unassigned"
+                else f"checks go on nodes of the assessed types {assessed}",
+            )
+        targets = self.rubric.checks[check_type.name].targets
+        if node.kind not in targets:
+            candidates = [other.id for other in self.graph if other.kind in targets][:20]
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_TARGET_TYPE,
+                f"'{check_type.name}' targets {list(targets)}, and '{target}' is a {node.kind}",
+                f"target a node of type {list(targets)}: {candidates}"
+                if candidates
+                else f"no node of type {list(targets)} yet: classify one first",
+            )
+        return None
+
+    def _repeat_problem(self, index: int, check_type: CheckType, prepared: Prepared, key: str) -> dict[str, Any] | None:
+        slot = check_type.slot_of(prepared.inputs)
+        for earlier in self.existing:
+            if earlier.type != check_type.name:
+                continue
+            if earlier.target == prepared.target and earlier.slot == slot:
+                if earlier.result == "error" and check_type.retry_after_error:
+                    continue
+                return _refusal(
+                    index,
+                    prepared.target,
+                    Code.CHECK_DUPLICATE,
+                    f"{earlier.id} already checks '{prepared.target}' with {check_type.name} ({earlier.result})",
+                    "checks are append-only: a check is never withdrawn or run again on its target; check another node",
+                )
+            if earlier.observation == key and earlier.target != prepared.target:
+                return _refusal(
+                    index,
+                    prepared.target,
+                    Code.CHECK_SAME_OBSERVATION,
+                    f"{earlier.id} on '{earlier.target}' already makes this observation; checks that would pass or "
+                    "fail together are one observation, not two",
+                    f"leave it out: {earlier.id} is the evidence; check a step or number of its own for "
+                    f"'{prepared.target}'",
+                )
+        return None
+
+    # -- running one check ----------------------------------------------------------------------------
+
+    def _outcome(self, check_type: CheckType, prepared: Prepared, cid: str) -> Outcome:
+        if self.context.mode == "recover":
+            folder = self.run.paths.checks / cid
+            try:
+                inputs, outcome = outcome_from_files(
+                    (folder / "inputs.json").read_bytes(),
+                    (folder / "output.json").read_bytes(),
+                    (folder / "log.txt").read_bytes(),
+                )
+            except (OSError, ValueError, KeyError) as error:
+                raise CgxError(Code.RUN_CORRUPT, f"checks/{cid}/ of a committed call cannot be read: {error}") from None
+            if canonical_json(inputs) != canonical_json(dict(prepared.inputs)):
+                raise CgxError(
+                    Code.RUN_CORRUPT, f"checks/{cid}/inputs.json is not what call {self.context.seq} proposed"
+                )
+            return outcome
+        view = self.view.with_graph(self.graph).with_recorded(self.recorded.get(cid))
+        model = self.context.model if check_type.uses_model else None
+        try:
+            return check_type.run(prepared, view, model=model)
+        except CgxError:
+            raise  # a refusal of the whole call (replay reading other bytes than the log says)
+        except Exception as error:  # a plugin's bug is an error check, not a broken call
+            return Outcome(
+                "error", f"the check type failed inside its plugin ({type(error).__name__})", code="internal-error"
+            )
+
+    def _record(self, check_type: CheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
+        from credencegraph.core import Node, Relation
+
+        cid = check_id(self.number)
+        self.number += 1
+        files = _files(prepared.inputs, outcome)
+        for name, data in files.items():
+            self.artifacts[f"checks/{cid}/{name}"] = data
+        installed = self.registry.get(check_type.name)
+        assert installed is not None
+        record = {
+            "type": check_type.name,
+            "target": prepared.target,
+            "artifact": f"checks/{cid}/output.json",
+            "inputs": dict(prepared.inputs),
+            "result": outcome.result,
+            "detail": outcome.detail,
+            "tool": {
+                "credencegraph-extract": distribution_version("credencegraph-extract"),
+                "python": ".".join(str(part) for part in sys.version_info[:3]),
+                "plugin": {"distribution": installed.distribution, "version": installed.version},
+                "libraries": dict(sorted(outcome.libraries.items())),
+            },
+            "model": self.context.model if check_type.uses_model else None,
+            "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
+            "observation": key,
+        }
+        attributes: dict[str, Any] = {"origin": "evidence", "check": record}
+        if outcome.result != "error":
+            attributes["observed"] = outcome.result == "passed"
+        attributes["extraction"] = {"run": self.run.id, "tool": self.tool}
+        statement = STATEMENT.format(type=check_type.name, target=prepared.target, result=outcome.result)
+        self.graph.add_node(Node(cid, kind=check_type.name, statement=statement, attributes=attributes))
+        declared = self.rubric.checks[check_type.name]
+        self.graph.add_relation(
+            Relation(
+                f"{prepared.target}-observes-{cid}",
+                "observes",
+                prepared.target,
+                cid,
+                sensitivity=declared.sensitivity,
+                false_pass=declared.false_pass,
+            )
+        )
+        if outcome.read is not None:
+            self.reads[cid] = outcome.read
+        slot = check_type.slot_of(prepared.inputs)
+        self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
+        return cid
+
+    def _fallback(self, primary: CheckType, proposal: Mapping[str, Any], target: str) -> CheckType | None:
+        node = self.graph.nodes[target]
+        for name, declared in self.rubric.checks.items():
+            installed = self.registry.get(name)
+            if installed and installed.check_type.fallback_for == primary.name and node.kind in declared.targets:
+                return installed.check_type
+        return None
+
+    def add(self, index: int, proposal: Any) -> None:
+        typed = self._typed(index, proposal)
+        if isinstance(typed, dict):
+            self.refused.append(typed)
+            return
+        check_type, target = typed
+        problem = self._target_problem(index, check_type, target)
+        if problem is None:
+            fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
+            schema = {"type": "object", **check_type.proposal_schema}
+            found = problems(fields, schema, "$")
+            if found:
+                problem = _refusal(
+                    index,
+                    target,
+                    Code.PROPOSAL_INVALID,
+                    "; ".join(found),
+                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}",
+                )
+        if problem is not None:
+            self.refused.append(problem)
+            return
+        chain: list[CheckType] = [check_type]
+        current: Mapping[str, Any] = proposal
+        while chain:
+            kind = chain.pop()
+            prepared = kind.prepare(current, self.view.with_graph(self.graph))
+            if isinstance(prepared, Refusal):
+                if kind is check_type:
+                    self.refused.append(_refusal(index, target, prepared.code, prepared.message, prepared.fix))
+                return
+            key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})
+            repeat = self._repeat_problem(index, kind, prepared, key)
+            if repeat is not None:
+                if kind is check_type:
+                    self.refused.append(repeat)
+                return
+            cid = check_id(self.number)
+            outcome = self._outcome(kind, prepared, cid)
+            self._record(kind, prepared, key, outcome)
+            entry = {"proposal": index, "id": cid, "type": kind.name, "target": target, "result": outcome.result}
+            entry["detail"] = outcome.detail
+            if kind is not check_type:
+                entry["fallback_for"] = check_type.name
+            self.checks.append(entry)
+            if outcome.result == "error":
+                fallback = self._fallback(kind, current, target)
+                if fallback is not None:
+                    chain.append(fallback)
+                    current = {**current, "type": fallback.name}
+
+    def effect(self) -> Effect:
+        return Effect(
+            graph=self.graph,
+            result={"checks": self.checks, "refused": self.refused},
+            rejections=self.refused,
+            read=self.reads or None,
+            artifacts=self.artifacts,
+        )
+
+
+def apply_proposals(context: CallContext, state: RunState, proposals: Sequence[Any], *, tool: str) -> Effect:
+    """Run a call's proposals; each is refused with a fix or becomes one check (and maybe its fallback)."""
+    engine = Proposals(context, state, tool)
+    for index, proposal in enumerate(proposals):
+        engine.add(index, proposal)
+    return engine.effect()

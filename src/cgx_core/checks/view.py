@@ -1,0 +1,76 @@
+"""The run as a check sees it: nodes by id, cited copies, and what a live check read (for replay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cgx_core.checks.api import Mode, NodeView
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph, Node
+
+
+def node_view(node: Node) -> NodeView:
+    return NodeView(node.id, node.kind, node.attributes.get("unit"), node.statement, node.attributes)
+
+
+class GraphRunView:
+    """A RunView over a graph and the run directory's files (or none, for verify)."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        mode: Mode,
+        *,
+        root: Path | None = None,
+        cited_digests: dict[str, str] | None = None,
+        recorded: Any = None,
+        sources: Callable[[str], bytes | None] | None = None,
+    ) -> None:
+        self._graph = graph
+        self._mode: Mode = mode
+        self._root = root
+        self._cited = cited_digests or {}
+        self._recorded = recorded
+        self._sources = sources
+
+    @property
+    def mode(self) -> Mode:
+        return self._mode
+
+    def node(self, node_id: str) -> NodeView | None:
+        node = self._graph.nodes.get(node_id)
+        return None if node is None else node_view(node)
+
+    def nodes(self) -> Sequence[NodeView]:
+        return [node_view(node) for node in self._graph]
+
+    def cited_copy(self, name: str) -> bytes | None:
+        if self._root is None or "/" in name or name.startswith(".") or name not in self._cited:
+            return None
+        try:
+            return (self._root / "cited" / name).read_bytes()
+        except OSError:
+            return None
+
+    def cited_digest(self, name: str) -> str | None:
+        return self._cited.get(name)
+
+    def recorded_read(self) -> Any:
+        return self._recorded
+
+    def source_bytes(self, digest: str) -> bytes | None:
+        return None if self._sources is None else self._sources(digest)
+
+    def with_recorded(self, recorded: Any) -> GraphRunView:
+        """The same view for one check, with what that check read when it ran live."""
+        view = GraphRunView(self._graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
+        view._recorded = recorded
+        return view
+
+    def with_graph(self, graph: Graph) -> GraphRunView:
+        view = GraphRunView(graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
+        view._recorded = self._recorded
+        return view

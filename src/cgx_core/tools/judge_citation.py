@@ -1,0 +1,35 @@
+"""judge_citation: the agent's judgement of whether a cited work supports a node, on a source the tool
+reads itself. It is the only way to propose a check of the type the rubric declares for it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cgx_core.checks.engine import apply_proposals
+from cgx_core.plugins import installed_check_types
+from cgx_core.run.session import CallContext
+from cgx_core.run.state import Effect, RunState
+
+TOOL = "judge_citation"
+DEFAULT_TYPE = "citation-support"
+
+
+def check_type_for(rubric_checks: Mapping[str, Any]) -> str:
+    """The declared check type that judge_citation proposes (citation-support unless the rubric declares
+    another installed type proposed through judge_citation)."""
+    registry = installed_check_types()
+    for name in rubric_checks:
+        installed = registry.get(name)
+        if installed is not None and installed.check_type.tool == TOOL:
+            return name
+    return DEFAULT_TYPE
+
+
+def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+    proposal = {
+        "type": check_type_for(context.run.rubric.checks),
+        "target": args["node"],
+        **{name: args[name] for name in ("entry", "source", "passage", "supports")},
+    }
+    return apply_proposals(context, state, [proposal], tool=TOOL)
