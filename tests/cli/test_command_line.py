@@ -41,8 +41,12 @@ def test_tool_prints_the_json_result_and_the_short_alias_is_the_same_command(sta
     result = json.loads(done.stdout)
     assert [node["id"] for node in result["nodes"]] == ["s-01", "s-02"]
     assert result["next"] == 2
-    alias = subprocess.run([SHORT, "tool", "get_state", "--run", str(started), "--args", '{"limit": 2}'],
-                           capture_output=True, text=True, check=False)
+    alias = subprocess.run(
+        [SHORT, "tool", "get_state", "--run", str(started), "--args", '{"limit": 2}'],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert alias.stdout == done.stdout
 
 
@@ -108,8 +112,11 @@ def test_a_locked_run_names_its_holder_and_unlock_reports_it(started: Path) -> N
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(started)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        done = run("tool", "start_run", "--run", str(started), "--args", "{}")
-        assert error_of(done)["code"] == "invalid-arguments"
+        proposals = '{"proposals": [{"type": "x", "target": "s-01"}], "model": "m"}'
+        done = run("tool", "run_checks", "--run", str(started), "--wait", "0.2", "--args", proposals)
+        error = error_of(done)
+        assert error["code"] == "run-locked"
+        assert f"process {holder.pid}" in error["message"]
         locked = run("unlock", str(started))
         assert locked.returncode == 0
         report = json.loads(locked.stdout)

@@ -15,7 +15,9 @@ from cgx_core.testing import RUBRIC, write_tiny_paper
 from cgx_core.tools.registry import call_tool
 
 
-def start(run: Path, paper: Path = EXAMPLE / "paper.tex", rubric: Path = EXAMPLE_RUBRIC, **extra: Any) -> dict[str, Any]:
+def start(
+    run: Path, paper: Path = EXAMPLE / "paper.tex", rubric: Path = EXAMPLE_RUBRIC, **extra: Any
+) -> dict[str, Any]:
     payload, _ = call_tool(
         "start_run", {"run": str(run), "paper": str(paper), "rubric": str(rubric), "model": "test-model", **extra}
     )
@@ -37,7 +39,9 @@ def test_the_run_directory_has_exactly_the_specified_layout(tmp_path: Path) -> N
         "state.json",
     ]
     assert (tmp_path / "run" / "rubric.toml").read_bytes() == EXAMPLE_RUBRIC.read_bytes()
-    assert (tmp_path / "run" / "cited" / "smith2019.txt").read_bytes() == (EXAMPLE / "cited" / "smith2019.txt").read_bytes()
+    assert (tmp_path / "run" / "cited" / "smith2019.txt").read_bytes() == (
+        EXAMPLE / "cited" / "smith2019.txt"
+    ).read_bytes()
 
 
 def test_the_manifest_names_every_file_by_name_and_digest(tmp_path: Path) -> None:
@@ -269,7 +273,11 @@ def test_a_cited_copy_named_after_no_bibliography_key_is_refused(tmp_path: Path)
     (tmp_path / "cited").mkdir()
     (tmp_path / "cited" / "nobody2020.txt").write_text("text")
     message = refused(
-        tmp_path, "cited-invalid", paper=str(EXAMPLE / "paper.tex"), rubric=str(EXAMPLE_RUBRIC), cited=str(tmp_path / "cited")
+        tmp_path,
+        "cited-invalid",
+        paper=str(EXAMPLE / "paper.tex"),
+        rubric=str(EXAMPLE_RUBRIC),
+        cited=str(tmp_path / "cited"),
     )
     assert "smith2019" in message  # the message lists the keys it could have been
 
@@ -287,4 +295,6 @@ def test_a_cited_copy_with_another_suffix_or_a_link_is_refused(tmp_path: Path) -
 def test_a_bibliography_that_is_not_utf8_is_refused(tmp_path: Path, rubric: Path) -> None:
     paper = write_tiny_paper(tmp_path / "paper")
     (tmp_path / "refs.bib").write_bytes("@article{a, title={Caf\xe9}}".encode("latin-1"))
-    refused(tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(tmp_path / "refs.bib"))
+    refused(
+        tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(tmp_path / "refs.bib")
+    )

@@ -85,14 +85,11 @@ class Scan:
     tail: Tail | None
 
 
-def _parse(raw: bytes, expected_seq: int, expected_prev: str | None) -> LogLine | None:
+def _parse(raw: bytes) -> LogLine | None:
     try:
-        line = LogLine.from_json(json.loads(raw))
-    except (ValueError, TypeError, UnicodeDecodeError):
+        return LogLine.from_json(json.loads(raw))
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
         return None
-    if line.seq != expected_seq or line.prev != expected_prev:
-        return None
-    return line
 
 
 def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
@@ -115,7 +112,13 @@ def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
         if newline < 0:
             return Scan(tuple(entries), Tail(offset + position, len(data) - position, "the last line has no newline"))
         raw = data[position:newline]
-        line = _parse(raw, next_seq, prev)
+        line = _parse(raw)
+        if line is not None and (line.seq != next_seq or line.prev != prev):
+            raise CgxError(
+                Code.RUN_CORRUPT,
+                f"calls.jsonl: the line at byte {offset + position} is call {line.seq}, which does not follow call "
+                f"{next_seq - 1} (its digest chain is broken): an earlier line was rewritten or deleted",
+            )
         if line is None:
             if _any_good_line_after(data, newline + 1):
                 raise CgxError(
@@ -136,13 +139,7 @@ def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
 
 
 def _any_good_line_after(data: bytes, position: int) -> bool:
-    for raw in data[position:].split(b"\n"):
-        try:
-            LogLine.from_json(json.loads(raw))
-        except (ValueError, TypeError, UnicodeDecodeError):
-            continue
-        return True
-    return False
+    return any(_parse(raw) is not None for raw in data[position:].split(b"\n"))
 
 
 def cut(path: Path, tail: Tail) -> None:
