@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support import EXAMPLE, EXAMPLE_RUBRIC, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))

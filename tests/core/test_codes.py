@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from support import ROOT
-
 from cgx_core.codes import MEANINGS, Code, errors_markdown
+from support import ROOT
 
 
 def test_every_code_is_kebab_case_and_has_a_meaning() -> None:

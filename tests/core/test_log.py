@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import tree
 
 from cgx_core.digests import bytes_digest, json_digest
 from cgx_core.testing import StartedRun
 from cgx_core.tools.registry import call_tool
+from support import tree
 
 PROPOSAL = {"type": "no-such-check", "target": "s-1"}
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import EXAMPLE, EXAMPLE_RUBRIC, tree
 
 from cgx_core.digests import bytes_digest
 from cgx_core.testing import RUBRIC, write_tiny_paper
 from cgx_core.tools.registry import call_tool
+from support import EXAMPLE, EXAMPLE_RUBRIC, tree
 
 
 def start(

@@ -16,11 +16,11 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
-from support import EXAMPLE, EXAMPLE_RUBRIC
 
 from cgx_core.tools.registry import TOOLS
 from cgx_core.tools.workflow import INSTRUCTIONS
 from cgx_mcp.server import build_server
+from support import EXAMPLE, EXAMPLE_RUBRIC
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 
