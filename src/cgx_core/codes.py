@@ -47,6 +47,7 @@ class Code(StrEnum):
     SOURCE_MISMATCH = "source-mismatch"
     TAMPERED = "tampered"
     NOT_FINISHED = "not-finished"
+    GRAPH_INCOMPLETE = "graph-incomplete"
 
     # -- a record inside a call (refusal codes) -------------------------------------------------
     RECORD_INVALID = "record-invalid"
@@ -145,6 +146,10 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.SOURCE_MISMATCH: "A source given to replay does not have the digest the run recorded.",
     Code.TAMPERED: "A file of the run differs from the digest the manifest or the log recorded.",
     Code.NOT_FINISHED: "The run is not finished, so it has no graph.json to verify.",
+    Code.GRAPH_INCOMPLETE: (
+        "finish_run found the graph does not pass credencegraph's check at level assessed (untyped chunks, "
+        "missing form fields, ...); the message lists what to fix, and the run is as it was."
+    ),
     Code.RECORD_INVALID: "The record does not have the format's fields and types; the message gives the JSON path.",
     Code.UNKNOWN_NODE: "The record names a node the run does not have.",
     Code.NOT_A_CHUNK: "The node is not a chunk of the document (an analyst or check node).",
@@ -218,7 +223,7 @@ def errors_markdown() -> str:
         "Generated from `src/cgx_core/codes.py` (`python -m cgx_core.codes > docs/errors.md`); a test keeps the two",
         "equal. A code never changes meaning once released.",
         "",
-        "- An **error** refuses the whole call: `{\"error\": {\"code\", \"message\"}}` (MCP `is_error`; the command",
+        '- An **error** refuses the whole call: `{"error": {"code", "message"}}` (MCP `is_error`; the command',
         "  line prints it and one `error [<code>]: <message>` line on stderr, and exits 2). The run is as it was.",
         "- A **refusal** is one record or proposal of an accepted call that was not applied: it comes back under",
         "  `refused` with the code, the message and a `fix`, and is kept for `rejections.json`.",

@@ -317,7 +317,9 @@ class Proposals:
             "artifact": f"checks/{cid}/output.json",
             "inputs": dict(prepared.inputs),
             "result": outcome.result,
-            "detail": outcome.detail,
+            "detail": f"{outcome.code}: {outcome.detail}"
+            if outcome.result == "error" and outcome.code
+            else outcome.detail,
             "tool": {
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
                 "python": ".".join(str(part) for part in sys.version_info[:3]),

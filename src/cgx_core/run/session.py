@@ -213,7 +213,20 @@ class Run:
         return state
 
     def _derive(self, state: RunState, effect: Effect) -> None:
-        """Write what follows from a committed call: the finished files, then state.json."""
+        """Write what follows from a committed call: the finished files (and their digests in the manifest,
+        which verify checks them against), then state.json."""
+        from cgx_core.run.manifest import write_manifest
+
+        finished = None
+        if effect.finished:
+            files = {name: bytes_digest(data) for name, data in sorted(effect.derived.items())}
+            finished = {"seq": state.seq, "files": files}
+        if self.manifest.get("finished") != finished:
+            manifest = {key: value for key, value in self.manifest.items() if key != "finished"}
+            if finished is not None:
+                manifest["finished"] = finished
+            write_manifest(self.paths, manifest)
+            self.manifest = manifest
         if not effect.finished:
             for path in self.paths.finished_files:
                 if path.exists():

@@ -153,3 +153,14 @@ def check_types_section(tool: str) -> str:
     if not lines:
         return ""
     return "\nInstalled check types:\n" + "\n".join(lines)
+
+
+FINISH_RUN = """\
+Step 5. Finish the run: derive each assessed node's verdict from its checks (fails: a check failed; holds: one
+passed and none failed; undetermined: only errors; not_assessed: no check applies, or none was selected),
+check the graph with credencegraph (level assessed, rubric credences) and write graph.json, rejections.json
+and report.json. Refused, with the run as it was, when the graph does not pass: the message says what to fix
+(for example chunks still untyped). A later changing call reopens the run; finish it again afterwards.
+Example: {"run": "runs/paper", "model": "<your model id>"}"""
+
+FINISH_RUN_ARGUMENTS: dict[str, Any] = changing({}, [])

@@ -87,6 +87,14 @@ TOOLS: dict[str, Tool] = {
             changes_run=True,
             lists_check_types=True,
         ),
+        Tool(
+            "finish_run",
+            "Finish the run",
+            descriptions.FINISH_RUN,
+            descriptions.FINISH_RUN_ARGUMENTS,
+            "cgx_core.tools.finish_run",
+            changes_run=True,
+        ),
     )
 }
 

@@ -1,0 +1,47 @@
+"""finish_run: derive the verdicts, pass credencegraph's check, and write graph.json, rejections.json and
+report.json. They exist only while the run is finished: any later changing call removes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from credencegraph.core import dumps
+
+from cgx_core.digests import bytes_digest
+from cgx_core.finish import assess, gate, report
+from cgx_core.run.session import CallContext
+from cgx_core.run.state import Effect, RunState
+
+TOOL = "finish_run"
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
+
+
+def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+    run = context.run
+    rubric = run.rubric
+    graph = assess(state.graph, rubric, run.id, TOOL)
+    gate(graph, rubric)
+    graph_bytes = dumps(graph).encode("utf-8") + b"\n"
+    rejections = {"run": run.id, "seq": context.seq, "rejections": list(state.rejections)}
+    summary = report(graph, rubric, state.rejections, context.seq)
+    summary = {"run": run.id, "graph": bytes_digest(graph_bytes), **summary}
+    derived = {
+        "graph.json": graph_bytes,
+        "rejections.json": _json(rejections),
+        "report.json": _json(summary),
+    }
+    result = {
+        "finished": True,
+        "graph": summary["graph"],
+        "verdicts": summary["verdicts"],
+        "untied_citation_checks": len(summary["untied_citation_checks"]),
+        "uncalibrated": len(summary["uncalibrated"]),
+        "review": {name: len(items) for name, items in summary["review"].items()},
+        "files": {name: bytes_digest(data) for name, data in derived.items()},
+    }
+    return Effect(graph=graph, result=result, finished=True, derived=derived)
