@@ -41,6 +41,13 @@ def _parser() -> ArgumentParser:
     commands.add_parser("tools", help="list the tools with their descriptions and argument schemas, as JSON")
     commands.add_parser("mcp", help="serve the tools over MCP on stdio")
 
+    replay = commands.add_parser(
+        "replay", help="rebuild a run from its document and log; exit 1 when the graph differs from the recorded one"
+    )
+    replay.add_argument("run")
+    replay.add_argument("--source", help="the paper's main file, when the run did not store it")
+    replay.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
+
     demo = commands.add_parser("demo", help="run the bundled example through the tools and print a summary")
     demo.add_argument("directory", nargs="?", help="where to put the run (default: a new temporary directory)")
 
@@ -60,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.tool_command import list_tools
 
         return list_tools()
+    if options.command == "replay":
+        from cgx_cli.replay_command import replay_command
+
+        return replay_command(options.run, options.source, options.sources)
     if options.command == "demo":
         from cgx_cli.demo import demo
 

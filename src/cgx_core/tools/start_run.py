@@ -59,7 +59,7 @@ def _bibliographies(args: Mapping[str, Any], paper: Path, document: Document) ->
     ]
 
 
-def _ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
+def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
     """The ingested graph (credencegraph's, plus references from the .bib) and what the bibliography gave."""
     from credencegraph.ingest import chunks_to_graph
 
@@ -107,7 +107,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Response:
     paper = Path(args["paper"])
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
-    graph, bibliography = _ingest(document, bibs, rubric)
+    graph, bibliography = ingest(document, bibs, rubric)
     keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
     cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
     store = bool(args.get("store_source", False))
