@@ -48,6 +48,13 @@ def _parser() -> ArgumentParser:
     replay.add_argument("--source", help="the paper's main file, when the run did not store it")
     replay.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
 
+    verify = commands.add_parser(
+        "verify", help="re-run every deterministic check of finished runs; exit 1 when a check differs from its record"
+    )
+    verify.add_argument("runs", nargs="+", metavar="RUN")
+    verify.add_argument("--jobs", type=int, help="worker processes (default: the number of cores)")
+    verify.add_argument("--json", action="store_true", help="print a machine-readable summary")
+
     demo = commands.add_parser("demo", help="run the bundled example through the tools and print a summary")
     demo.add_argument("directory", nargs="?", help="where to put the run (default: a new temporary directory)")
 
@@ -71,6 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.replay_command import replay_command
 
         return replay_command(options.run, options.source, options.sources)
+    if options.command == "verify":
+        from cgx_cli.verify_command import verify_command
+
+        return verify_command(options.runs, options.jobs, options.json)
     if options.command == "demo":
         from cgx_cli.demo import demo
 

@@ -88,7 +88,7 @@ def _refusal(index: int, target: Any, code: Code | str, message: str, fix: str) 
     }
 
 
-def _files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str, bytes]:
+def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str, bytes]:
     stored = {
         "result": outcome.result,
         "detail": outcome.detail,
@@ -306,7 +306,7 @@ class Proposals:
 
         cid = check_id(self.number)
         self.number += 1
-        files = _files(prepared.inputs, outcome)
+        files = check_files(prepared.inputs, outcome)
         for name, data in files.items():
             self.artifacts[f"checks/{cid}/{name}"] = data
         installed = self.registry.get(check_type.name)

@@ -1,0 +1,143 @@
+"""Verify: re-run every deterministic check of finished runs from the inputs their records hold, with the
+code installed now, and report every field the re-run does not reproduce.
+
+It needs neither the document nor the network. A run whose graph.json or rubric.toml differs from the
+manifest's digest is refused (someone changed what was checked); a check record edited after the run is
+caught by comparing it with the inputs.json and output.json its check wrote, and those files with the
+digest the record holds. Citation checks rest on an agent's judgement and are not re-run, but their
+records and files are compared all the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from cgx_core.checks.api import Outcome
+from cgx_core.checks.engine import check_files, files_digest, outcome_from_files
+from cgx_core.checks.view import GraphRunView
+from cgx_core.codes import Code
+from cgx_core.digests import file_digest
+from cgx_core.errors import CgxError
+from cgx_core.plugins import installed_check_types
+from cgx_core.run.layout import RunPaths
+from cgx_core.run.manifest import read_manifest
+
+
+@attrs.frozen
+class RunVerdict:
+    """What verify found in one run: its identity, how many checks it re-ran, and each difference."""
+
+    run: str
+    path: str
+    rubric: Mapping[str, str]
+    checks: int
+    rerun: int
+    differences: tuple[str, ...]
+    error: Mapping[str, str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self, recurse=True)
+
+
+def _detail(outcome: Outcome) -> str:
+    return f"{outcome.code}: {outcome.detail}" if outcome.result == "error" and outcome.code else outcome.detail
+
+
+def _load(paths: RunPaths) -> tuple[dict[str, Any], Any]:
+    from credencegraph.core import loads
+
+    manifest = read_manifest(paths)
+    finished = manifest.get("finished")
+    if not finished or not paths.graph.is_file():
+        raise CgxError(Code.NOT_FINISHED, f"'{paths.root.name}' is not finished: it has no graph.json to verify")
+    if file_digest(paths.graph) != finished["files"]["graph.json"]:
+        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/graph.json' differs from the digest in its manifest")
+    if file_digest(paths.rubric) != manifest["rubric"]["digest"]:
+        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/rubric.toml' differs from the digest in its manifest")
+    return manifest, loads(paths.graph.read_text(encoding="utf-8"))
+
+
+def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[list[str], Outcome | None]:
+    """The record against the files its check wrote, and those files against the record's digest."""
+    differences = []
+    try:
+        files = {name: (folder / name).read_bytes() for name in ("inputs.json", "output.json", "log.txt")}
+    except OSError:
+        return [f"{cid}: checks/{cid}/ is missing or incomplete"], None
+    if files_digest(files) != record.get("log", {}).get("digest"):
+        differences.append(f"{cid} files: checks/{cid}/ differs from the digest its record holds")
+    try:
+        inputs, outcome = outcome_from_files(files["inputs.json"], files["output.json"], files["log.txt"])
+    except (ValueError, KeyError):
+        return [*differences, f"{cid} files: checks/{cid}/ cannot be read"], None
+    if inputs != record.get("inputs"):
+        differences.append(f"{cid} inputs: the record differs from checks/{cid}/inputs.json")
+    if outcome.result != record.get("result"):
+        differences.append(f"{cid} result: the record says {record.get('result')}, output.json says {outcome.result}")
+    if _detail(outcome) != record.get("detail"):
+        differences.append(f"{cid} detail: the record differs from checks/{cid}/output.json")
+    return differences, outcome
+
+
+def verify_run(root: Path) -> RunVerdict:
+    """Verify one run. Errors that refuse the run come back in `error`, not as exceptions."""
+    paths = RunPaths(root)
+    try:
+        manifest, graph = _load(paths)
+    except CgxError as error:
+        return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
+    registry = installed_check_types()
+    cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
+    view = GraphRunView(graph, "verify", root=root, cited_digests=cited)
+    differences: list[str] = []
+    checks = rerun = 0
+    for node in graph:
+        record = node.attributes.get("check")
+        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+            continue
+        checks += 1
+        cid = node.id
+        found, recorded = _compare_files(cid, record, paths.checks / cid)
+        differences.extend(found)
+        installed = registry.get(node.kind)
+        if installed is None:
+            differences.append(f"{cid}: check type '{node.kind}' is not provided by any installed plugin")
+            continue
+        outcome = installed.check_type.rerun(record.get("inputs", {}), view)
+        if outcome is None:
+            continue
+        rerun += 1
+        if outcome.result != record.get("result"):
+            differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
+        if _detail(outcome) != record.get("detail"):
+            differences.append(f"{cid} detail: recorded {record.get('detail')!r}, re-run {_detail(outcome)!r}")
+        if recorded is not None and json.dumps(dict(outcome.output), sort_keys=True) != json.dumps(
+            dict(recorded.output), sort_keys=True
+        ):
+            differences.append(f"{cid} output: the re-run's output (such as drawn points) differs from output.json")
+        again = files_digest(check_files(record.get("inputs", {}), outcome))
+        if recorded is not None and again != files_digest(check_files(record.get("inputs", {}), recorded)):
+            differences.append(f"{cid} files: the re-run would write other files than checks/{cid}/ holds")
+    identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
+    identity["digest"] = manifest["rubric"]["digest"]
+    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences))
+
+
+def rubric_warnings(verdicts: list[RunVerdict]) -> list[str]:
+    """One rubric name and version with different file digests: its values changed without a new version."""
+    seen: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for verdict in verdicts:
+        if verdict.error is None:
+            key = (verdict.rubric["name"], verdict.rubric["version"])
+            seen.setdefault(key, {}).setdefault(verdict.rubric["digest"], []).append(verdict.path)
+    warnings = []
+    for (name, version), digests in sorted(seen.items()):
+        if len(digests) > 1:
+            parts = "; ".join(f"{digest} in {', '.join(runs)}" for digest, runs in sorted(digests.items()))
+            warnings.append(f"warning: rubric {name} {version} has different files: {parts}")
+    return warnings
