@@ -8,6 +8,8 @@ runs. Plugins are loaded when a check type is needed, never at import time.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib import metadata
 
@@ -105,9 +107,31 @@ def build_registry(manager: pluggy.PluginManager) -> CheckTypeRegistry:
 
 
 @cache
-def installed_check_types() -> CheckTypeRegistry:
-    """The check types installed in this environment (loaded once per process)."""
+def _installed() -> CheckTypeRegistry:
     return build_registry(build_plugin_manager())
+
+
+_scoped: ContextVar[CheckTypeRegistry | None] = ContextVar("cgx_check_types", default=None)
+
+
+def installed_check_types() -> CheckTypeRegistry:
+    """The check types the tools use: the installed ones (loaded once per process), or the registry a
+    `check_types_scope` put in place."""
+    return _scoped.get() or _installed()
+
+
+@contextmanager
+def check_types_scope(registry: CheckTypeRegistry) -> Iterator[CheckTypeRegistry]:
+    """Run the tools with these check types instead of the installed ones.
+
+    For embedding the tools with configured check types, and the explicit opening through which tests
+    give citation-support a fetch policy that admits their loopback server (the installed default is
+    never weakened)."""
+    token = _scoped.set(registry)
+    try:
+        yield registry
+    finally:
+        _scoped.reset(token)
 
 
 def distribution_version(name: str) -> str:

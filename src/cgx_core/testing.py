@@ -79,7 +79,12 @@ description = "What was found."
 assess = true
 base = "beta:8,2"
 form.value = { type = "number" }
-rests_on = { types = ["method", "derivation", "equation", "assumption"], min = 1, relation = "requires", strength = "beta:9,1" }
+
+[types.result.rests_on]
+types = ["method", "derivation", "equation", "assumption"]
+min = 1
+relation = "requires"
+strength = "beta:9,1"
 
 [types.derivation]
 description = "A step of mathematics."
@@ -96,7 +101,12 @@ description = "A conclusion."
 assess = true
 base = "beta:5,5"
 form.shape = { type = "enum", values = ["universal", "existential", "comparative", "bound"], required = true }
-rests_on = { types = ["result", "method", "derivation", "equation", "literature_claim", "assumption"], min = 1, relation = "requires", strength = "beta:9,1" }
+
+[types.claim.rests_on]
+types = ["result", "method", "derivation", "equation", "literature_claim", "assumption"]
+min = 1
+relation = "requires"
+strength = "beta:9,1"
 
 [types.assumption]
 description = "A premise taken without support."

@@ -250,7 +250,7 @@ def test_a_rubric_of_an_unknown_format_or_with_unknown_keys_is_refused(
 
 def test_a_rubric_with_a_supports_edge_rule_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     paper = write_tiny_paper(tmp_path / "paper")
-    text = RUBRIC.replace('relation = "requires", strength = "beta:9,1" }', 'relation = "supports", strength = 0.9 }')
+    text = RUBRIC.replace('relation = "requires"\nstrength = "beta:9,1"', 'relation = "supports"\nstrength = 0.9')
     assert 'relation = "supports"' in text
     (tmp_path / "r.toml").write_text(text)
     message = refused(tmp_path, "rubric-supports", paper=str(paper), rubric=str(tmp_path / "r.toml"))

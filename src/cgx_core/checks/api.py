@@ -61,6 +61,10 @@ class RunView(Protocol):
 
     def nodes(self) -> Sequence[NodeView]: ...
 
+    def cited_entries(self, node_id: str) -> Sequence[str]:
+        """The reference nodes a node cites (through its own `cites` relations or its compound parent's)."""
+        ...
+
     def cited_copy(self, name: str) -> bytes | None:
         """The bytes of `cited/<name>`, or None."""
         ...

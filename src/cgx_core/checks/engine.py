@@ -24,7 +24,7 @@ import attrs
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, canonical_json, json_digest
+from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
 from cgx_core.graph_edit import copy_graph
 from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
@@ -349,6 +349,9 @@ class Proposals:
         )
         if outcome.read is not None:
             self.reads[cid] = outcome.read
+        if self.run.manifest.get("store_source"):
+            for digest, data in outcome.sources.items():
+                self.artifacts[f"sources/{hex_of(digest)}"] = data
         slot = check_type.slot_of(prepared.inputs)
         self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
         return cid

@@ -47,6 +47,17 @@ class GraphRunView:
     def nodes(self) -> Sequence[NodeView]:
         return [node_view(node) for node in self._graph]
 
+    def cited_entries(self, node_id: str) -> Sequence[str]:
+        cited: list[str] = []
+        parents = [node_id]
+        for relation in self._graph.relations.values():
+            if relation.type == "part-of" and relation.source == node_id:
+                parents.append(relation.target)
+        for relation in self._graph.relations.values():
+            if relation.type == "cites" and relation.source in parents and relation.target not in cited:
+                cited.append(relation.target)
+        return cited
+
     def cited_copy(self, name: str) -> bytes | None:
         if self._root is None or "/" in name or name.startswith(".") or name not in self._cited:
             return None

@@ -1,0 +1,201 @@
+"""citation-support: the agent's judgement of a passage, on a source the tool reads itself and ties to the
+bibliography entry (see cgx_checks.citation and docs/citations.md).
+
+The check passes or fails as the agent judged only when the passage is in the source and the source is
+tied to the entry: the run's cited copy named by the entry's key and unchanged since start_run, the arXiv
+paper the entry names, or the page its DOI resolves to. Anything else is an error check, which moves no
+credence and is listed in report.json.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from cgx_checks.common import error_outcome
+from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
+from cgx_core.codes import Code
+from cgx_core.digests import bytes_digest
+from cgx_core.errors import CgxError
+from cgx_core.hookspecs import hookimpl
+from cgx_core.plugins import CheckTypeRegistry
+
+if TYPE_CHECKING:
+    from cgx_checks.citation.fetch import FetchPolicy
+    from cgx_checks.citation.ties import Entry, Tie
+
+
+def _is_url(source: str) -> bool:
+    return "://" in source or source.lower().startswith(("http:", "https:"))
+
+
+class CitationSupport:
+    """The check type. `policy` is the fetch policy: the default refuses every non-public address."""
+
+    name = "citation-support"
+    tool: ProposingTool = "judge_citation"
+    description = (
+        "Whether a cited work supports the citing node, as the calling model judged a passage that the tool "
+        "itself finds in a source tied to the bibliography entry."
+    )
+    proposal_schema: Mapping[str, Any] = {
+        "properties": {
+            "entry": {"type": "string", "minLength": 1, "maxLength": 100},
+            "source": {"type": "string", "minLength": 1, "maxLength": 2000},
+            "passage": {"type": "string", "minLength": 1, "maxLength": 20000},
+            "supports": {"type": "boolean"},
+        },
+        "required": ["entry", "source", "passage", "supports"],
+        "additionalProperties": False,
+    }
+    fallback_for: str | None = None
+    uses_model = True
+    retry_after_error = True
+
+    def __init__(self, policy: FetchPolicy | None = None) -> None:
+        self._policy = policy
+
+    def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
+        from cgx_checks.citation.passage import passage_problem
+
+        target, entry_id = str(proposal["target"]), str(proposal["entry"])
+        entry = run.node(entry_id)
+        cited = list(run.cited_entries(target))
+        if entry is None or entry.unit != "reference":
+            return Refusal(
+                Code.NOT_A_REFERENCE,
+                f"'{entry_id}' is not a reference node of this run",
+                f"give the reference node the citing chunk cites: {cited}" if cited else "give a reference node (r-N)",
+            )
+        if entry_id not in cited:
+            return Refusal(
+                Code.PROPOSAL_INVALID,
+                f"'{target}' does not cite '{entry_id}'",
+                f"judge an entry '{target}' cites: {cited}"
+                if cited
+                else f"'{target}' cites nothing; judge a node that cites",
+            )
+        problem = passage_problem(str(proposal["passage"]))
+        if problem is not None:
+            return Refusal(Code.PROPOSAL_INVALID, problem, "quote a longer passage, as it reads in the source")
+        inputs = {
+            "target": target,
+            "entry": entry_id,
+            "key": entry.attributes.get("key"),
+            "doi": entry.attributes.get("doi"),
+            "arxiv": entry.attributes.get("arxiv"),
+            "source": proposal["source"],
+            "passage": proposal["passage"],
+            "supports": proposal["supports"],
+        }
+        return Prepared(target, inputs)
+
+    def slot_of(self, inputs: Mapping[str, Any]) -> str:
+        return str(inputs.get("entry", ""))
+
+    def observation_key(self, prepared: Prepared) -> str:
+        inputs = prepared.inputs
+        return json.dumps([prepared.target, inputs["entry"], inputs["source"], inputs["passage"]], ensure_ascii=False)
+
+    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
+        return None  # it rests on the agent's judgement of the passage
+
+    def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
+        from cgx_checks.citation.ties import Entry
+
+        inputs = prepared.inputs
+        entry = Entry(str(inputs["key"]), inputs.get("doi"), inputs.get("arxiv"))
+        source = str(inputs["source"])
+        try:
+            if _is_url(source):
+                return self._url(inputs, entry, source, run)
+            return self._cited(inputs, entry, source, run)
+        except CgxError as error:
+            if error.code in (Code.SOURCE_MISMATCH, Code.RUN_CORRUPT):
+                raise  # replay read other bytes than the log recorded: refuse the rebuild
+            return error_outcome(error)
+
+    # -- the two kinds of source ------------------------------------------------------------------------
+
+    def _cited(self, inputs: Mapping[str, Any], entry: Entry, name: str, run: RunView) -> Outcome:
+        from cgx_checks.citation.reading import read_source
+        from cgx_checks.citation.text import kind_for
+        from cgx_checks.citation.ties import tie_for_cited
+
+        data = run.cited_copy(name)
+        if data is None:
+            raise CgxError(Code.SOURCE_UNTIED, f"'{name}' is not a cited copy of this run (see start_run's cited)")
+        tie = tie_for_cited(name, entry, bytes_digest(data), run.cited_digest(name))
+        if tie is None:
+            raise CgxError(Code.SOURCE_UNTIED, f"cited/{name} is the copy of another entry, not of '{entry.key}'")
+        reading = read_source(data, kind_for(name), str(inputs["passage"]))
+        read = {"source": name, "reading": reading.to_json()}
+        return self._judged(inputs, tie, read, name)
+
+    def _url(self, inputs: Mapping[str, Any], entry: Entry, url: str, run: RunView) -> Outcome:
+        from cgx_checks.citation.fetch import DEFAULT_POLICY, fetch
+        from cgx_checks.citation.reading import Reading, read_source, replay_reading
+        from cgx_checks.citation.text import kind_for
+        from cgx_checks.citation.ties import tie_for_url
+
+        passage = str(inputs["passage"])
+        if run.mode == "live":
+            fetched = fetch(url, policy=self._policy or DEFAULT_POLICY)
+            hops = [{"url": hop.url, "status": hop.status} for hop in fetched.hops]
+            tie = tie_for_url([hop.url for hop in fetched.hops], entry)
+            if tie is None:
+                raise CgxError(
+                    Code.SOURCE_UNTIED,
+                    f"{url} is not tied to '{entry.key}': give the arXiv paper or the DOI page the entry names",
+                )
+            reading = read_source(fetched.body, kind_for(fetched.content_type), passage, charset=fetched.charset)
+            read = {"source": url, "hops": hops, "reading": reading.to_json()}
+            return self._judged(inputs, tie, read, url, sources={bytes_digest(fetched.body): fetched.body})
+        recorded = run.recorded_read()
+        if not isinstance(recorded, Mapping) or "reading" not in recorded:
+            raise CgxError(Code.RUN_CORRUPT, f"the log records no reading of {url}")
+        previous = Reading.from_json(recorded["reading"])
+        data = run.source_bytes(previous.bytes_digest)
+        if data is None:
+            raise CgxError(
+                Code.SOURCE_MISMATCH,
+                f"the bytes of {url} ({previous.bytes_digest}) are not stored: pass --sources DIR with a file named "
+                "by the hex of that digest",
+            )
+        reading = replay_reading(data, passage, previous)
+        tie = tie_for_url([hop["url"] for hop in recorded["hops"]], entry)
+        if tie is None:
+            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
+        read = {"source": url, "hops": list(recorded["hops"]), "reading": reading.to_json()}
+        return self._judged(inputs, tie, read, url)
+
+    def _judged(
+        self,
+        inputs: Mapping[str, Any],
+        tie: Tie,
+        read: dict[str, Any],
+        source: str,
+        sources: Mapping[str, bytes] | None = None,
+    ) -> Outcome:
+        supports = bool(inputs["supports"])
+        reading = read["reading"]
+        where = f"characters {reading['start']}-{reading['end']}" + (
+            f", page {reading['page']}" if reading.get("page") else ""
+        )
+        detail = (
+            f"the passage is at {where} of {source}, tied to '{inputs['key']}' by {tie.kind}; "
+            f"the model judged that it {'supports' if supports else 'does not support'} {inputs['target']}"
+        )
+        return Outcome(
+            "passed" if supports else "failed",
+            detail,
+            output={"tie": {"kind": tie.kind, "names": tie.names}, **read},
+            read=read,
+            sources=sources or {},
+        )
+
+
+@hookimpl
+def cgx_register_check_types(register: CheckTypeRegistry) -> None:
+    register(CitationSupport())

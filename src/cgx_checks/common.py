@@ -1,0 +1,37 @@
+"""Helpers the built-in check types share: reading cited chunks' texts, and turning our errors into
+refusals and error outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cgx_core.checks.api import Outcome, Refusal, RunView
+from cgx_core.errors import CgxError
+
+
+def cited_texts(run: RunView, target: str, cites: Sequence[str] | None) -> list[str] | Refusal:
+    """The texts of the chunks a proposal cites (the target itself when it cites none)."""
+    ids = list(cites) if cites else [target]
+    texts = []
+    for node_id in ids:
+        node = run.node(node_id)
+        if node is None or node.text is None:
+            return Refusal(
+                "unknown-node", f"cites names '{node_id}', which is not a chunk of this run", "cite chunk ids"
+            )
+        texts.append(node.text)
+    return texts
+
+
+def refusal_of(error: CgxError, fixes: Mapping[str, str]) -> Refusal:
+    return Refusal(error.code, error.message, fixes.get(str(error.code), "change the proposal as the message says"))
+
+
+def error_outcome(error: CgxError) -> Outcome:
+    return Outcome("error", error.message, code=str(error.code))
+
+
+def inputs_list(inputs: Mapping[str, Any], name: str) -> list[str]:
+    value = inputs.get(name) or []
+    return [str(item) for item in value]
