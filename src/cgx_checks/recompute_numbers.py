@@ -81,12 +81,13 @@ class RecomputeNumbers:
     def observation_key(self, prepared: Prepared) -> str:
         """The exact value, the expected value and the rounding: all that decides the outcome."""
         from cgx_checks.arithmetic.evaluate import evaluate
-        from cgx_checks.arithmetic.numerals import fraction_text, read_numeral
+        from cgx_checks.arithmetic.numerals import read_numeral
         from cgx_checks.arithmetic.parse import parse_expression
+        from cgx_checks.arithmetic.recompute import observation_key_of
 
         value = evaluate(parse_expression(str(prepared.inputs["expression"])))
         reported = read_numeral(str(prepared.inputs["result"]))
-        return f"{fraction_text(value)}|{fraction_text(reported.value)}|{fraction_text(reported.half_unit)}"
+        return observation_key_of(value, reported.value, reported.half_unit)
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
         return self._outcome(prepared.inputs, run)

@@ -1,0 +1,219 @@
+"""Parse a recompute-numbers expression with the lark grammar in `arithmetic.lark`.
+
+The grammar is loaded once (LALR) with a stateless Transformer passed to the parser, so the tree is built
+while the parser reduces: no intermediate lark Tree, no recursive transform, nothing that a deep expression
+could overflow. The caps on length and nesting are checked before lark sees the text; a numeral's size is
+checked as the parser shifts it, with its column.
+
+Speed: the parser is most of a check's time, so the lexer is a small one of our own (lark's documented
+custom-lexer interface) that scans with one regex built from the grammar's terminals, ordered as lark's
+basic lexer orders them, and makes tokens without lark's line bookkeeping (a column counts characters from
+the start of the expression, newlines included).
+`benchmarks/bench_arithmetic.py` measures the whole path against an `ast` evaluator.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from math import gcd
+from typing import Any, cast
+
+from lark import Lark, Token, Transformer
+from lark.common import LexerConf
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer, LexerState, PatternStr
+
+from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_NESTING, MAX_NUMERAL_DIGITS
+from cgx_checks.arithmetic.tree import Binary, Literal, Node, Unary
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+# Terminals lark names itself, shown to the agent as what they match.
+_TERMINAL_NAMES = {"NUMERAL": "a numeral", "_MINUS": "'-'", "$END": "the end"}
+
+
+def parse_expression(expression: str) -> Node:
+    """The tree of an expression, or CgxError (`expression-invalid` with the column, `expression-too-large`,
+    `exponent-too-large` for a numeral such as 1e500)."""
+    if len(expression) > MAX_EXPRESSION_CHARS:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"the expression has {len(expression)} characters; at most {MAX_EXPRESSION_CHARS} are accepted",
+        )
+    if not expression.strip():
+        raise CgxError(Code.EXPRESSION_INVALID, "the expression is empty; write one such as (6.2 - 2.2) / 0.01 + 1")
+    if expression.count("(") > MAX_NESTING:
+        _check_nesting(expression)
+    try:
+        tree = cast(Node, expression_parser().parse(expression))
+    except UnexpectedInput as error:
+        raise CgxError(Code.EXPRESSION_INVALID, _describe(error, expression)) from None
+    return tree
+
+
+def _check_nesting(expression: str) -> None:
+    depth = 0
+    for column, char in enumerate(expression, start=1):
+        if char == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise CgxError(
+                    Code.EXPRESSION_TOO_LARGE,
+                    f"the parentheses at column {column} nest deeper than {MAX_NESTING}; write the expression flatter",
+                )
+        elif char == ")":
+            depth -= 1
+
+
+@functools.cache
+def expression_parser() -> Lark:
+    """The LALR parser of `arithmetic.lark`, built once; its `parse` returns a tree of `tree.Node`.
+
+    `strict=True` makes any shift/reduce conflict in the grammar an error when the parser is built (lark
+    otherwise resolves it silently as a shift). It needs the `interegular` extra only to check collisions
+    between the terminals of lark's own lexers; ours tries the terminals in a fixed order instead.
+    """
+    return Lark.open_from_package(
+        "cgx_checks.arithmetic",
+        "arithmetic.lark",
+        start="sum",
+        parser="lalr",
+        lexer=_Lexer,
+        transformer=_Builder(),
+        strict=True,
+    )
+
+
+def literal_value(text: str, column: int) -> Literal:
+    """A numeral token as a literal with its exact value, or CgxError when it is over the caps."""
+    if len(text) <= MAX_NUMERAL_DIGITS:  # the common forms first: 350 and 6.25
+        if text.isdigit():
+            return Literal(text, int(text), 1, column)
+        integer, point, fraction = text.partition(".")
+        if point and fraction.isdigit():
+            denominator = 10 ** len(fraction)
+            numerator = int(integer + fraction)
+            common = gcd(numerator, denominator)
+            return Literal(text, numerator // common, denominator // common, column)
+    body = text
+    scale = 0
+    if body[-1] == "%":
+        body = body[:-1]
+        scale = -2
+    mantissa, marker, power = body.lower().partition("e")
+    if marker:
+        digits = power.lstrip("+-").lstrip("0")
+        exponent = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
+        if exponent > MAX_EXPONENT:
+            raise CgxError(
+                Code.EXPONENT_TOO_LARGE,
+                f"the numeral {text[:30]} at column {column} has a power of ten above {MAX_EXPONENT}",
+            )
+        scale += -exponent if power[0] == "-" else exponent
+    integer, _, fraction = mantissa.partition(".")
+    if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
+            f"at most {MAX_NUMERAL_DIGITS} are accepted",
+        )
+    scale -= len(fraction)
+    numerator = int(integer + fraction)
+    if scale >= 0:
+        return Literal(text, numerator * 10**scale, 1, column)
+    denominator = 10**-scale
+    common = gcd(numerator, denominator)
+    return Literal(text, numerator // common, denominator // common, column)
+
+
+class _Lexer(Lexer):
+    """Tokens of an expression from one regex over the grammar's terminals (lark's custom-lexer interface)."""
+
+    __future_interface__ = 2
+
+    def __init__(self, conf: LexerConf) -> None:
+        # lark's basic lexer tries terminals in this order, first match wins; we do the same.
+        terminals = sorted(
+            conf.terminals,
+            key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+        )
+        self._match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)).match
+        self._ignore = frozenset(conf.ignore)
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text: str = lexer_state.text.text
+        match = self._match
+        ignore = self._ignore
+        position = 0
+        end = len(text)
+        while position < end:
+            found = match(text, position)
+            if found is None:
+                raise CgxError(
+                    Code.EXPRESSION_INVALID,
+                    f"the expression does not parse: unexpected character {text[position]!r} at column {position + 1}. "
+                    + _ACCEPTED,
+                )
+            kind = cast(str, found.lastgroup)  # every alternative is a named group
+            following = found.end()
+            if kind not in ignore:
+                yield Token(kind, text[position:following], position, 1, position + 1)
+            position = following
+
+
+class _Builder(Transformer[Token, Node]):
+    """Builds tree nodes as the LALR parser reduces. Stateless: one instance serves every parse.
+
+    `add`, `sub`, `mul` and `div` get [left, operator token, right] (their rules keep tokens); `pow`, `neg`
+    and `pos` get their operands only.
+    """
+
+    def NUMERAL(self, token: Token) -> Literal:
+        return literal_value(str(token), token.column or 0)
+
+    def add(self, children: list[Node]) -> Binary:
+        return Binary("+", children[0], children[2])
+
+    def sub(self, children: list[Node]) -> Binary:
+        return Binary("-", children[0], children[2])
+
+    def mul(self, children: list[Node]) -> Binary:
+        return Binary("*", children[0], children[2])
+
+    def div(self, children: list[Node]) -> Binary:
+        return Binary("/", children[0], children[2])
+
+    def pow(self, children: list[Node]) -> Binary:
+        return Binary("**", children[0], children[1])
+
+    def neg(self, children: list[Node]) -> Unary:
+        return Unary("-", children[0])
+
+    def pos(self, children: list[Node]) -> Unary:
+        return Unary("+", children[0])
+
+
+_ACCEPTED = "Only numerals, + - * / **, signs and parentheses are accepted"
+
+
+def _describe(error: UnexpectedInput, expression: str) -> str:
+    """One line an agent can act on: what was found, at which column, and what would have been accepted."""
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        found = f"{str(error.token)!r} at column {error.column}"
+    else:
+        found = f"end of the expression at column {len(expression) + 1}"
+    names = sorted({_terminal_text(name) for name in getattr(error, "expected", None) or ()})
+    accepted = f"; expected {', '.join(names)}" if names else ""
+    return f"the expression does not parse: unexpected {found}{accepted}. {_ACCEPTED}"
+
+
+def _terminal_text(name: str) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    try:
+        pattern = expression_parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return repr(pattern.value) if isinstance(pattern, PatternStr) else name

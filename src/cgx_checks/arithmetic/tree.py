@@ -1,0 +1,104 @@
+"""The parsed form of an arithmetic expression: a small immutable tree, and ways to read it back.
+
+Parsing and evaluating are separate steps so a check can look at an expression (which numerals it uses,
+how it reads) before computing anything. The nodes are named tuples: immutable, cheap to build while the
+parser reduces, and compared by value. Every walk over a tree is iterative, so a deep tree (a long chain of
+signs or operators, which the parenthesis cap does not bound) can never raise RecursionError.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Literal(NamedTuple):
+    """A numeral of the expression, as written, with its exact value as a reduced fraction."""
+
+    text: str
+    numerator: int
+    denominator: int
+    column: int
+
+
+class Unary(NamedTuple):
+    """A sign applied to an operand: `op` is `-` or `+`."""
+
+    op: str
+    operand: Node
+
+
+class Binary(NamedTuple):
+    """An operation on two operands: `op` is one of `+ - * / **`."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+type Node = Literal | Unary | Binary
+
+# Binding strength of each form, loosest first, as in the grammar: sum, product, unary sign, power, atom.
+_SUM, _PRODUCT, _UNARY, _POWER, _ATOM = range(1, 6)
+_BINARY_LEVEL = {"+": _SUM, "-": _SUM, "*": _PRODUCT, "/": _PRODUCT, "**": _POWER}
+# The weakest form each operand may be without parentheses: (left, right).
+_OPERAND_LEVELS = {
+    "+": (_SUM, _PRODUCT),
+    "-": (_SUM, _PRODUCT),
+    "*": (_PRODUCT, _UNARY),
+    "/": (_PRODUCT, _UNARY),
+    "**": (_ATOM, _UNARY),
+}
+
+
+def literals(node: Node) -> tuple[Literal, ...]:
+    """The numerals of an expression, left to right."""
+    found: list[Literal] = []
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Literal):
+            found.append(item)
+        elif isinstance(item, Unary):
+            stack.append(item.operand)
+        else:
+            stack.append(item.right)
+            stack.append(item.left)
+    return tuple(found)
+
+
+def render(node: Node) -> str:
+    """The expression written back with single spaces and only the parentheses its reading needs.
+
+    Rendering the tree a parse gives and parsing the rendering gives the same tree, so the rendering is a
+    faithful, canonical way to show an agent what was computed.
+    """
+    done: list[tuple[str, int]] = []
+    stack: list[Node | tuple[Node]] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Literal):
+            done.append((item.text, _ATOM))
+        elif isinstance(item, Unary | Binary):
+            stack.append((item,))
+            if isinstance(item, Unary):
+                stack.append(item.operand)
+            else:
+                stack.append(item.right)
+                stack.append(item.left)
+        else:
+            operation = item[0]
+            if isinstance(operation, Unary):
+                text, level = done.pop()
+                done.append((operation.op + _wrap(text, level, _UNARY), _UNARY))
+            elif isinstance(operation, Binary):
+                right_text, right_level = done.pop()
+                left_text, left_level = done.pop()
+                left_min, right_min = _OPERAND_LEVELS[operation.op]
+                left = _wrap(left_text, left_level, left_min)
+                right = _wrap(right_text, right_level, right_min)
+                done.append((f"{left} {operation.op} {right}", _BINARY_LEVEL[operation.op]))
+    return done[0][0]
+
+
+def _wrap(text: str, level: int, minimum: int) -> str:
+    return text if level >= minimum else f"({text})"

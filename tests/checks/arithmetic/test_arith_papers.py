@@ -1,0 +1,124 @@
+"""recompute-numbers on real papers: chunk text from credencegraph's own LaTeX reader.
+
+The papers live in ../shared/papers beside the repository (never copied into it); the tests skip with a
+reason when that folder is absent.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from credencegraph.ingest.latex import read_latex
+
+from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, recompute
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+PAPERS = Path(__file__).resolve().parents[3] / ".." / "shared" / "papers"
+DYNONET = "dynonet-paper/doc/paper/ms.tex"
+HASTINGS = "hastings-powell-replication/article/article.tex"
+MLRC = "mlrc-warmstart-repro/2020/mohtashami2021reproducibility/openreview/main.tex"
+
+
+@functools.cache
+def _chunk_texts(main: str) -> tuple[str, ...]:
+    path = PAPERS / main
+    if not path.is_file():
+        pytest.skip(f"the shared papers are not at {PAPERS} (this test reads {main} from there)")
+    return tuple(chunk.text for chunk in read_latex(path))
+
+
+def chunk(main: str, fragment: str) -> str:
+    """The text of the one chunk of a paper that contains `fragment`."""
+    found = [text for text in _chunk_texts(main) if fragment in text]
+    assert len(found) == 1, f"{len(found)} chunks of {main} contain {fragment!r}"
+    return found[0]
+
+
+def refusal(expression: str, result: str, texts: list[str]) -> CgxError:
+    with pytest.raises(CgxError) as raised:
+        recompute(expression, result, texts)
+    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    return raised.value
+
+
+# -- dynonet: sampling at 750 Hz, noise bandwidth 375 Hz ----------------------------------------------------
+
+
+def test_dynonet_numerals() -> None:
+    sampling = chunk(DYNONET, "f_s=750")
+    noise = chunk(DYNONET, "bandwidth $375$")
+    rmse = chunk(DYNONET, r"RMSE of $4.52\cdot10^{-5}$")
+    assert [n.written for n in find_numerals(sampling)] == ["750"]
+    assert [n.written for n in find_numerals(noise)] == ["375", "8e-3", "8", "10", "-3", "1e-3"]
+    assert [n.written for n in find_numerals(rmse)][:4] == ["93.2%", "93.2", "4.52e-5", "4.52"]
+    assert find_numerals(rmse)[2].value == Fraction(452, 10**7)
+
+
+def test_dynonet_half_the_sampling_frequency_needs_a_chunk_that_writes_2() -> None:
+    sampling = chunk(DYNONET, "f_s=750")
+    noise = chunk(DYNONET, "bandwidth $375$")
+    error = refusal("750 / 2", "375", [sampling, noise])
+    assert error.message.startswith("the numeral 2 of the expression is not in the cited chunks' text")
+    assert error.message.endswith("the cited chunks contain 750, 375, 8e-3, 8, 10, -3, 1e-3")
+    # The learning-rate sentence writes 2 (in 2 \cdot 10^{-3}); citing it too makes the check runnable.
+    learning_rate = chunk(DYNONET, r"\lambda=2\cdot 10^{-3}")
+    check = recompute("750 / 2", "375", [sampling, noise, learning_rate])
+    assert check.outcome == "passed"
+    assert check.detail == "750 / 2 = 375, reported 375 +- 0.5: passed"
+
+
+def test_dynonet_rmse_ratio_is_exact() -> None:
+    rmse = chunk(DYNONET, r"RMSE of $4.52\cdot10^{-5}$")
+    nfir = chunk(DYNONET, r"16.3 \,\cdot\, 10^{-5}")
+    check = recompute("16.3e-5 / 4.52e-5", "4.52e-5", [rmse, nfir])
+    assert check.value == Fraction(1630, 452)
+    assert check.outcome == "failed"
+
+
+# -- hastings-powell: b1 from 2.2 to 6.2 in steps of 0.01 --------------------------------------------------
+
+
+def test_hastings_powell_steps_evaluate_to_exactly_401() -> None:
+    sentence = chunk(HASTINGS, "from 2.2 to 6.2 in steps of 0.01")
+    assert [n.written for n in find_numerals(sentence)] == ["2.2", "6.2", "0.01"]  # b_1 is a name
+    assert evaluate(parse_expression("(6.2 - 2.2) / 0.01 + 1")) == 401
+    # The paper never writes the count, nor the 1 the count needs: the check cannot be run on this chunk.
+    error = refusal("(6.2 - 2.2) / 0.01 + 1", "401", [sentence])
+    assert error.message == (
+        "the numeral 1 of the expression is not in the cited chunks' text (compared by exact value); "
+        "the result 401 is not written in the cited chunks' text (compared as written, since its digits set "
+        "the rounding); the cited chunks contain 2.2, 6.2, 0.01"
+    )
+
+
+# -- mlrc: 3 learning rates x 4 batch sizes ----------------------------------------------------------------
+
+
+def test_mlrc_grid_numerals() -> None:
+    grid = chunk(MLRC, r"$\{0.1, 0.01, 0.001\}$")
+    assert [n.written for n in find_numerals(grid)] == ["0.1", "0.01", "0.001", "128", "64", "32", "16"]
+    half = chunk(MLRC, r"over 50\% of the CIFAR-10 dataset")
+    assert [n.written for n in find_numerals(half)] == ["50%", "50"]  # CIFAR-10 is a name
+
+
+def test_mlrc_three_times_four_is_not_written_so_it_is_refused() -> None:
+    grid = chunk(MLRC, r"$\{0.1, 0.01, 0.001\}$")
+    error = refusal("3 * 4", "12", [grid])
+    assert error.message.startswith("the numerals 3, 4 of the expression are not in the cited chunks' text")
+    assert "the result 12 is not written" in error.message
+    assert error.message.endswith("the cited chunks contain 0.1, 0.01, 0.001, 128, 64, 32, 16")
+
+
+def test_mlrc_checks_on_the_grid_values() -> None:
+    grid = chunk(MLRC, r"$\{0.1, 0.01, 0.001\}$")
+    assert recompute("128 / 64 * 16", "32", [grid]).outcome == "passed"
+    assert recompute("0.1 * 0.1", "0.01", [grid]).outcome == "passed"
+    wrong = recompute("0.1 * 0.01", "0.01", [grid])
+    assert wrong.outcome == "failed"
+    assert wrong.detail == "0.1 * 0.01 = 0.001, reported 0.01 +- 0.005: failed"
+    error = refusal("128 * 0.1", "12.8", [grid])
+    assert error.message.startswith("the result 12.8 is not written")
