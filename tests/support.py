@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -13,3 +14,55 @@ EXAMPLE_RUBRIC = ROOT / "examples" / "rubrics" / "example-paper.toml"
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under `root` by relative path, with its bytes."""
     return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def start_example(run: Path, *, store_source: bool = False, model: str = "test-model") -> dict[str, Any]:
+    """Start a run on the example paper with its rubric and cited copies."""
+    from cgx_core.tools.registry import call_tool
+
+    payload, is_error = call_tool(
+        "start_run",
+        {
+            "run": str(run),
+            "paper": str(EXAMPLE / "paper.tex"),
+            "rubric": str(EXAMPLE_RUBRIC),
+            "cited": str(EXAMPLE / "cited"),
+            "store_source": store_source,
+            "model": model,
+        },
+    )
+    assert not is_error, payload
+    return payload
+
+
+def call(run: Path, tool: str, model: str = "test-model", **arguments: Any) -> dict[str, Any]:
+    """A changing call on a run, in process; returns the JSON result (or error)."""
+    from cgx_core.tools.registry import call_tool
+
+    payload, _ = call_tool(tool, {"run": str(run), "model": model, **arguments})
+    return payload
+
+
+# One classification of every chunk of the example paper, as an agent would send it.
+EXAMPLE_RECORDS: list[dict[str, Any]] = [
+    {"node": "s-01", "type": "claim", "form": {"shape": "bound"}, "rests_on": ["s-14"], "hedge": "We show"},
+    {"node": "s-02", "type": "literature_claim"},
+    {"node": "s-03", "type": "literature_claim"},
+    {"node": "s-04", "type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-03"], "hedge": "suggests"},
+    {"node": "s-05", "type": "method", "form": {"kind": "procedure"}},
+    {"node": "s-06", "type": "method", "form": {"kind": "procedure"}},
+    {"node": "s-07", "type": "derivation", "form": {"equation": "eq:ratio"}},
+    {"node": "s-08", "type": "derivation"},
+    {"node": "s-09", "type": "derivation"},
+    {"node": "s-10", "type": "derivation"},
+    {"node": "s-11", "type": "assumption"},
+    {"node": "s-12", "type": "result", "form": {"value": 3000}, "rests_on": ["s-05"]},
+    {"node": "s-13", "type": "result", "form": {"value": 90000}, "rests_on": ["s-05"]},
+    {"node": "s-14", "type": "result", "form": {"value": 0.015}, "rests_on": ["s-07", "s-06"]},
+    {"node": "s-15", "type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-14"], "hedge": "may"},
+]
+
+EXAMPLE_PREMISES: list[dict[str, Any]] = [
+    {"conclusion": "s-01", "premises": [{"statement": "The noise is white and stationary."}]},
+    {"conclusion": "s-15", "premises": [{"statement": "The noise is white and stationary."}, {"stated_at": "s-11"}]},
+]

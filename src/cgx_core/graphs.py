@@ -9,6 +9,7 @@ keyed by object identity: credencegraph's edits are pure and reuse the objects o
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from credencegraph.core import Graph, Node, Relation
@@ -62,3 +63,12 @@ class GraphDigester:
         """Drop what the current graph no longer holds, so a long session keeps bounded memory."""
         live = {id(item) for item in (*graph.nodes.values(), *graph.relations.values())}
         self._seen = {key: value for key, value in self._seen.items() if key in live}
+
+
+def plain(value: Any) -> Any:
+    """A credencegraph attribute value as plain JSON types: its frozen mappings become dicts, tuples lists."""
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value

@@ -18,11 +18,12 @@ from typing import Any
 import attrs
 
 from cgx_core.checks.api import Outcome
-from cgx_core.checks.engine import check_files, files_digest, outcome_from_files
+from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
 from cgx_core.digests import file_digest
 from cgx_core.errors import CgxError
+from cgx_core.graphs import plain
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -42,10 +43,6 @@ class RunVerdict:
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self, recurse=True)
-
-
-def _detail(outcome: Outcome) -> str:
-    return f"{outcome.code}: {outcome.detail}" if outcome.result == "error" and outcome.code else outcome.detail
 
 
 def _load(paths: RunPaths) -> tuple[dict[str, Any], Any]:
@@ -79,7 +76,7 @@ def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[l
         differences.append(f"{cid} inputs: the record differs from checks/{cid}/inputs.json")
     if outcome.result != record.get("result"):
         differences.append(f"{cid} result: the record says {record.get('result')}, output.json says {outcome.result}")
-    if _detail(outcome) != record.get("detail"):
+    if recorded_detail(outcome) != record.get("detail"):
         differences.append(f"{cid} detail: the record differs from checks/{cid}/output.json")
     return differences, outcome
 
@@ -97,7 +94,7 @@ def verify_run(root: Path) -> RunVerdict:
     differences: list[str] = []
     checks = rerun = 0
     for node in graph:
-        record = node.attributes.get("check")
+        record = plain(node.attributes.get("check"))
         if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
             continue
         checks += 1
@@ -114,8 +111,8 @@ def verify_run(root: Path) -> RunVerdict:
         rerun += 1
         if outcome.result != record.get("result"):
             differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
-        if _detail(outcome) != record.get("detail"):
-            differences.append(f"{cid} detail: recorded {record.get('detail')!r}, re-run {_detail(outcome)!r}")
+        if recorded_detail(outcome) != record.get("detail"):
+            differences.append(f"{cid} detail: recorded {record.get('detail')!r}, re-run {recorded_detail(outcome)!r}")
         if recorded is not None and json.dumps(dict(outcome.output), sort_keys=True) != json.dumps(
             dict(recorded.output), sort_keys=True
         ):

@@ -104,6 +104,12 @@ def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str,
     }
 
 
+def recorded_detail(outcome: Outcome) -> str:
+    """The detail a check record holds: an error's detail starts with its code, so a reader (and
+    report.json's untied listing) can tell why it erred."""
+    return f"{outcome.code}: {outcome.detail}" if outcome.result == "error" and outcome.code else outcome.detail
+
+
 def files_digest(files: Mapping[str, bytes]) -> str:
     """The digest of a check's directory: its file names with the digest of each."""
     return json_digest({name: bytes_digest(data) for name, data in sorted(files.items())})
@@ -317,9 +323,7 @@ class Proposals:
             "artifact": f"checks/{cid}/output.json",
             "inputs": dict(prepared.inputs),
             "result": outcome.result,
-            "detail": f"{outcome.code}: {outcome.detail}"
-            if outcome.result == "error" and outcome.code
-            else outcome.detail,
+            "detail": recorded_detail(outcome),
             "tool": {
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
                 "python": ".".join(str(part) for part in sys.version_info[:3]),
@@ -405,7 +409,7 @@ class Proposals:
             outcome = self._outcome(kind, prepared, cid)
             self._record(kind, prepared, key, outcome)
             entry = {"proposal": index, "id": cid, "type": kind.name, "target": target, "result": outcome.result}
-            entry["detail"] = outcome.detail
+            entry["detail"] = recorded_detail(outcome)
             if kind is not check_type:
                 entry["fallback_for"] = check_type.name
             self.checks.append(entry)

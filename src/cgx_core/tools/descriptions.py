@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cgx_core.tools import record_descriptions as records
 from cgx_core.tools.schema import changing, reading
 
 START_RUN = """\
@@ -95,7 +96,9 @@ RUN_CHECKS_ARGUMENTS: dict[str, Any] = changing(
             "type": "array",
             "minItems": 1,
             "maxItems": 20,
-            "items": {"type": "object"},
+            # Under anyOf, which the argument checker does not read: a bad proposal is refused on its own,
+            # with a fix, and the others run (as classify does with its records).
+            "items": {"anyOf": [{"type": "object"}]},
             "description": "Check proposals: {type, target, ...the fields of the type}.",
         }
     },
@@ -164,3 +167,12 @@ and report.json. Refused, with the run as it was, when the graph does not pass: 
 Example: {"run": "runs/paper", "model": "<your model id>"}"""
 
 FINISH_RUN_ARGUMENTS: dict[str, Any] = changing({}, [])
+
+CLASSIFY = "Step 2. " + records.CLASSIFY_DESCRIPTION
+CLASSIFY_ARGUMENTS: dict[str, Any] = changing(
+    {"records": {**records.CLASSIFY_RECORDS_SCHEMA, "minItems": 1, "maxItems": 500}}, ["records"]
+)
+ADD_PREMISES = "Step 3. " + records.PREMISES_DESCRIPTION
+ADD_PREMISES_ARGUMENTS: dict[str, Any] = changing(
+    {"records": {**records.PREMISE_RECORDS_SCHEMA, "minItems": 1, "maxItems": 500}}, ["records"]
+)

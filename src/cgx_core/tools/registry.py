@@ -70,6 +70,22 @@ TOOLS: dict[str, Tool] = {
             read_only_hint=True,
         ),
         Tool(
+            "classify",
+            "Classify chunks",
+            descriptions.CLASSIFY,
+            descriptions.CLASSIFY_ARGUMENTS,
+            "cgx_core.tools.classify",
+            changes_run=True,
+        ),
+        Tool(
+            "add_premises",
+            "Add premises",
+            descriptions.ADD_PREMISES,
+            descriptions.ADD_PREMISES_ARGUMENTS,
+            "cgx_core.tools.add_premises",
+            changes_run=True,
+        ),
+        Tool(
             "run_checks",
             "Run checks",
             descriptions.RUN_CHECKS,

@@ -1,0 +1,82 @@
+"""What the assembler asks of a graph: a node's clauses, its parent, the checks that target it.
+
+These read the graph as credencegraph leaves it after ingestion and edits: a split chunk is the
+target of `part-of` relations from its clauses, a check is an evidence node reached from its target by
+an `observes` relation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import count, product
+from string import ascii_lowercase
+
+from credencegraph.core import Graph, Node
+from credencegraph.rubric.model import COMPOUND, DOCUMENT, EVIDENCE, UNASSIGNED
+from credencegraph.rubric.validate import PART_OF, origin_of
+
+__all__ = [
+    "COMPOUND",
+    "DOCUMENT",
+    "UNASSIGNED",
+    "children",
+    "clause_parent_id",
+    "origin_of",
+    "parent",
+    "predicted_children",
+    "targeting_checks",
+]
+
+# A clause id is its chunk's id and a letter suffix (s-2a, s-02ab): what split_node names children.
+_CLAUSE_ID = re.compile(r"^(?P<chunk>.*\d)(?P<suffix>[a-z]+)$")
+
+
+def children(graph: Graph, node_id: str) -> list[str]:
+    """The clauses of a split chunk, in graph order."""
+    sources = {r.source for r in graph.relations.values() if r.type == PART_OF and r.target == node_id}
+    return [node.id for node in graph if node.id in sources]
+
+
+def parent(graph: Graph, node_id: str) -> str | None:
+    """The chunk a clause is part of, or None for a node that is not a clause."""
+    for relation in graph.relations.values():
+        if relation.type == PART_OF and relation.source == node_id:
+            return str(relation.target)
+    return None
+
+
+def targeting_checks(graph: Graph, node_id: str) -> list[Node]:
+    """The check nodes a node is observed by: evidence nodes its `observes` relations reach."""
+    found = []
+    for relation in graph.relations.values():
+        if relation.type == "observes" and relation.source == node_id:
+            target = graph.nodes.get(relation.target)
+            if target is not None and origin_of(target) == EVIDENCE:
+                found.append(target)
+    return found
+
+
+def clause_parent_id(graph: Graph, node_id: str) -> str | None:
+    """For an id shaped like a clause of a chunk of the graph (s-2a of s-2), that chunk's id."""
+    match = _CLAUSE_ID.match(node_id)
+    if match is None or match["chunk"] not in graph:
+        return None
+    return match["chunk"]
+
+
+def _suffixes() -> Iterator[str]:
+    for length in count(1):
+        for letters in product(ascii_lowercase, repeat=length):
+            yield "".join(letters)
+
+
+def predicted_children(graph: Graph, node_id: str, how_many: int) -> list[str]:
+    """The ids split_node will give the clauses of `node_id`: `<id>a`, `<id>b`, ..., skipping taken ids."""
+    free = (f"{node_id}{suffix}" for suffix in _suffixes() if f"{node_id}{suffix}" not in graph)
+    return [next(free) for _ in range(how_many)]
+
+
+def is_document(node: Node) -> bool:
+    """Whether the node is a chunk of the document (or a clause of one)."""
+    return bool(origin_of(node) == DOCUMENT)

@@ -1,0 +1,255 @@
+"""Applying premise records: what else must be true for a conclusion to follow from what it rests on.
+
+A premise the document states (`stated_at`) becomes a `requires` from that chunk, through
+credencegraph's `annotate_node`, with the conclusion's edge-rule strength. A premise the document leaves
+unsaid (`statement`) becomes an analyst node: type `assumption`, no source, base `premises.base`, joined
+to the conclusion by a `requires` of `premises.strength`. These are built with `Node` and `Relation`
+directly, because `annotate_node` would write the type's base and the rule's strength, which
+`--rubric-credences` rejects wherever they differ from `[premises]`.
+
+credencegraph 0.4.1 parses `premises.for` and `premises.max_per_conclusion` but does not enforce them:
+this module does. Statements equal after text normalisation are one node, a common parent of every
+conclusion that needs it, so a shared assumption is not counted as independent copies. Records are
+applied in document order of their conclusions, each whole or not at all.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from credencegraph.core import CredenceGraphError, Graph, Node, Relation
+from credencegraph.rubric import Rubric, annotate_node, normalise_text
+from credencegraph.rubric.model import ANALYST
+
+from cgx_core.assembler import extraction, fixes, nodes
+from cgx_core.assembler.core_errors import Step, code_of, message_of
+from cgx_core.assembler.graph_edit import appended, replace_relations
+from cgx_core.assembler.outcome import Outcome, Refused
+from cgx_core.codes import MEANINGS, Code
+from cgx_core.converter import structure
+from cgx_core.errors import CgxError
+from cgx_core.records import PremiseRecord, StatedAt, Statement
+
+TOOL = extraction.ADD_PREMISES
+ASSUMPTION: Final = "assumption"
+REQUIRES: Final = "requires"
+_CORE_ERRORS = (CredenceGraphError, KeyError)
+
+
+def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Outcome:
+    """Apply an add_premises call's records; refuse, with a fix, the ones that cannot be applied.
+
+    The result is `{"applied", "refused", "overflow"}`: applied and refused by record number, overflow
+    (the statements beyond `premises.max_per_conclusion`, not added) in document order.
+    """
+    refused: dict[int, dict[str, Any]] = {}
+    built: list[tuple[int, PremiseRecord]] = []
+    naming: dict[str, list[int]] = defaultdict(list)
+    for index, raw in enumerate(records):
+        try:
+            record = structure(raw, PremiseRecord, path=f"$.records[{index}]")
+        except CgxError as error:
+            conclusion = raw.get("conclusion") if isinstance(raw, dict) else None
+            node = conclusion if isinstance(conclusion, str) and conclusion else None
+            refusal = Refused(Code.RECORD_INVALID, error.message, fixes.premise_record_invalid(raw))
+            refused[index] = refusal.to_json(index, node)
+        else:
+            built.append((index, record))
+            node = record.conclusion
+        if node is not None:
+            naming[node].append(index)  # a malformed record still names its conclusion
+    pending: list[tuple[int, PremiseRecord]] = []
+    for index, record in built:
+        try:
+            _check_conclusion(graph, rubric, record, naming)
+        except Refused as refusal:
+            refused[index] = refusal.to_json(index, record.conclusion)
+        else:
+            pending.append((index, record))
+    order = {node_id: position for position, node_id in enumerate(graph.nodes)}
+    pending.sort(key=lambda item: order[item[1].conclusion])
+    applied: dict[int, dict[str, Any]] = {}
+    overflow: list[dict[str, Any]] = []
+    for index, record in pending:
+        try:
+            graph, entry, beyond = _Applying(rubric, run_id).apply(graph, record)
+        except Refused as refusal:
+            refused[index] = refusal.to_json(index, record.conclusion)
+            continue
+        applied[index] = {"record": index, **entry}
+        if beyond:
+            overflow.append({"record": index, "conclusion": record.conclusion, "statements": beyond})
+    result = {
+        "applied": [applied[index] for index in sorted(applied)],
+        "refused": [refused[index] for index in sorted(refused)],
+        "overflow": overflow,
+    }
+    return Outcome(graph, result)
+
+
+def assumption_declared(rubric: Rubric) -> bool:
+    """Whether the rubric declares type `assumption` for origin analyst, as statement premises need."""
+    node_type = rubric.types.get(ASSUMPTION)
+    return node_type is not None and ANALYST in node_type.origins
+
+
+def _check_conclusion(graph: Graph, rubric: Rubric, record: PremiseRecord, naming: Mapping[str, list[int]]) -> None:
+    """Refuse a record for a fault of its conclusion, or of the rubric, before any premise is looked at."""
+    node_id = record.conclusion
+    if rubric.premises is None:
+        message = f"rubric {rubric.name!r} has no [premises] table"
+        raise Refused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
+    if len(naming[node_id]) > 1:
+        numbers = naming[node_id]
+        message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
+        raise Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers))
+    if node_id not in graph:
+        chunk = nodes.clause_parent_id(graph, node_id)
+        if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
+            message = f"no node {node_id!r} in the run: {chunk!r} is not split"
+            raise Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(chunk))
+        raise Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
+    node = graph.nodes[node_id]
+    if not nodes.is_document(node):
+        message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
+        raise Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id, "premises go to"))
+    if node.kind == nodes.COMPOUND:
+        message = f"node {node_id!r} is a compound; its clauses are the conclusions"
+        raise Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
+    if node.kind not in rubric.premises.for_types:
+        message = (
+            f"node {node_id!r} has type {node.kind!r}, which is not in premises.for {list(rubric.premises.for_types)}"
+        )
+        raise Refused(Code.NOT_A_CONCLUSION, message, fixes.not_a_conclusion(graph, rubric, node_id))
+    if not assumption_declared(rubric) and any(isinstance(premise, Statement) for premise in record.premises):
+        message = f"rubric {rubric.name!r} does not declare type {ASSUMPTION!r} for origin {ANALYST}"
+        raise Refused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric))
+
+
+class _Applying:
+    """Applies one record at a time to the graph as the call's earlier records left it."""
+
+    def __init__(self, rubric: Rubric, run_id: str) -> None:
+        assert rubric.premises is not None, "a rubric without [premises] refuses every record before this"
+        self.rubric = rubric
+        self.premises = rubric.premises
+        self.run_id = run_id
+
+    def apply(self, graph: Graph, record: PremiseRecord) -> tuple[Graph, dict[str, Any], list[str]]:
+        """The graph with the record's premises, its result entry and its overflowing statements."""
+        conclusion = record.conclusion
+        entries: list[dict[str, Any]] = []
+        beyond: list[str] = []
+        for position, premise in enumerate(record.premises):
+            entry: dict[str, Any] | None
+            try:
+                if isinstance(premise, StatedAt):
+                    graph, entry = self._stated_at(graph, conclusion, premise.stated_at)
+                else:
+                    graph, entry = self._statement(graph, conclusion, premise.statement)
+            except Refused as refusal:
+                raise refusal.at(premise=position) from None
+            if entry is not None:
+                entries.append(entry)
+            elif isinstance(premise, Statement):
+                beyond.append(normalise_text(premise.statement))
+        return graph, {"conclusion": conclusion, "premises": entries}, beyond
+
+    def _stated_at(self, graph: Graph, conclusion: str, source: str) -> tuple[Graph, dict[str, Any]]:
+        if source == conclusion:
+            raise Refused(Code.RESTS_ON_SELF, f"{conclusion!r} would be its own premise", fixes.rests_on_self(source))
+        if source not in graph:
+            chunk = nodes.clause_parent_id(graph, source)
+            if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
+                message = f"no node {source!r} in the run: {chunk!r} is not split"
+                raise Refused(Code.CHILD_NOT_SPLIT, message, fixes.rests_on_unknown(graph, source))
+            message = f"stated_at names {source!r}, which is not a node of the run"
+            raise Refused(Code.UNKNOWN_NODE, message, fixes.unknown_node(graph, source))
+        node = graph.nodes[source]
+        if not nodes.is_document(node) or node.kind in (nodes.COMPOUND, nodes.UNASSIGNED):
+            what = {nodes.COMPOUND: "a compound", nodes.UNASSIGNED: "unassigned"}.get(node.kind, "not a chunk")
+            if not nodes.is_document(node):
+                what = f"{nodes.origin_of(node)}, not a chunk of the document"
+            message = f"stated_at names {source!r}, which is {what}"
+            raise Refused(
+                Code.PREMISE_NOT_CHUNK, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source)
+            )
+        rule = self.rubric.types[graph.nodes[conclusion].kind].rests_on
+        relation_id = f"{source}-{rule.relation if rule is not None else REQUIRES}-{conclusion}"
+        if rule is not None and relation_id in graph.relations:
+            relation = graph.relations[relation_id]
+            if not extraction.made_by(relation, TOOL):
+                # The premise record vouches for the link now: classifying the conclusion again keeps it.
+                stamped = extraction.stamped_relation(relation, self.run_id, TOOL)
+                graph = replace_relations(graph, {relation_id: stamped})
+            return graph, {"stated_at": source, "relation": relation_id, "added": False}
+        try:
+            linked = annotate_node(graph, self.rubric, conclusion, rests_on=[source])
+        except _CORE_ERRORS as error:
+            raise self._link_refusal(graph, conclusion, source, error) from None
+        stamped = extraction.stamped_relation(linked.relations[relation_id], self.run_id, TOOL)
+        return replace_relations(linked, {relation_id: stamped}), {
+            "stated_at": source,
+            "relation": relation_id,
+            "added": True,
+        }
+
+    def _link_refusal(self, graph: Graph, conclusion: str, source: str, error: Exception) -> Refused:
+        code = code_of(error, Step.PREMISE_LINK)
+        message = message_of(error)
+        if code is Code.RESTS_ON_NO_RULE:
+            return Refused(code, message, fixes.premise_no_rule(graph.nodes[conclusion].kind))
+        if code is Code.PREMISE_NOT_CHUNK:
+            return Refused(code, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source))
+        if code is Code.CYCLE and hasattr(error, "cycle"):
+            return Refused(code, message, fixes.cycle(error, conclusion, "the premises"))
+        return Refused(code, message, f"{MEANINGS[code]} Change the record as the message says.")
+
+    def _statement(self, graph: Graph, conclusion: str, text: str) -> tuple[Graph, dict[str, Any] | None]:
+        """Link an analyst premise, made or shared; None when the conclusion has all it may take."""
+        statement = normalise_text(text)
+        shared = next(
+            (node for node in graph if nodes.origin_of(node) == ANALYST and node.statement == statement), None
+        )
+        node_id = shared.id if shared is not None else _next_analyst_id(graph)
+        relation_id = f"{node_id}-{REQUIRES}-{conclusion}"
+        entry: dict[str, Any] = {"statement": statement, "node": node_id, "created": shared is None}
+        if relation_id in graph.relations:
+            return graph, {**entry, "relation": relation_id, "added": False}
+        if _analyst_premises(graph, conclusion) >= self.premises.max_per_conclusion:
+            return graph, None
+        stamp = extraction.stamp(self.run_id, TOOL)
+        made = []
+        if shared is None:
+            attributes = {"origin": ANALYST, extraction.KEY: stamp}
+            made.append(Node(node_id, ASSUMPTION, statement, (), self.premises.base, None, attributes))
+        relation = Relation(
+            relation_id,
+            REQUIRES,
+            node_id,
+            conclusion,
+            strength=self.premises.strength,
+            attributes={extraction.KEY: stamp},
+        )
+        return appended(graph, made, [relation]), {**entry, "relation": relation_id, "added": True}
+
+
+def _analyst_premises(graph: Graph, conclusion: str) -> int:
+    """How many analyst premises a conclusion already has."""
+    return sum(
+        1
+        for relation in graph.relations.values()
+        if relation.target == conclusion
+        and relation.type == REQUIRES
+        and nodes.origin_of(graph.nodes[relation.source]) == ANALYST
+    )
+
+
+def _next_analyst_id(graph: Graph) -> str:
+    """The next analyst id: a-1, a-2, ..., skipping any id the graph already has."""
+    number = 1
+    while f"a-{number}" in graph:
+        number += 1
+    return f"a-{number}"

@@ -1,0 +1,17 @@
+"""add_premises: what else must be true for each conclusion to follow (see cgx_core.assembler)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cgx_core.assembler import add_premises
+from cgx_core.run.session import CallContext
+from cgx_core.run.state import Effect, RunState
+
+TOOL = "add_premises"
+
+
+def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+    outcome = add_premises(state.graph, context.run.rubric, args["records"], run_id=context.run.id)
+    return Effect(graph=outcome.graph, result=outcome.result, rejections=outcome.result["refused"])
