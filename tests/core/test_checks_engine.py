@@ -55,7 +55,18 @@ def test_a_wrong_number_the_paper_reports_is_caught_as_a_failed_check(run: Path)
     assert attributes["observed"] is False
     assert attributes["extraction"]["tool"] == "run_checks"
     record = attributes["check"]
-    assert set(record) == {"type", "target", "artifact", "inputs", "result", "detail", "tool", "model", "log", "observation"}
+    assert set(record) == {
+        "type",
+        "target",
+        "artifact",
+        "inputs",
+        "result",
+        "detail",
+        "tool",
+        "model",
+        "log",
+        "observation",
+    }
     assert record["model"] is None
     assert record["inputs"] == {"target": "s-12", "cites": ["s-12"], "expression": "12 * 300", "result": "3000"}
     assert record["tool"]["plugin"]["distribution"] == "credencegraph-extract"
@@ -206,7 +217,9 @@ def test_a_citation_on_an_untied_or_unfound_source_is_an_error_that_may_be_retri
 
 
 def test_a_cited_copy_changed_after_start_run_gives_an_error(run: Path) -> None:
-    (run / "cited" / "smith2019.txt").write_text("Damped oscillators describe many laboratory systems, from torsion pendula.")
+    (run / "cited" / "smith2019.txt").write_text(
+        "Damped oscillators describe many laboratory systems, from torsion pendula."
+    )
     [check] = judge(run)["checks"]
     assert check["result"] == "error"
     assert check["detail"].startswith("source-changed: ")

@@ -79,9 +79,19 @@ def test_the_finished_graph_passes_credencegraphs_check_in_process_and_through_i
     rubric = load_rubric(finished / "rubric.toml")
     assert check_graph(load(finished / "graph.json"), rubric, "assessed", rubric_credences=True) == []
     done = subprocess.run(
-        [CREDENCEGRAPH, "check", str(finished / "graph.json"), "--rubric", str(finished / "rubric.toml"),
-         "--level", "assessed", "--rubric-credences"],
-        capture_output=True, text=True, check=False,
+        [
+            CREDENCEGRAPH,
+            "check",
+            str(finished / "graph.json"),
+            "--rubric",
+            str(finished / "rubric.toml"),
+            "--level",
+            "assessed",
+            "--rubric-credences",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -111,7 +121,9 @@ def test_the_finished_files_exist_only_while_the_run_is_finished(copy: Path) -> 
     result = call(copy, "finish_run")
     assert result["finished"] is True
     rejections = json.loads((copy / "rejections.json").read_bytes())["rejections"]
-    assert [(item["seq"], item["tool"], item["code"]) for item in rejections] == [(7, "run_checks", "check-type-unknown")]
+    assert [(item["seq"], item["tool"], item["code"]) for item in rejections] == [
+        (7, "run_checks", "check-type-unknown")
+    ]
 
 
 def test_finish_run_refuses_a_graph_with_untyped_chunks_and_leaves_the_run_as_it_was(tmp_path: Path) -> None:
@@ -218,8 +230,12 @@ def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(
     from cgx_core.graph_edit import replace_nodes
 
     dump(replace_nodes(graph, {"c-001": dataclasses.replace(node_, attributes=attributes)}), copy / "graph.json")
-    edit_json(copy / "manifest.json", lambda m: m["finished"]["files"].update(
-        {"graph.json": __import__("cgx_core.digests").digests.file_digest(copy / "graph.json")}))
+    edit_json(
+        copy / "manifest.json",
+        lambda m: m["finished"]["files"].update(
+            {"graph.json": __import__("cgx_core.digests").digests.file_digest(copy / "graph.json")}
+        ),
+    )
     done = cli("verify", str(copy))
     assert done.returncode == 1
     assert "c-001 result: the record says passed, output.json says failed" in done.stdout
@@ -245,7 +261,9 @@ def test_a_run_whose_graph_or_rubric_differs_from_the_manifest_is_refused(copy: 
     assert f"error [tampered]: {copy}: '{copy.name}/{name}' differs from the digest in its manifest" in done.stderr
 
 
-def test_verify_warns_when_one_rubric_name_and_version_has_two_digests(finished: Path, copy: Path, tmp_path: Path) -> None:
+def test_verify_warns_when_one_rubric_name_and_version_has_two_digests(
+    finished: Path, copy: Path, tmp_path: Path
+) -> None:
     other = tmp_path / "other"
     shutil.copytree(finished, other)
     rubric = other / "rubric.toml"
