@@ -10,7 +10,6 @@ built record (a split has two clauses at least, a phrase is not blank) whatever 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, NewType
 
 import attrs
@@ -133,8 +132,3 @@ AnyClassifyRecord = ClassifyRecord | SplitRecord
 
 Premise = StatedAt | Statement
 """One premise of a premise record."""
-
-
-def form_items(form: Mapping[str, Any]) -> dict[str, Any]:
-    """A plain copy of a form, for handing to credencegraph."""
-    return dict(form)

@@ -93,7 +93,7 @@ def _admit(graph: Graph, records: Sequence[object], refused: dict[int, dict[str,
     naming: dict[str, list[int]] = defaultdict(list)
     for index, raw in enumerate(records):
         try:
-            record = structure(raw, AnyClassifyRecord, path=f"$.records[{index}]")
+            record: ClassifyRecord | SplitRecord = structure(raw, AnyClassifyRecord, path=f"$.records[{index}]")
         except CgxError as error:
             refusal = Refused(Code.RECORD_INVALID, error.message, fixes.classify_record_invalid(raw))
             refused[index] = refusal.to_json(index, _raw_node(raw))
@@ -250,8 +250,9 @@ class _Pass:
             if item.node in resets:
                 previous, dropped = resets[item.node]
                 effect["previous"] = previous
-                if dropped:
-                    effect["dropped"] = dropped
+                gone = [relation_id for relation_id in dropped if relation_id not in graph.relations]
+                if gone:
+                    effect["dropped"] = gone  # what it no longer rests on (a relation made again is not listed)
             self.result.effects[item.index] = {key: effect[key] for key in _KEY_ORDER if key in effect}
         self.result.graph = graph
         self.complete = True
@@ -483,6 +484,12 @@ class _Pass:
             if source not in graph:
                 message = f"rests_on names {source!r}, which is not a node of the run"
                 raise Refused(Code.RESTS_ON_UNKNOWN, message, fixes.rests_on_unknown(self.original, source))
+            if not nodes.is_document(graph.nodes[source]):
+                # The text rests only on the text: an analyst premise is added by add_premises, with the
+                # premises' strength, and a check is reached only by its observes relation.
+                origin = nodes.origin_of(graph.nodes[source])
+                message = f"rests_on names {source!r}, which is {origin}, not a chunk of the document"
+                raise Refused(Code.NOT_A_CHUNK, message, fixes.rests_on_not_a_chunk(graph, source, node_id))
         node = graph.nodes[node_id]
         rule = self.rubric.types[node.kind].rests_on
         relation_type = rule.relation if rule is not None else "requires"

@@ -180,6 +180,16 @@ def not_a_chunk(graph: Graph, node_id: str, purpose: str = "classify types") -> 
     return f"{node_id} is not a chunk of the document{made}: {purpose} chunks and their clauses only"
 
 
+def rests_on_not_a_chunk(graph: Graph, source: str, node_id: str) -> str:
+    """Fix a rests_on naming an analyst or check node."""
+    if nodes.origin_of(graph.nodes[source]) == ANALYST:
+        return (
+            f"{source} is a premise add_premises made: leave it out of rests_on, and send it to add_premises "
+            f"as a premise of {node_id}, by its statement"
+        )
+    return f"{source} is a check, not a chunk: leave it out of rests_on"
+
+
 def compound_node(graph: Graph, node_id: str) -> str:
     """Fix a plain record (or a conclusion) naming a split chunk."""
     return f"{node_id} is split into {ids(nodes.children(graph, node_id))}: name those clauses instead"
@@ -382,6 +392,8 @@ def rests_on_type(graph: Graph, rubric: Rubric, node_id: str, source: str) -> st
     rule = rubric.types[node_type].rests_on
     allowed = list(rule.types) if rule is not None else []
     kind = graph.nodes[source].kind if source in graph else "unknown"
+    if kind == nodes.COMPOUND:
+        return f"{source} is split: name one of its clauses {ids(nodes.children(graph, source))}"
     first = f"classify {source} first, or " if kind == nodes.UNASSIGNED else ""
     return f"{first}name nodes whose type is one of {names(allowed)}; {nodes_of_types(graph, allowed, node_id)}"
 

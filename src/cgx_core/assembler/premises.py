@@ -49,7 +49,7 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
     naming: dict[str, list[int]] = defaultdict(list)
     for index, raw in enumerate(records):
         try:
-            record = structure(raw, PremiseRecord, path=f"$.records[{index}]")
+            record: PremiseRecord = structure(raw, PremiseRecord, path=f"$.records[{index}]")
         except CgxError as error:
             conclusion = raw.get("conclusion") if isinstance(raw, dict) else None
             node = conclusion if isinstance(conclusion, str) and conclusion else None

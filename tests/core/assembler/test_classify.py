@@ -193,3 +193,11 @@ def test_nothing_to_do_returns_the_graph_as_it_was(tiny: Graph, rubric: Rubric) 
     outcome = classify(tiny, rubric, [], run_id=RUN)
     assert outcome.graph == tiny
     assert outcome.result == {"applied": [], "refused": [], "unmapped_hedges": []}
+
+
+def test_a_relation_made_again_is_not_listed_as_dropped(tiny: Graph, rubric: Rubric) -> None:
+    first = classify(tiny, rubric, BASE_RECORDS, run_id=RUN).graph
+    record = {"node": "s-5a", "type": "result", "rests_on": ["s-2"]}
+    entry = classify(first, rubric, [record], run_id=RUN).result["applied"][0]
+    assert entry["dropped"] == ["e-1-requires-s-5a"]
+    assert entry["relations"] == ["s-2-requires-s-5a"]

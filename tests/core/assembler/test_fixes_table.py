@@ -93,6 +93,27 @@ TABLE: list[tuple[str, Code, str, str, str, list[Any], str, dict[str, int]]] = [
         {},
     ),
     (
+        "resting on an analyst premise",
+        Code.NOT_A_CHUNK,
+        "classify",
+        "premised",
+        "example",
+        [{"node": "s-6", "type": "claim", "form": {"shape": "universal"}, "rests_on": ["a-1"]}],
+        "a-1 is a premise add_premises made: leave it out of rests_on, and send it to add_premises as a premise of "
+        "s-6, by its statement",
+        {},
+    ),
+    (
+        "resting on a split chunk",
+        Code.RESTS_ON_TYPE,
+        "classify",
+        "base",
+        "example",
+        [{"node": "s-6", "type": "claim", "form": {"shape": "universal"}, "rests_on": ["s-5"]}],
+        "s-5 is split: name one of its clauses s-5a and s-5b",
+        {},
+    ),
+    (
         "a clause id of an unsplit chunk",
         Code.CHILD_NOT_SPLIT,
         "classify",
