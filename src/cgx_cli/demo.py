@@ -47,8 +47,10 @@ def _summary(run: Path, result: dict[str, Any]) -> str:
         "",
         "Chunks to classify next:",
     ]
+    token = result["fence"]["token"]
     for chunk in result["chunks"][:8]:
-        lines.append(f"  {chunk['id']:5} {chunk['unit']:9} {chunk['text'][:90]}")
+        text = chunk["text"].removeprefix(f"<data-{token}>").removesuffix(f"</data-{token}>")
+        lines.append(f"  {chunk['id']:5} {chunk['unit']:9} {text[:90]}")
     if len(result["chunks"]) > 8:
         lines.append(f"  ... and {len(result['chunks']) - 8} more (get_state pages through them)")
     return "\n".join(lines)

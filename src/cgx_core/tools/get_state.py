@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.run.session import Run
 
 if TYPE_CHECKING:
@@ -66,14 +67,16 @@ def _made_by(attributes: Mapping[str, Any], tool: str) -> bool:
     return isinstance(extraction, Mapping) and extraction.get("tool") == tool
 
 
-def node_view(node: Node, incoming: Mapping[str, list[Any]], outgoing: Mapping[str, list[Any]]) -> dict[str, Any]:
+def node_view(
+    node: Node, incoming: Mapping[str, list[Any]], outgoing: Mapping[str, list[Any]], token: str
+) -> dict[str, Any]:
     """One node as an agent reads it: type, text, form and how it is linked; no credences."""
     view: dict[str, Any] = {
         "id": node.id,
         "origin": _origin(node),
         "unit": node.attributes.get("unit"),
         "type": node.kind,
-        "text": node.statement,
+        "text": fenced(node.statement, token) if _origin(node) == "document" else node.statement,
     }
     if "form" in node.attributes:
         view["form"] = node.attributes["form"]
@@ -128,11 +131,13 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     for relation in graph.relations.values():
         incoming.setdefault(relation.target, []).append(relation)
         outgoing.setdefault(relation.source, []).append(relation)
+    token = fence_token(run.id, state.seq)
     return {
         "run": run.id,
+        "fence": fence_note(token),
         "progress": progress(graph, run.rubric, len(state.rejections), state.finished, state.seq),
         "total": len(nodes),
         "start": start,
-        "nodes": [node_view(node, incoming, outgoing) for node in page],
+        "nodes": [node_view(node, incoming, outgoing, token) for node in page],
         "next": start + limit if start + limit < len(nodes) else None,
     }

@@ -21,6 +21,7 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest
 from cgx_core.documents import Document, DocumentFile, read_document
 from cgx_core.errors import CgxError
+from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
@@ -189,6 +190,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     rubric = run.rubric
     graph = initial_graph(state.graph, rubric, run.id)
     manifest = run.manifest
+    token = fence_token(run.id, context.seq)
     chunks = []
     references = []
     cites_of: dict[str, list[str]] = {}
@@ -203,15 +205,18 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
                     "id": node.id,
                     "key": node.attributes.get("key"),
                     **{name: node.attributes[name] for name in ("title", "doi", "arxiv") if name in node.attributes},
-                    "text": node.statement,
+                    "text": fenced(node.statement, token),
                 }
             )
             continue
+        text = fenced(node.statement, token)
         chunks.append(
-            {"id": node.id, "unit": unit, "type": node.kind, "text": node.statement, "cites": cites_of.get(node.id, [])}
+            {"id": node.id, "unit": unit, "type": node.kind, "text": text, "cites": cites_of.get(node.id, [])}
         )
+
     result = {
         "run": run.id,
+        "fence": fence_note(token),
         "document": {"format": manifest["document"]["format"], "files": manifest["document"]["files"]},
         "rubric": manifest["rubric"],
         "chunks": chunks,

@@ -1,0 +1,268 @@
+"""rederive-maths-numeric: compare the two sides of a maths step at 32 points drawn in the symbols' domains.
+
+It runs only when rederive-maths ends in error, and decides the steps sympy cannot reduce, or cannot
+reduce within its budget. The points come from `random.Random(seed)`, the seed being the first 52 bits of
+the digest of the encoding's canonical JSON, and are recorded with the check as exact decimals (see
+`points` for the distribution in each domain), so a re-run draws the same points and substitutes the same
+exact numbers.
+
+The sides are built as written (sympy's evaluation off, so nothing is expanded before numbers are in
+it); at each point the point's exact values are substituted, which evaluates them exactly where sympy
+can, then each side is evaluated with `evalf` to 50 significant digits. With l and r the two values and
+T the largest absolute value of a top-level term of either side there, the sides agree when
+
+    |l - r| <= 1e-12 * max(|l|, |r|)    or    |l - r| <= 1e-30 * T.
+
+The first is the relative tolerance; the second lets two values that are 0 up to evaluation noise agree
+(sin(x)^2 + cos(x)^2 - 1 evaluates to about 1e-165, not 0): 50-digit evaluation leaves noise near
+1e-50 * T, far below 1e-30 * T, while a real difference that small against the terms is beyond what 32
+random points can tell anyway. A point where a side is undefined (zoo, nan, a pole) or not a number is
+skipped; more than 8 such points make the check an error, `numeric-undefined`. The check passes when
+every other point agrees and fails at the first that does not, recording its index and both values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Literal
+
+import attrs
+import mpmath  # type: ignore[import-untyped]
+import sympy
+
+from cgx_checks.maths.build import build_step, undefined
+from cgx_checks.maths.encoding import Encoding
+from cgx_checks.maths.limits import NUMERIC_BUDGET
+from cgx_checks.maths.points import ValueJson, draw_points, value_from_json
+from cgx_checks.maths.structure import parse_step
+from cgx_checks.maths.worker import Finished, MathsWorker, shared_worker
+from cgx_core.codes import Code
+from cgx_core.digests import hex_of, json_digest
+
+type Result = Literal["passed", "failed", "error"]
+
+POINTS: Final = 32
+"""Points drawn per step."""
+
+RELATIVE_TOLERANCE: Final = "1e-12"
+ZERO_FLOOR: Final = "1e-30"
+"""The tolerances (see the module's docstring), as the decimal strings recorded with the check."""
+
+EVALUATION_DIGITS: Final = 50
+"""Significant digits each side is evaluated to."""
+
+SHOWN_DIGITS: Final = 20
+"""Significant digits of a value in the record."""
+
+MAX_UNDEFINED: Final = 8
+"""Points where a side may be undefined before the check is an error."""
+
+
+@attrs.frozen
+class NumericOutcome:
+    """What rederive-maths-numeric found; `to_json` is the check's result, detail, seed and points."""
+
+    result: Result
+    detail: str
+    seed: int
+    points: tuple[Mapping[str, ValueJson], ...]
+    code: str | None = None
+    """numeric-undefined, or symbolic-timeout when the evaluation ran out of its budget; else None."""
+    compared: int = 0
+    """Points where both sides were defined and compared."""
+    undefined: int = 0
+    """Points skipped because a side was undefined there."""
+    failed_at: int | None = None
+    """The index (in `points`) of the first point where the sides disagree."""
+    lhs: str | None = None
+    rhs: str | None = None
+    """The two sides' values at that point, to `SHOWN_DIGITS` digits."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON, always with the same keys."""
+        return {
+            "code": self.code,
+            "compared": self.compared,
+            "detail": self.detail,
+            "failed_at": self.failed_at,
+            "lhs": self.lhs,
+            "points": [dict(point) for point in self.points],
+            "relative_tolerance": RELATIVE_TOLERANCE,
+            "result": self.result,
+            "rhs": self.rhs,
+            "seed": self.seed,
+            "undefined": self.undefined,
+            "zero_floor": ZERO_FLOOR,
+        }
+
+
+def numeric_seed(encoding: Encoding) -> int:
+    """The seed of a step's points: the first 52 bits of its encoding's canonical JSON digest.
+
+    52 bits keep the seed exact in any JSON reader (doubles hold integers up to 2^53).
+    """
+    return int(hex_of(json_digest(encoding.to_json()))[:13], 16)
+
+
+def numeric_points(raw: object) -> tuple[int, list[dict[str, ValueJson]]]:
+    """The seed and the points a step is compared at (what `verify` draws again)."""
+    encoding = parse_step(raw).encoding
+    seed = numeric_seed(encoding)
+    return seed, draw_points(encoding, seed, POINTS)
+
+
+def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: float = NUMERIC_BUDGET) -> NumericOutcome:
+    """rederive-maths-numeric on one encoding, evaluated in the worker (the shared one by default).
+
+    Raises CgxError for an encoding `structure.parse_step` refuses.
+    """
+    step = parse_step(raw)
+    seed = numeric_seed(step.encoding)
+    points = draw_points(step.encoding, seed, POINTS)
+    payload = json.dumps({"encoding": step.encoding.to_json(), "points": points}, sort_keys=True)
+    reply = (worker if worker is not None else shared_worker()).run("numeric", payload, budget)
+    if not isinstance(reply, Finished):
+        what = f"{budget:g} s" if reply.reason == "time" else "memory"
+        return NumericOutcome(
+            "error",
+            f"evaluating the points ran out of its {what} budget",
+            seed,
+            tuple(points),
+            code=str(Code.SYMBOLIC_TIMEOUT),
+        )
+    found = json.loads(reply.payload)
+    return NumericOutcome(
+        result=found["result"],
+        detail=found["detail"],
+        seed=seed,
+        points=tuple(points),
+        code=found["code"],
+        compared=found["compared"],
+        undefined=found["undefined"],
+        failed_at=found["failed_at"],
+        lhs=found["lhs"],
+        rhs=found["rhs"],
+    )
+
+
+def evaluate_points(payload: str) -> str:
+    """The worker's `numeric` task: the encoding and its points in, the comparison's JSON out."""
+    data = json.loads(payload)
+    return json.dumps(compare_at(data["encoding"], data["points"]), sort_keys=True)
+
+
+def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[str, Any]:
+    """Compare the two sides at recorded points, in this process (the worker runs this; so can tests)."""
+    step = parse_step(raw)
+    built = build_step(step, evaluate=False)
+    terms = sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
+    compared = skipped = 0
+    with mpmath.workdps(EVALUATION_DIGITS + 10):
+        for index, point in enumerate(points):
+            substitution: dict[sympy.Basic, sympy.Basic] = {}
+            for name, raw_value in point.items():
+                real, imaginary = value_from_json(raw_value)
+                substitution[built.symbols[name]] = sympy.Rational(
+                    real.numerator, real.denominator
+                ) + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
+            left, right = _value(built.lhs, substitution), _value(built.rhs, substitution)
+            if left is None or right is None:
+                skipped += 1
+                continue
+            compared += 1
+            if _agree(left, right, terms, substitution):
+                continue
+            return _found(
+                "failed",
+                f"the sides differ at point {index}: lhs = {_text(left)}, rhs = {_text(right)} "
+                f"(relative tolerance {RELATIVE_TOLERANCE})",
+                None,
+                compared,
+                skipped,
+                index,
+                _text(left),
+                _text(right),
+            )
+    if skipped > MAX_UNDEFINED:
+        return _found(
+            "error",
+            f"a side is undefined at {skipped} of {len(points)} points; at most {MAX_UNDEFINED} may be",
+            str(Code.NUMERIC_UNDEFINED),
+            compared,
+            skipped,
+        )
+    return _found(
+        "passed",
+        f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
+        + (f" ({skipped} skipped: a side is undefined there)" if skipped else ""),
+        None,
+        compared,
+        skipped,
+    )
+
+
+def _found(
+    result: Result,
+    detail: str,
+    code: str | None,
+    compared: int,
+    skipped: int,
+    failed_at: int | None = None,
+    lhs: str | None = None,
+    rhs: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "code": code,
+        "compared": compared,
+        "detail": detail,
+        "failed_at": failed_at,
+        "lhs": lhs,
+        "result": result,
+        "rhs": rhs,
+        "undefined": skipped,
+    }
+
+
+def _value(expression: sympy.Expr, substitution: Mapping[sympy.Basic, sympy.Basic]) -> mpmath.mpc | None:
+    """An expression's value at a point, to `EVALUATION_DIGITS` digits, or None when it is undefined there."""
+    try:
+        exact = expression.xreplace(substitution)
+        if undefined(exact):
+            return None
+        number = exact.evalf(EVALUATION_DIGITS)
+        real, imaginary = number.as_real_imag()
+    except MemoryError:
+        raise
+    except Exception:  # sympy cannot evaluate it there: treated as undefined
+        return None
+    if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
+        return None
+    return mpmath.mpc(_mpf(real), _mpf(imaginary))
+
+
+def _mpf(number: sympy.Expr) -> mpmath.mpf:
+    return mpmath.mpf(sympy.Float(number, EVALUATION_DIGITS)._mpf_)
+
+
+def _agree(
+    left: mpmath.mpc,
+    right: mpmath.mpc,
+    terms: tuple[sympy.Expr, ...],
+    substitution: Mapping[sympy.Basic, sympy.Basic],
+) -> bool:
+    difference = abs(left - right)
+    if difference <= mpmath.mpf(RELATIVE_TOLERANCE) * max(abs(left), abs(right)):
+        return True
+    largest = mpmath.mpf(0)
+    for term in terms:
+        value = _value(term, substitution)
+        if value is not None:
+            largest = max(largest, abs(value))
+    return bool(difference <= mpmath.mpf(ZERO_FLOOR) * largest)
+
+
+def _text(value: mpmath.mpc) -> str:
+    real = sympy.Float(value.real, SHOWN_DIGITS)
+    imaginary = sympy.Float(value.imag, SHOWN_DIGITS)
+    return str(real if imaginary == 0 else real + sympy.I * imaginary)

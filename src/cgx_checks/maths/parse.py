@@ -1,0 +1,198 @@
+"""Parse one side of a maths step with the lark grammar in `maths.lark`, into the nodes of `tree`.
+
+The grammar is loaded once (LALR) with a stateless Transformer passed to the parser, so nodes are built
+while the parser reduces: no lark tree, no recursive transform. The caps on length and nesting are
+checked before lark sees the text, a numeral's size as the lexer reads it (with its column), and the
+tree's depth as soon as it exists, so nothing later can recurse too deep.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from importlib.util import find_spec
+from typing import cast
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_DIGITS, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
+from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+
+_TERMINAL_NAMES = {
+    "NUMERAL": "a numeral",
+    "NAME": "a name",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*' or '/'",
+    "POWOP": "'^' or '**'",
+    "$END": "the end",
+}
+
+
+def parse_side(text: str, side: str = "expression") -> Node:
+    """The tree of one side, or CgxError: `expression-invalid` (with the column), `expression-too-large`.
+
+    `side` names the side in messages ("lhs", "rhs").
+    """
+    if len(text) > MAX_SIDE_CHARS:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"{side} has {len(text)} characters; at most {MAX_SIDE_CHARS} are accepted",
+        )
+    if not text.strip():
+        raise CgxError(Code.EXPRESSION_INVALID, f"{side} is empty; write an expression such as (x + 1)^2")
+    _check_nesting(text, side)
+    try:
+        tree = cast("Node", side_parser().parse(text))
+    except UnexpectedInput as error:
+        raise CgxError(Code.EXPRESSION_INVALID, f"{side} {_describe(error, text)}") from None
+    except CgxError as error:
+        raise CgxError(error.code, f"{side}: {error.message}") from None
+    if tree.depth > MAX_DEPTH:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"{side} nests {tree.depth} levels deep (powers of powers, calls inside calls); at most {MAX_DEPTH}",
+        )
+    return tree
+
+
+def _check_nesting(text: str, side: str) -> None:
+    if text.count("(") <= MAX_NESTING:
+        return
+    depth = 0
+    for column, char in enumerate(text, start=1):
+        if char == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise CgxError(
+                    Code.EXPRESSION_TOO_LARGE,
+                    f"{side}: the parentheses at column {column} nest deeper than {MAX_NESTING}",
+                )
+        elif char == ")":
+            depth -= 1
+
+
+@functools.cache
+def side_parser() -> Lark:
+    """The LALR parser of `maths.lark`, built once; its `parse` returns a `tree.Node`."""
+    return Lark.open_from_package(
+        "cgx_checks.maths",
+        "maths.lark",
+        start="sum",
+        parser="lalr",
+        lexer="basic",
+        transformer=_Builder(),
+        strict=find_spec("interegular") is not None,
+    )
+
+
+def numeral_value(text: str, column: int) -> Numeral:
+    """A numeral token as a node with its exact value, or CgxError when it is over the caps."""
+    mantissa, marker, power = text.lower().partition("e")
+    scale = 0
+    if marker:
+        digits = power.lstrip("+-").lstrip("0")
+        exponent = int(digits or "0") if len(digits) <= 4 else MAX_NUMERAL_EXPONENT + 1
+        if exponent > MAX_NUMERAL_EXPONENT:
+            raise CgxError(
+                Code.EXPRESSION_TOO_LARGE,
+                f"the numeral {text[:30]} at column {column} writes a power of ten above {MAX_NUMERAL_EXPONENT}",
+            )
+        scale = -exponent if power.startswith("-") else exponent
+    integer, _, fraction = mantissa.partition(".")
+    if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
+            f"at most {MAX_NUMERAL_DIGITS} are accepted",
+        )
+    value = Fraction(int(integer + fraction)) * Fraction(10) ** (scale - len(fraction))
+    return Numeral(value, text, column)
+
+
+class _Builder(Transformer[Token, Node]):
+    """Builds tree nodes as the LALR parser reduces. Stateless: one instance serves every parse."""
+
+    def NUMERAL(self, token: Token) -> Numeral:
+        return numeral_value(str(token), token.column or 0)
+
+    def numeral(self, children: list[Numeral]) -> Numeral:
+        return children[0]
+
+    def name(self, children: list[Token]) -> Name:
+        return Name(str(children[0]), children[0].column or 0)
+
+    def call(self, children: list[Token | tuple[Node, ...]]) -> Call:
+        token, arguments = children
+        assert isinstance(token, Token) and isinstance(arguments, tuple)
+        return Call(str(token), arguments, token.column or 0, 1 + max(node.depth for node in arguments))
+
+    def arguments(self, children: list[Node]) -> tuple[Node, ...]:
+        return tuple(children)
+
+    def sum(self, children: list[Node | Token]) -> Sum:
+        terms: list[tuple[int, Node]] = [(1, _node(children[0]))]
+        for index in range(1, len(children), 2):
+            terms.append((-1 if str(children[index]) != "+" else 1, _node(children[index + 1])))
+        return Sum(tuple(terms), 1 + max(node.depth for _, node in terms))
+
+    def product(self, children: list[Node | Token]) -> Product:
+        factors: list[tuple[int, Node]] = [(1, _node(children[0]))]
+        for index in range(1, len(children), 2):
+            factors.append((-1 if str(children[index]) == "/" else 1, _node(children[index + 1])))
+        return Product(tuple(factors), 1 + max(node.depth for _, node in factors))
+
+    def signed(self, children: list[Token | Node]) -> Node:
+        sign, operand = children
+        node = _node(operand)
+        if str(sign) == "+":
+            return node
+        if isinstance(node, Negation):
+            return node.operand
+        return Negation(node, node.depth + 1)
+
+    def power(self, children: list[Node | Token]) -> Power:
+        base, operator, exponent = children
+        assert isinstance(operator, Token)
+        base_node, exponent_node = _node(base), _node(exponent)
+        return Power(base_node, exponent_node, operator.column or 0, 1 + max(base_node.depth, exponent_node.depth))
+
+
+def _node(value: Node | Token | tuple[Node, ...]) -> Node:
+    assert not isinstance(value, Token | tuple), value
+    return value
+
+
+def _describe(error: UnexpectedInput, text: str) -> str:
+    """What was found, at which column, and what would have been accepted, in one line."""
+    column = error.column if isinstance(error.column, int) and error.column > 0 else len(text) + 1
+    if isinstance(error, UnexpectedCharacters):
+        position = error.pos_in_stream if isinstance(error.pos_in_stream, int) else column - 1
+        found = f"character {text[position : position + 1]!r}"
+        expected = set(error.allowed or ())
+    elif isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        found = f"{str(error.token)[:30]!r}"
+        expected = set(error.expected or ())
+    else:
+        found = "end of the expression"
+        expected = set(getattr(error, "expected", ()) or ())
+        column = len(text) + 1
+    names = sorted({_terminal_text(name) for name in expected})
+    accepted = f"; expected {', '.join(names)}" if names else ""
+    return (
+        f"does not parse: unexpected {found} at column {column}{accepted}. Write numerals, declared symbols, "
+        "I, pi, E, + - * / ^, parentheses and calls such as cos(x), with every product written with '*'"
+    )
+
+
+def _terminal_text(name: str) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    try:
+        pattern = side_parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return repr(pattern.value) if isinstance(pattern, PatternStr) else name
