@@ -237,3 +237,17 @@ def test_a_citation_proposal_that_cannot_run_is_refused(run: Path, fields: dict[
     result = judge(run, **fields)
     assert result["checks"] == []
     assert result["refused"][0]["code"] == code
+
+
+def test_get_state_shows_forms_checks_and_assessments_as_plain_json(run: Path) -> None:
+    call(run, "run_checks", proposals=[recompute("s-12", "12 * 300", "3000")])
+    from cgx_core.tools.registry import call_tool
+
+    payload, is_error = call_tool("get_state", {"run": str(run), "nodes": ["s-12", "c-001", "s-01"]})
+    assert not is_error, payload
+    views = {view["id"]: view for view in payload["nodes"]}
+    assert views["s-12"]["form"] == {"value": 3000}
+    assert views["s-12"]["checks"] == ["c-001"]
+    assert views["c-001"]["check"]["result"] == "failed"
+    assert views["s-01"]["stated"] is True
+    assert payload["progress"]["checks"] == {"recompute-numbers": {"failed": 1}}

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.graphs import plain
 from cgx_core.run.session import Run
 
 if TYPE_CHECKING:
@@ -79,14 +80,14 @@ def node_view(
         "text": fenced(node.statement, token) if _origin(node) == "document" else node.statement,
     }
     if "form" in node.attributes:
-        view["form"] = node.attributes["form"]
+        view["form"] = plain(node.attributes["form"])
     if node.stated is not None:
         view["stated"] = True
     if "assessment" in node.attributes:
-        view["assessment"] = node.attributes["assessment"]
+        view["assessment"] = plain(node.attributes["assessment"])
     if "check" in node.attributes:
         check = node.attributes["check"]
-        view["check"] = {name: check.get(name) for name in ("type", "target", "result", "detail")}
+        view["check"] = {name: plain(check.get(name)) for name in ("type", "target", "result", "detail")}
     links: dict[str, list[str]] = {}
     for relation in incoming.get(node.id, ()):
         if relation.type == "requires":

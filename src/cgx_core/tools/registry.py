@@ -22,6 +22,7 @@ from cgx_core.errors import CgxError
 from cgx_core.run.session import DEFAULT_LOCK_WAIT, Call, Handler, Response, Run
 from cgx_core.tools import descriptions
 from cgx_core.tools.arguments import check_arguments
+from cgx_core.tools.output import result_text
 from cgx_core.tools.schema import CALLER_FIELDS
 
 
@@ -148,7 +149,9 @@ def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> 
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.arguments)
-        return dict(_execute(tool, args, wait)), False
+        payload = dict(_execute(tool, args, wait))
+        result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
+        return payload, False
     except CgxError as error:
         return error.to_json(), True
     except OSError as error:
