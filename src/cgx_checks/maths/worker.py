@@ -10,7 +10,10 @@ the process (importing sympy) is not counted in a task's budget.
 Only strings cross the pipe: the task's name, its JSON payload, and the JSON it returns. The worker
 re-parses the payload itself, so no sympy object is ever pickled. A `weakref.finalize` stops the process
 when its `MathsWorker` is collected or the interpreter exits, so no process outlives its parent or stays
-a zombie.
+a zombie; a worker whose parent dies reads EOF and ends.
+
+The spawn context starts the worker by importing the parent's main module again, so a script that uses
+the worker keeps its top-level work under `if __name__ == "__main__":`, as multiprocessing requires.
 """
 
 from __future__ import annotations
@@ -77,17 +80,16 @@ class MathsWorker:
             connection = self._process.ensure(self.memory_bytes)
             try:
                 connection.send((task, payload))
-            except OSError:
-                self._process.stop()
-                return OutOfBudget("memory")
-            if not connection.poll(budget):
-                self._process.stop()
-                return OutOfBudget("time")
-            try:
+                if not connection.poll(budget):
+                    self._process.stop()
+                    return OutOfBudget("time")
                 reply = connection.recv()
             except (EOFError, OSError):
                 self._process.stop()  # the process died: the memory limit is the one way it does
                 return OutOfBudget("memory")
+            except BaseException:
+                self._process.stop()  # interrupted while the task runs: its late answer must not be read
+                raise
         kind = reply[0]
         if kind == "ok":
             return Finished(reply[1])

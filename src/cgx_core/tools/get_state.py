@@ -102,7 +102,7 @@ def node_view(
         elif relation.type == "observes":
             links.setdefault("checks", []).append(relation.target)
         elif relation.type == "requires":
-            links.setdefault("supports_conclusions", []).append(relation.target)
+            links.setdefault("premise_of", []).append(relation.target)
     view.update(links)
     return view
 
