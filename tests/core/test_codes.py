@@ -17,3 +17,13 @@ def test_every_code_is_kebab_case_and_has_a_meaning() -> None:
 
 def test_docs_errors_md_is_generated_from_the_codes() -> None:
     assert (ROOT / "docs" / "errors.md").read_text(encoding="utf-8") == errors_markdown()
+
+
+def test_docs_tools_md_is_generated_from_the_registry() -> None:
+    from cgx_core.tools.reference import tools_markdown
+    from cgx_core.tools.registry import TOOLS
+
+    text = (ROOT / "docs" / "tools.md").read_text(encoding="utf-8")
+    assert text == tools_markdown()
+    for name in TOOLS:
+        assert f"## {name}\n" in text

@@ -176,3 +176,38 @@ ADD_PREMISES = "Step 3. " + records.PREMISES_DESCRIPTION
 ADD_PREMISES_ARGUMENTS: dict[str, Any] = changing(
     {"records": {**records.PREMISE_RECORDS_SCHEMA, "minItems": 1, "maxItems": 500}}, ["records"]
 )
+
+# What each tool returns, for docs/tools.md (generated from the registry).
+RESULTS: dict[str, str] = {
+    "start_run": (
+        "`run` (the run id), `fence` (the token fencing paper text), `document` (format and files by name and "
+        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, doi?, "
+        "arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, unresolved keys, .bbl/.bib "
+        "disagreements and which won), `cited`, `types`, `hedges`, `premises`, `checks` ([{name, targets, installed, "
+        "tool, fallback_for}]), `next`."
+    ),
+    "get_state": (
+        "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "
+        "conclusions_with_premises, analyst_premises, checks by type and result, refusals, finished), `total`, "
+        "`start`, `nodes` ([{id, origin, unit, type, text, form?, stated?, assessment?, check?, rests_on?, "
+        "clauses?, part_of?, cites?, checks?, premise_of?}]), `next` (the start of the next page, or null)."
+    ),
+    "classify": (
+        "`applied` ([{record, node, type, children?, stated?, relations, previous?, dropped?}]), `refused` ([{record, "
+        "node, code, message, fix, child?, clause?}]), `unmapped_hedges` ([{node, phrase}])."
+    ),
+    "add_premises": (
+        "`applied` ([{record, conclusion, premises: [{statement|stated_at, node?, created?, relation, added}]}]), "
+        "`refused` ([{record, node, code, message, fix, premise?}]), `overflow` ([{conclusion, statements}])."
+    ),
+    "run_checks": (
+        "`checks` ([{proposal, id, type, target, result, detail, fallback_for?}]: each check that ran, with the "
+        "fallback that ran when a check erred), `refused` ([{proposal, node, code, message, fix}])."
+    ),
+    "judge_citation": "As run_checks: `checks` (the one citation check, or none) and `refused`.",
+    "finish_run": (
+        "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `uncalibrated`, "
+        "`review` (counts of what a reviewer needs next), `files` (digests of graph.json, rejections.json, "
+        "report.json)."
+    ),
+}
