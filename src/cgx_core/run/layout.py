@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-
-import attrs
 
 RUN_FORMAT = "credencegraph-extract-run"
 RUN_VERSION = 2
 STATE_FORMAT = "credencegraph-extract-state"
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class RunPaths:
     """Every file of a run, relative to its directory."""
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from credencegraph.rubric import Rubric
 
 Mode = Literal["live", "recover", "replay"]
-DEFAULT_LOCK_WAIT = 10.0
 
 
 @attrs.frozen

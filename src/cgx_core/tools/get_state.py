@@ -2,64 +2,71 @@
 
 A 400-chunk paper must not flood the agent, so nodes come a page at a time (`start`, `limit`), or by
 id (`nodes`), filtered by `type` or `unit`; the progress counts always come whole.
+
+It is the call an agent makes most, so it is kept cheap: it works on the graph as JSON, read straight from
+state.json. Only when the log holds calls that state.json does not reflect yet (a crash between a commit
+and its derived files) does it build the run's state in memory, which needs credencegraph.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
-from cgx_core.graphs import plain
-from cgx_core.run.session import Run
-
-if TYPE_CHECKING:
-    from credencegraph.core import Graph, Node
-    from credencegraph.rubric import Rubric
+from cgx_core.run.layout import RunPaths
+from cgx_core.run.manifest import read_manifest
 
 DEFAULT_LIMIT = 50
+Json = dict[str, Any]
 
 
-def _origin(node: Node) -> str:
-    return str(node.attributes.get("origin", ""))
+def _origin(node: Mapping[str, Any]) -> str:
+    return str(node["attributes"].get("origin", ""))
 
 
-def progress(graph: Graph, rubric: Rubric, rejections: int, finished: bool, seq: int) -> dict[str, Any]:
+def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], state: Mapping[str, Any]) -> Json:
     """How far the run has got: the counts an agent plans its next calls by."""
-    chunks = [node for node in graph if _origin(node) == "document" and node.attributes.get("unit") != "reference"]
-    children = sum(1 for relation in graph.relations.values() if relation.type == "part-of")
-    compound = sum(1 for node in chunks if node.kind == "compound")
-    untyped = [node.id for node in chunks if node.kind == "unassigned"]
-    conclusions = rubric.premises.for_types if rubric.premises else ()
+    origin = {node["id"]: _origin(node) for node in nodes}
+    chunks = [
+        node for node in nodes if origin[node["id"]] == "document" and node["attributes"].get("unit") != "reference"
+    ]
+    clauses = sum(1 for relation in relations if relation["type"] == "part-of")
+    untyped = [node["id"] for node in chunks if node["kind"] == "unassigned"]
     with_premises = {
-        relation.target
-        for relation in graph.relations.values()
-        if relation.type == "requires"
-        and (_origin(graph.nodes[relation.source]) == "analyst" or _made_by(relation.attributes, "add_premises"))
+        relation["target"]
+        for relation in relations
+        if relation["type"] == "requires"
+        and (origin.get(relation["source"]) == "analyst" or _made_by(relation["attributes"], "add_premises"))
     }
     checks: dict[str, dict[str, int]] = {}
-    for node in graph:
-        if _origin(node) == "evidence" and isinstance(node.attributes.get("check"), Mapping):
-            result = str(node.attributes["check"].get("result"))
-            by_result = checks.setdefault(node.kind, {})
-            by_result[result] = by_result.get(result, 0) + 1
+    for node in nodes:
+        record = node["attributes"].get("check")
+        if origin[node["id"]] == "evidence" and isinstance(record, Mapping):
+            by_result = checks.setdefault(node["kind"], {})
+            by_result[str(record.get("result"))] = by_result.get(str(record.get("result")), 0) + 1
     return {
-        "calls": seq,
-        "chunks": len(chunks) - children,
-        "clauses": children,
-        "split": compound,
-        "typed": sum(1 for node in chunks if node.kind not in ("unassigned", "compound")),
+        "calls": state["seq"],
+        "chunks": len(chunks) - clauses,
+        "clauses": clauses,
+        "split": sum(1 for node in chunks if node["kind"] == "compound"),
+        "typed": sum(1 for node in chunks if node["kind"] not in ("unassigned", "compound")),
         "untyped": len(untyped),
         "first_untyped": untyped[:10],
-        "conclusions": sum(1 for node in graph if node.kind in conclusions),
-        "conclusions_with_premises": sum(1 for node in graph if node.kind in conclusions and node.id in with_premises),
-        "analyst_premises": sum(1 for node in graph if _origin(node) == "analyst"),
+        "conclusions": sum(1 for node in nodes if node["kind"] in conclusions),
+        "conclusions_with_premises": sum(
+            1 for node in nodes if node["kind"] in conclusions and node["id"] in with_premises
+        ),
+        "analyst_premises": sum(1 for node in nodes if origin[node["id"]] == "analyst"),
         "checks": {kind: dict(sorted(results.items())) for kind, results in sorted(checks.items())},
-        "refusals": rejections,
-        "finished": finished,
+        "refusals": len(state["rejections"]),
+        "finished": state["finished"],
     }
 
 
@@ -68,77 +75,108 @@ def _made_by(attributes: Mapping[str, Any], tool: str) -> bool:
     return isinstance(extraction, Mapping) and extraction.get("tool") == tool
 
 
-def node_view(
-    node: Node, incoming: Mapping[str, list[Any]], outgoing: Mapping[str, list[Any]], token: str
-) -> dict[str, Any]:
+def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[str, list[Json]], token: str) -> Json:
     """One node as an agent reads it: type, text, form and how it is linked; no credences."""
-    view: dict[str, Any] = {
-        "id": node.id,
+    attributes = node["attributes"]
+    view: Json = {
+        "id": node["id"],
         "origin": _origin(node),
-        "unit": node.attributes.get("unit"),
-        "type": node.kind,
-        "text": fenced(node.statement, token) if _origin(node) == "document" else node.statement,
+        "unit": attributes.get("unit"),
+        "type": node["kind"],
+        "text": fenced(node["statement"], token) if _origin(node) == "document" else node["statement"],
     }
-    if "form" in node.attributes:
-        view["form"] = plain(node.attributes["form"])
-    if node.stated is not None:
+    if "form" in attributes:
+        view["form"] = attributes["form"]
+    if node["stated"] is not None:
         view["stated"] = True
-    if "assessment" in node.attributes:
-        view["assessment"] = plain(node.attributes["assessment"])
-    if "check" in node.attributes:
-        check = node.attributes["check"]
-        view["check"] = {name: plain(check.get(name)) for name in ("type", "target", "result", "detail")}
+    if "assessment" in attributes:
+        view["assessment"] = attributes["assessment"]
+    if "check" in attributes:
+        view["check"] = {name: attributes["check"].get(name) for name in ("type", "target", "result", "detail")}
     links: dict[str, list[str]] = {}
-    for relation in incoming.get(node.id, ()):
-        if relation.type == "requires":
-            links.setdefault("rests_on", []).append(relation.source)
-        elif relation.type == "part-of":
-            links.setdefault("clauses", []).append(relation.source)
-    for relation in outgoing.get(node.id, ()):
-        if relation.type == "cites":
-            links.setdefault("cites", []).append(relation.target)
-        elif relation.type == "part-of":
-            links["part_of"] = [relation.target]
-        elif relation.type == "observes":
-            links.setdefault("checks", []).append(relation.target)
-        elif relation.type == "requires":
-            links.setdefault("premise_of", []).append(relation.target)
+    for relation in incoming.get(node["id"], ()):
+        if relation["type"] == "requires":
+            links.setdefault("rests_on", []).append(relation["source"])
+        elif relation["type"] == "part-of":
+            links.setdefault("clauses", []).append(relation["source"])
+    for relation in outgoing.get(node["id"], ()):
+        if relation["type"] == "cites":
+            links.setdefault("cites", []).append(relation["target"])
+        elif relation["type"] == "part-of":
+            links["part_of"] = [relation["target"]]
+        elif relation["type"] == "observes":
+            links.setdefault("checks", []).append(relation["target"])
+        elif relation["type"] == "requires":
+            links.setdefault("premise_of", []).append(relation["target"])
     view.update(links)
     return view
 
 
-def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
+def _state_json(paths: RunPaths) -> Json:
+    """state.json when it reflects the whole log (the common case, read without credencegraph); else the
+    state rebuilt in memory from the log (committed calls not yet derived are applied, a torn tail ignored)."""
+    try:
+        data: Json = json.loads(paths.state.read_bytes())
+        end, last = data["log"]["end"], data["log"]["last"]
+        with paths.log.open("rb") as handle:
+            size = handle.seek(0, 2)
+            handle.seek(max(0, end - (1 << 20)))
+            window = handle.read(end - max(0, end - (1 << 20)))
+        line = window[:-1].rsplit(b"\n", 1)[-1]
+        if size == end and window.endswith(b"\n") and "sha256:" + hashlib.sha256(line).hexdigest() == last:
+            return data
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from cgx_core.run.session import Run
+    from cgx_core.run.state import state_bytes
     from cgx_core.tools.registry import handler_for
 
-    run = Run(Path(args["run"]), handler_for)
-    state = run.current()
-    graph = state.graph
-    nodes = list(graph)
+    state = Run(paths.root, handler_for).current()
+    rebuilt: Json = json.loads(state_bytes(state))
+    return rebuilt
+
+
+def execute(args: Mapping[str, Any], *, wait: float) -> Json:
+    paths = RunPaths(Path(args["run"]))
+    manifest = read_manifest(paths)
+    if not paths.log.is_file():
+        raise CgxError(Code.NOT_A_RUN, f"'{paths.root.name}' has no committed call: its start_run never finished")
+    state = _state_json(paths)
+    graph = state["graph"]
+    nodes: list[Json] = graph["nodes"]
+    relations: list[Json] = graph["relations"]
+    try:
+        premises = tomllib.loads(paths.rubric.read_text(encoding="utf-8")).get("premises", {})
+    except (OSError, ValueError) as error:
+        raise CgxError(Code.RUN_CORRUPT, f"rubric.toml cannot be read: {error}") from None
+    conclusions = set(premises.get("for", ()))
+    page_of = nodes
     if "type" in args:
-        nodes = [node for node in nodes if node.kind == args["type"]]
+        page_of = [node for node in page_of if node["kind"] == args["type"]]
     if "unit" in args:
-        nodes = [node for node in nodes if node.attributes.get("unit") == args["unit"]]
+        page_of = [node for node in page_of if node["attributes"].get("unit") == args["unit"]]
     if "nodes" in args:
-        missing = [node_id for node_id in args["nodes"] if node_id not in graph.nodes]
+        known = {node["id"] for node in nodes}
+        missing = [node_id for node_id in args["nodes"] if node_id not in known]
         if missing:
             raise CgxError(Code.INVALID_ARGUMENTS, f"get_state: no node {missing} in this run")
         wanted = set(args["nodes"])
-        nodes = [node for node in nodes if node.id in wanted]
+        page_of = [node for node in page_of if node["id"] in wanted]
     start = args.get("start", 0)
     limit = args.get("limit", DEFAULT_LIMIT)
-    page = nodes[start : start + limit]
-    incoming: dict[str, list[Any]] = {}
-    outgoing: dict[str, list[Any]] = {}
-    for relation in graph.relations.values():
-        incoming.setdefault(relation.target, []).append(relation)
-        outgoing.setdefault(relation.source, []).append(relation)
-    token = fence_token(run.id, state.seq)
+    page = page_of[start : start + limit]
+    incoming: dict[str, list[Json]] = {}
+    outgoing: dict[str, list[Json]] = {}
+    for relation in relations:
+        incoming.setdefault(relation["target"], []).append(relation)
+        outgoing.setdefault(relation["source"], []).append(relation)
+    token = fence_token(manifest["run"], state["seq"])
     return {
-        "run": run.id,
+        "run": manifest["run"],
         "fence": fence_note(token),
-        "progress": progress(graph, run.rubric, len(state.rejections), state.finished, state.seq),
-        "total": len(nodes),
+        "progress": progress(nodes, relations, conclusions, state),
+        "total": len(page_of),
         "start": start,
         "nodes": [node_view(node, incoming, outgoing, token) for node in page],
-        "next": start + limit if start + limit < len(nodes) else None,
+        "next": start + limit if start + limit < len(page_of) else None,
     }

@@ -12,21 +12,26 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import attrs
+from typing import TYPE_CHECKING, Any
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.run.session import DEFAULT_LOCK_WAIT, Call, Handler, Response, Run
 from cgx_core.tools import descriptions
 from cgx_core.tools.arguments import check_arguments
 from cgx_core.tools.output import result_text
 from cgx_core.tools.schema import CALLER_FIELDS
 
+if TYPE_CHECKING:
+    from cgx_core.run.session import Handler
 
-@attrs.frozen
+# The registry is imported by every command, so it imports nothing heavy: the run machinery (and through it
+# credencegraph) is imported when a tool that needs it is called.
+DEFAULT_LOCK_WAIT = 10.0
+
+
+@dataclass(frozen=True)
 class Tool:
     """A tool: what the agent reads (name, description, argument schema) and where its code is.
 
@@ -132,10 +137,11 @@ def logged_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
 
 def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, Any]:
     module = importlib.import_module(tool.module)
-    custom: Callable[..., Any] | None = getattr(module, "execute", None)
+    custom: Callable[..., Mapping[str, Any]] | None = getattr(module, "execute", None)
     if custom is not None:
-        outcome = custom(args, wait=wait)
-        return outcome.to_json() if isinstance(outcome, Response) else outcome
+        return custom(args, wait=wait)
+    from cgx_core.run.session import Call, Run
+
     run = Run(Path(args["run"]), handler_for)
     logged = logged_arguments(args)
     call = Call(tool.name, logged, args["model"], args.get("agent"), args.get("note"))

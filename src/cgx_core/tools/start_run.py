@@ -26,7 +26,7 @@ from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
-from cgx_core.run.session import Call, CallContext, Response, Run
+from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
 from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
 
@@ -89,7 +89,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     return graph, report
 
 
-def execute(args: Mapping[str, Any], *, wait: float) -> Response:
+def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     """Create the run, or refuse with nothing written."""
     from credencegraph.core import dumps
 
@@ -158,7 +158,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Response:
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
-        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
+        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
