@@ -16,9 +16,10 @@ def cited_texts(run: RunView, target: str, cites: Sequence[str] | None) -> list[
     texts = []
     for node_id in ids:
         node = run.node(node_id)
-        if node is None or node.text is None:
+        if node is None or node.text is None or node.attributes.get("origin") != "document":
+            # Only the document's own words count: an analyst premise or a check node is not the paper.
             return Refusal(
-                "unknown-node", f"cites names '{node_id}', which is not a chunk of this run", "cite chunk ids"
+                "unknown-node", f"cites names '{node_id}', which is not a chunk of the document", "cite chunk ids"
             )
         texts.append(node.text)
     return texts

@@ -41,6 +41,11 @@ def _parser() -> ArgumentParser:
     commands.add_parser("tools", help="list the tools with their descriptions and argument schemas, as JSON")
     commands.add_parser("mcp", help="serve the tools over MCP on stdio")
 
+    plugins = commands.add_parser("plugins", help="list the installed check types (their plugins), as JSON")
+    plugins.add_argument(
+        "--rubric", help="a rubric: say which check types it declares, and which it declares that none provides"
+    )
+
     replay = commands.add_parser(
         "replay", help="rebuild a run from its document and log; exit 1 when the graph differs from the recorded one"
     )
@@ -74,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.tool_command import list_tools
 
         return list_tools()
+    if options.command == "plugins":
+        from cgx_cli.plugins_command import list_plugins
+
+        return list_plugins(options.rubric)
     if options.command == "replay":
         from cgx_cli.replay_command import replay_command
 

@@ -42,6 +42,7 @@ class Code(StrEnum):
     CITED_INVALID = "cited-invalid"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
+    PLUGIN_INVALID = "plugin-invalid"
 
     # -- replay and verify ---------------------------------------------------------------------
     SOURCE_MISMATCH = "source-mismatch"
@@ -143,6 +144,11 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
+    Code.PLUGIN_INVALID: (
+        "An installed check-type plugin cannot be loaded: it fails to import, implements a hook no specification "
+        "has, registers something that is not a check type, or a name another distribution already provides; "
+        "the message names the distributions. Fix or uninstall one of them."
+    ),
     Code.SOURCE_MISMATCH: "A source given to replay does not have the digest the run recorded.",
     Code.TAMPERED: "A file of the run differs from the digest the manifest or the log recorded.",
     Code.NOT_FINISHED: "The run is not finished, so it has no graph.json to verify.",

@@ -162,8 +162,8 @@ class _LatexFiles:
                 self.walk(self.resolve(_argument_text(arguments[-1])), (*stack, name))
             elif node.macroname in _BIB_MACROS and arguments:
                 self.bib_names.extend(part.strip() for part in _argument_text(arguments[-1]).split(","))
-            elif node.macroname == "bibliography":
-                self.add_bbl()
+            if node.macroname == "bibliography":
+                self.add_bbl()  # credencegraph reads <main>.bbl where the paper says \bibliography
             if node.macroname in ("printbibliography", "bibliography"):
                 self.prints_bibliography = True
         self.bib_names.extend(_DEFINED_BIB.findall(_uncommented(text)))

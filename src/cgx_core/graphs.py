@@ -9,6 +9,7 @@ keyed by object identity: credencegraph's edits are pure and reuse the objects o
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,7 +19,7 @@ from credencegraph.core import Graph, Node, Relation
 # and tests/core/test_graphs.py proves the two agree, so a change in a 0.4.x release is caught.
 from credencegraph.core.serialization import _node_to_dict, _relation_to_dict
 
-from cgx_core.digests import PREFIX, canonical_json
+from cgx_core.digests import PREFIX
 
 
 def node_json(node: Node) -> dict[str, Any]:
@@ -33,6 +34,10 @@ def relation_json(relation: Relation) -> dict[str, Any]:
     return data
 
 
+def _ordered_json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
 class GraphDigester:
     """Digests graphs, remembering the digest of every node and relation it has seen."""
 
@@ -44,7 +49,9 @@ class GraphDigester:
         if cached is not None and cached[0] is item:
             return cached[1]
         data = node_json(item) if isinstance(item, Node) else relation_json(item)
-        digest = hashlib.sha256(canonical_json(data)).digest()
+        # In credencegraph's own key order (not sorted): that order reaches graph.json's bytes, so a rebuild
+        # that orders an attribute's keys differently must diverge at the call that did it.
+        digest = hashlib.sha256(_ordered_json(data)).digest()
         self._seen[id(item)] = (item, digest)
         return digest
 

@@ -15,8 +15,9 @@ Use them from a plugin's `conftest.py`::
         result = run.call("run_checks", proposals=[...])
 
 `cgx_run` starts a real run (through the same tool layer as an agent) on a tiny LaTeX paper with numbers,
-equations, a citation and its bibliography; `cgx_plugin_manager` is a fresh plugin manager with every
-installed plugin loaded, exactly as the tools build it.
+a percentage, equations, a citation and its bibliography; `cgx_plugin_manager` is a fresh plugin manager
+with every installed plugin loaded, exactly as the tools build it. docs/plugins.md lists the paper's
+chunks and the testing rubric's types; examples/plugins/percent-of/tests uses both fixtures.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ Expanding the square gives
 \end{equation}
 The mean error is 0.8\% across all realisations, and the estimator likely generalises to real data.
 Matched filtering is optimal in Gaussian noise~\cite{wz1962}.
+The error is below 1\% in 961 realisations, that is 96\% of them.
 \begin{thebibliography}{1}
 \bibitem{wz1962} L. A. Wainstein and V. D. Zubakov, Extraction of Signals from Noise (1962).
 \end{thebibliography}

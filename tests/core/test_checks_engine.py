@@ -99,7 +99,7 @@ def test_a_right_number_passes_and_checks_are_numbered_in_the_order_run(run: Pat
 
 
 REFUSALS = [
-    ("unknown type", {"type": "percent-of", "target": "s-12"}, "check-type-unknown"),
+    ("unknown type", {"type": "no-such-check", "target": "s-12"}, "check-type-unknown"),
     ("not an object", "recompute", "proposal-invalid"),
     ("no target", {"type": "recompute-numbers"}, "proposal-invalid"),
     ("unknown node", recompute("s-99", "12 * 300", "3000"), "unknown-node"),

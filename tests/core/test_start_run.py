@@ -298,3 +298,13 @@ def test_a_bibliography_that_is_not_utf8_is_refused(tmp_path: Path, rubric: Path
     refused(
         tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(tmp_path / "refs.bib")
     )
+
+
+def test_the_bbl_credencegraph_reads_is_recorded_and_stored(papers: Path, tmp_path: Path) -> None:
+    main = papers / "mlrc-warmstart-repro/2020/mohtashami2021reproducibility/openreview/main.tex"
+    start(tmp_path / "run", paper=main, store_source=True)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_bytes())
+    names = [item["name"] for item in manifest["document"]["files"]]
+    assert names[0] == "main.tex"
+    assert {"main.bbl", "content.tex", "packages.tex", "figures/table1-lr.tex"} <= set(names)
+    assert (tmp_path / "run" / "source" / "main.bbl").read_bytes() == (main.parent / "main.bbl").read_bytes()

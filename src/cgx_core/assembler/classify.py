@@ -362,7 +362,11 @@ class _Pass:
 
         A hedge phrase the rubric does not list sets nothing and is added to `unmapped`.
         """
-        form = dict(typing.form)
+        # The rubric's field order, not the order the agent wrote them in: the graph's bytes must not depend on
+        # how a JSON object was serialised (the log stores it canonically, with sorted keys).
+        declared = list(self.rubric.types[typing.type].form) if typing.type in self.rubric.types else []
+        rank = {name: index for index, name in enumerate(declared)}
+        form = dict(sorted(typing.form.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
         if typing.type == nodes.UNASSIGNED:  # credencegraph takes it as "remove the type"; a record gives one
             message = (
                 f"type {typing.type!r} is built in; rubric {self.rubric.name!r} declares {list(self.rubric.types)}"

@@ -1,0 +1,68 @@
+"""`credencegraph-extract plugins [--rubric R]`: the installed check types, as JSON.
+
+A person who installed a plugin wants to see it listed, with the distribution and version a run will
+record for it; a person about to start a run wants to know which of the rubric's `[checks]` can run.
+So the listing gives, for each installed check type, its name, distribution, version, proposing tool and
+the type it stands in for, and with `--rubric` whether the rubric declares it, plus the check types the
+rubric declares that no installed plugin provides (a proposal of one would be refused).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cgx_cli.exit_codes import ExitCode
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.limits import MAX_RUBRIC_BYTES
+from cgx_core.tools.output import result_text
+
+if TYPE_CHECKING:
+    from credencegraph.rubric import Rubric
+
+    from cgx_core.plugins import CheckTypeRegistry
+
+
+def read_rubric(path: Path) -> Rubric:
+    """The rubric at `path`, checked as start_run checks it; our error when it cannot be read or used."""
+    from cgx_core.rubrics import load_rubric_bytes
+
+    if not path.is_file():
+        raise CgxError(Code.RUBRIC_NOT_FOUND, f"the rubric '{path.name}' does not exist or is not a file")
+    try:
+        if path.stat().st_size > MAX_RUBRIC_BYTES:
+            raise CgxError(Code.RUBRIC_INVALID, f"the rubric '{path.name}' is larger than {MAX_RUBRIC_BYTES} bytes")
+        data = path.read_bytes()
+    except OSError as error:
+        raise CgxError(Code.IO_ERROR, f"cannot read the rubric '{path.name}': {error.strerror}") from None
+    return load_rubric_bytes(data, path.name)
+
+
+def plugin_listing(registry: CheckTypeRegistry, rubric: Rubric | None) -> dict[str, Any]:
+    """The listing: every installed check type by name; `declared` is null without a rubric."""
+    declared = None if rubric is None else set(rubric.checks)
+    listing: dict[str, Any] = {
+        "check_types": [
+            {**installed.to_json(), "declared": None if declared is None else installed.check_type.name in declared}
+            for installed in registry
+        ]
+    }
+    if rubric is not None:
+        listing["not_installed"] = sorted(name for name in rubric.checks if registry.get(name) is None)
+    return listing
+
+
+def list_plugins(rubric: str | None) -> int:
+    """Print the listing; on an error, one `error [<code>]: <message>` line on stderr and exit 2."""
+    from cgx_core.plugins import installed_check_types
+
+    try:
+        loaded = None if rubric is None else read_rubric(Path(rubric))
+        listing = plugin_listing(installed_check_types(), loaded)
+    except CgxError as error:
+        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        return ExitCode.ERROR
+    sys.stdout.write(result_text(listing) + "\n")
+    return ExitCode.OK
