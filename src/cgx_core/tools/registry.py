@@ -52,7 +52,10 @@ class Tool:
         """The description, with the installed check types for a tool that proposes checks."""
         if not self.lists_check_types:
             return self.description
-        return self.description + descriptions.check_types_section(self.name)
+        try:
+            return self.description + descriptions.check_types_section(self.name)
+        except CgxError as error:  # a broken plugin: say so where the agent reads, rather than fail the listing
+            return f"{self.description}\nThe installed check types cannot be listed: {error.message}"
 
 
 TOOLS: dict[str, Tool] = {
