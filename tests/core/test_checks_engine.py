@@ -251,3 +251,70 @@ def test_get_state_shows_forms_checks_and_assessments_as_plain_json(run: Path) -
     assert views["c-001"]["check"]["result"] == "failed"
     assert views["s-01"]["stated"] is True
     assert payload["progress"]["checks"] == {"recompute-numbers": {"failed": 1}}
+
+
+# -- maths steps ----------------------------------------------------------------------------------------
+
+SYMBOLS = {"gamma": ["positive"], "T": ["positive"]}
+
+
+def maths(target: str, lhs: str, rhs: str, symbols: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    return {"type": "rederive-maths", "target": target, "symbols": symbols or SYMBOLS, "lhs": lhs, "rhs": rhs}
+
+
+def test_maths_steps_pass_fail_and_fall_back_to_the_numeric_check(run: Path) -> None:
+    result = call(
+        run,
+        "run_checks",
+        proposals=[
+            maths("s-08", "(1 + gamma*T)^2", "1 + 2*gamma*T + gamma^2*T^2"),
+            maths("s-09", "1/(1 - gamma*T)", "1 + gamma*T + gamma^2*T^2"),
+            maths("s-10", "atan(omega*T) + atan(1/(omega*T))", "pi/2", {"omega": ["positive"], "T": ["positive"]}),
+        ],
+    )
+    assert result["refused"] == []
+    outcomes = [(check["id"], check["type"], check["target"], check["result"]) for check in result["checks"]]
+    assert outcomes == [
+        ("c-001", "rederive-maths", "s-08", "passed"),
+        ("c-002", "rederive-maths", "s-09", "failed"),
+        ("c-003", "rederive-maths", "s-10", "error"),
+        ("c-004", "rederive-maths-numeric", "s-10", "passed"),
+    ]
+    assert result["checks"][3]["fallback_for"] == "rederive-maths"
+    numeric = node(run, "c-004")["attributes"]["check"]
+    output = json.loads((run / "checks" / "c-004" / "output.json").read_bytes())["output"]
+    assert len(output["points"]) == 32
+    assert isinstance(output["seed"], int)
+    assert numeric["tool"]["libraries"]["sympy"]
+    assert "observed" not in node(run, "c-003")["attributes"]
+    assert node(run, "c-004")["attributes"]["observed"] is True
+
+
+def test_the_same_maths_step_written_otherwise_on_another_target_is_one_observation(run: Path) -> None:
+    call(run, "run_checks", proposals=[maths("s-08", "(1 + gamma*T)^2", "1 + 2*gamma*T + gamma^2*T^2")])
+    again = maths("s-07", "T^2*gamma^2 + 2*T*gamma + 1", "(T*gamma + 1)**2")
+    result = call(run, "run_checks", proposals=[again])
+    assert result["refused"][0]["code"] == "check-same-observation"
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs", "code"),
+    [
+        ("x^2000", "x", "degree-too-large"),
+        ("gamma +", "1", "expression-invalid"),
+        ("frobnicate(gamma)", "1", "unknown-function"),
+        ("gamma*y", "1", "unknown-symbol"),
+        ("gamma/0", "1", "division-by-zero"),
+    ],
+)
+def test_a_maths_step_that_cannot_run_is_refused(run: Path, lhs: str, rhs: str, code: str) -> None:
+    symbols = {"gamma": ["real"], "x": ["real"]}
+    result = call(run, "run_checks", proposals=[maths("s-08", lhs, rhs, symbols)])
+    assert result["refused"][0]["code"] == code, result
+
+
+def test_the_numeric_fallback_is_never_proposed_directly(run: Path) -> None:
+    proposal = {**maths("s-08", "gamma", "gamma"), "type": "rederive-maths-numeric"}
+    result = call(run, "run_checks", proposals=[proposal])
+    assert result["refused"][0]["code"] == "proposal-invalid"
+    assert "rederive-maths" in result["refused"][0]["fix"]

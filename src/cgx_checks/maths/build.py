@@ -104,6 +104,16 @@ def build(node: Node, symbols: Mapping[str, sympy.Symbol]) -> sympy.Expr:
             return result
 
 
+def at_point(expression: sympy.Expr, substitution: Mapping[sympy.Basic, sympy.Basic]) -> sympy.Expr:
+    """An expression with numbers in place of its symbols, evaluated exactly as far as sympy goes.
+
+    `doit` rebuilds every node with evaluation on, so a side built as written (where `1 - 1` stays a sum)
+    gives exact numbers too: `evalf` of an unevaluated `(1 - 1)^2` is noise near 1e-330, not 0.
+    """
+    result: sympy.Expr = expression.xreplace(substitution).doit()
+    return result
+
+
 def undefined(expression: sympy.Expr) -> bool:
     """Whether sympy evaluated an expression to something undefined or infinite (zoo, nan, oo)."""
     return bool(expression.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo))

@@ -25,7 +25,7 @@ from typing import Any, Final, Literal, Self
 import attrs
 import sympy
 
-from cgx_checks.maths.build import BuiltStep, build_step, undefined
+from cgx_checks.maths.build import BuiltStep, at_point, build_step, undefined
 from cgx_checks.maths.limits import DECIDE_BUDGET
 from cgx_checks.maths.numeric import NumericOutcome, numeric_check
 from cgx_checks.maths.points import ValueJson, point_json, witness_points
@@ -197,7 +197,7 @@ def _witness_failure(step: ParsedStep, built: BuiltStep, difference: sympy.Expr)
             + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
             for name, (real, imaginary) in point.items()
         }
-        value = _attempt(functools.partial(_substitute, substitution=substitution), difference)
+        value = _attempt(functools.partial(at_point, substitution=substitution), difference)
         if value is None:
             continue
         text = certified_nonzero(value)
@@ -213,10 +213,6 @@ def _witness_failure(step: ParsedStep, built: BuiltStep, difference: sympy.Expr)
             difference=text,
         )
     return None
-
-
-def _substitute(expression: sympy.Expr, substitution: dict[sympy.Basic, sympy.Basic]) -> sympy.Expr:
-    return expression.xreplace(substitution)
 
 
 def _value_text(value: ValueJson) -> str:

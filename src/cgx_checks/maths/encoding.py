@@ -32,6 +32,14 @@ _SIGNS: Final[Mapping[str, frozenset[int]]] = {
     "nonpositive": frozenset({-1, 0}),
     "nonzero": frozenset({-1, 1}),
 }
+_SIGN_WORDS: Final[Mapping[frozenset[int], tuple[str, ...]]] = {
+    frozenset({1}): ("positive",),
+    frozenset({-1}): ("negative",),
+    frozenset({0, 1}): ("nonnegative",),
+    frozenset({-1, 0}): ("nonpositive",),
+    frozenset({-1, 1}): ("nonzero",),
+    frozenset({0}): ("nonnegative", "nonpositive"),
+}
 _KEYS: Final = ("lhs", "rhs", "symbols")
 
 
@@ -150,17 +158,9 @@ def canonical_assumptions(domain: Domain) -> tuple[str, ...]:
     ["positive", "real"] and ["positive"] describe one domain, so they give one list: two steps that
     differ only in how they wrote their assumptions are the same observation.
     """
-    kind = () if domain.kind == "complex" or (domain.kind == "real" and domain.signs != {-1, 0, 1}) else (domain.kind,)
-    signs = {
-        frozenset({1}): ("positive",),
-        frozenset({-1}): ("negative",),
-        frozenset({0, 1}): ("nonnegative",),
-        frozenset({-1, 0}): ("nonpositive",),
-        frozenset({-1, 1}): ("nonzero",),
-        frozenset({0}): ("nonnegative", "nonpositive"),
-    }.get(domain.signs, ())
-    if domain.kind == "real" and signs == ("nonzero",):
-        kind = ("real",)
+    signs = _SIGN_WORDS.get(domain.signs, ())
+    implies_real = bool(signs) and signs != ("nonzero",)  # every sign assumption but nonzero makes it real
+    kind = () if domain.kind == "complex" or (domain.kind == "real" and implies_real) else (domain.kind,)
     return kind + signs
 
 

@@ -48,9 +48,6 @@ sympy factors a radicand to simplify the root, and its time grows steeply with t
 are bounded together.
 """
 
-MAX_ROOT_INDEX: Final = 1_000
-"""The largest denominator of a rational exponent (a root of order above it is refused)."""
-
 MAX_SYMBOLS: Final = 50
 """The most symbols an encoding may declare."""
 

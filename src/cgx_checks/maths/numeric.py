@@ -31,7 +31,7 @@ import attrs
 import mpmath  # type: ignore[import-untyped]
 import sympy
 
-from cgx_checks.maths.build import build_step, undefined
+from cgx_checks.maths.build import at_point, build_step, undefined
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.limits import NUMERIC_BUDGET
 from cgx_checks.maths.points import ValueJson, draw_points, value_from_json
@@ -227,7 +227,7 @@ def _found(
 def _value(expression: sympy.Expr, substitution: Mapping[sympy.Basic, sympy.Basic]) -> mpmath.mpc | None:
     """An expression's value at a point, to `EVALUATION_DIGITS` digits, or None when it is undefined there."""
     try:
-        exact = expression.xreplace(substitution)
+        exact = at_point(expression, substitution)
         if undefined(exact):
             return None
         number = exact.evalf(EVALUATION_DIGITS)

@@ -21,9 +21,9 @@ from cgx_checks.maths.limits import (
     EXPAND_RADICAND_BITS,
     EXPAND_TERMS,
     MAX_DEGREE,
+    MAX_NAME_CHARS,
     MAX_NUMBER_BITS,
     MAX_RADICAND_BITS,
-    MAX_ROOT_INDEX,
     SATURATE,
 )
 from cgx_checks.maths.parse import parse_side
@@ -152,7 +152,7 @@ class _Shaper:
             case Product():
                 return self._product(node)
             case Power():
-                return _power(self.shape(node.base), self.shape(node.exponent), node.exponent, node.column)
+                return _power(self.shape(node.base), self.shape(node.exponent), node.column)
             case Call():
                 return self._call(node)
 
@@ -173,7 +173,7 @@ class _Shaper:
         declared = ", ".join(sorted(self.encoding.names)) or "none"
         raise CgxError(
             Code.UNKNOWN_SYMBOL,
-            f"{node.name!r} at column {node.column} is not a declared symbol (declared: {declared}) "
+            f"{node.name[:MAX_NAME_CHARS]!r} at column {node.column} is not a declared symbol (declared: {declared}) "
             f"nor a constant ({', '.join(CONSTANTS)}); declare it in symbols",
         )
 
@@ -184,6 +184,7 @@ class _Shaper:
             if operator < 0 and shape.value == 0:
                 raise CgxError(Code.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
             shapes.append((operator, shape))
+        _check_bits(sum(shape.bits for _, shape in shapes), column_of(node))
         value: Fraction | None = Fraction(1)
         for operator, shape in shapes:
             value = None if value is None or shape.value is None else value * shape.value**operator
@@ -229,7 +230,8 @@ class _Shaper:
                 )
             raise CgxError(
                 Code.UNKNOWN_FUNCTION,
-                f"{node.name}() at column {node.column} is not one of the functions {', '.join(FUNCTIONS)}",
+                f"{node.name[:MAX_NAME_CHARS]}() at column {node.column} is not one of the functions "
+                f"{', '.join(FUNCTIONS)}",
             )
         if len(node.arguments) not in FUNCTIONS[node.name]:
             counts = " or ".join(str(count) for count in FUNCTIONS[node.name])
@@ -239,9 +241,9 @@ class _Shaper:
             )
         arguments = [self.shape(argument) for argument in node.arguments]
         if node.name == "sqrt":
-            return _power(arguments[0], _numeral(_HALF), None, node.column)
+            return _power(arguments[0], _numeral(_HALF), node.column)
         if node.name == "exp":
-            return _power(_atom(frozenset()), arguments[0], node.arguments[0], node.column)
+            return _power(_atom(frozenset()), arguments[0], node.column)
         if node.name == "log" and len(arguments) == 2 and arguments[1].value == 1:
             raise CgxError(
                 Code.DIVISION_BY_ZERO, f"log at column {node.column} is to base 1, which divides by log(1) = 0"
@@ -281,12 +283,15 @@ def _sum(shapes: list[Shape]) -> Shape:
     value: Fraction | None = Fraction(0)
     for shape in shapes:
         value = None if value is None or shape.value is None else value + shape.value
+    bits = max(shape.bits for shape in shapes) + len(shapes).bit_length()
+    if value is not None:  # the denominators of a sum of fractions multiply: measure the value itself
+        bits = max(bits, _numeral(value).bits)
     return _checked(
         Shape(
             degree=max(shape.degree for shape in shapes),
             inner=max(shape.inner for shape in shapes),
             value=value,
-            bits=max(shape.bits for shape in shapes) + len(shapes).bit_length(),
+            bits=bits,
             radicands=max(shape.radicands for shape in shapes),
             terms=min(sum(shape.terms for shape in shapes), SATURATE),
             inner_terms=max(shape.inner_terms for shape in shapes),
@@ -299,22 +304,21 @@ def _sum(shapes: list[Shape]) -> Shape:
     )
 
 
-def _power(base: Shape, exponent: Shape, exponent_node: Node | None, column: int) -> Shape:
+def _power(base: Shape, exponent: Shape, column: int) -> Shape:
     """The shape of base^exponent, refusing before anything is computed when it would be too large."""
     symbols = base.symbols | exponent.symbols
     has_log = base.has_log or exponent.has_log
     if exponent.value is None:
         return _symbolic_power(base, exponent, column)
     power = exponent.value
-    if power.denominator > MAX_ROOT_INDEX:
-        raise CgxError(
-            Code.EXPRESSION_TOO_LARGE,
-            f"the exponent at column {column} takes a root of order {power.denominator}; at most {MAX_ROOT_INDEX}",
-        )
     whole = -(-abs(power.numerator) // power.denominator)  # ceil(|power|)
     if base.value is not None:
         if base.value == 0 and power < 0:
             raise CgxError(Code.DIVISION_BY_ZERO, f"the power at column {column} raises 0 to a negative exponent")
+        if abs(base.value) <= 1 and base.value.denominator == 1 and power.denominator == 1:
+            # 0, 1 and -1 to an integer power: no number grows, however large the exponent.
+            value = base.value ** (power.numerator % 2 or (2 if power.numerator else 0))
+            return attrs.evolve(_numeral(value), bits=max(base.bits, exponent.bits))
         bits = base.bits * max(whole, 1)
         _check_bits(bits, column)
         if power.denominator == 1:
