@@ -166,14 +166,13 @@ def test_replay_reports_the_first_call_that_diverges(copy: Path) -> None:
     lines = (copy / "calls.jsonl").read_bytes().splitlines(keepends=True)
     entry = json.loads(lines[3])
     entry["args"]["proposals"][0]["expression"] = "12 * 250"  # rewrite call 4, and re-chain what follows
-    from cgx_core.digests import bytes_digest, canonical_json
+    from cgx_core.digests import bytes_digest
+    from cgx_core.run.log import LogLine
 
     rebuilt = [*lines[:3]]
     previous = bytes_digest(lines[2].rstrip(b"\n"))
-    for raw in [canonical_json({**entry, "prev": previous}), *[line.rstrip(b"\n") for line in lines[4:]]]:
-        data = json.loads(raw)
-        data["prev"] = previous
-        line = canonical_json(data)
+    for data in [entry, *[json.loads(line) for line in lines[4:]]]:
+        line = LogLine.from_json({**data, "prev": previous}).to_bytes()
         rebuilt.append(line + b"\n")
         previous = bytes_digest(line)
     (copy / "calls.jsonl").write_bytes(b"".join(rebuilt))

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, canonical_json
+from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 LINE_FIELDS = ("seq", "tool", "args", "model", "agent", "note", "read", "result", "graph", "prev")
@@ -40,8 +40,12 @@ class LogLine:
     prev: str | None
 
     def to_bytes(self) -> bytes:
-        """The line's bytes, without the newline: canonical JSON, so its digest is the same everywhere."""
-        return canonical_json({name: getattr(self, name) for name in LINE_FIELDS})
+        """The line's bytes, without the newline: compact JSON, fields in a fixed order, and the arguments'
+        keys in the order the agent sent them. That order is kept because it can reach the graph (a JSON
+        object in a record becomes an attribute whose key order graph.json writes), so a replay must see
+        the call exactly as it was made."""
+        fields = {name: getattr(self, name) for name in LINE_FIELDS}
+        return json.dumps(fields, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
 
     @classmethod
     def from_json(cls, data: object) -> LogLine:
@@ -86,8 +90,11 @@ class Scan:
 
 
 def _parse(raw: bytes) -> LogLine | None:
+    """The call a line records, or None. A line must be exactly the canonical bytes `append` writes: JSON
+    that parses but is written otherwise (a garbled tail that left trailing spaces, an edit) is not a line."""
     try:
-        return LogLine.from_json(json.loads(raw))
+        line = LogLine.from_json(json.loads(raw))
+        return line if line.to_bytes() == raw else None
     except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
         return None
 
