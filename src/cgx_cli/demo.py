@@ -1,22 +1,24 @@
-"""`credencegraph-extract demo [DIR]`: the bundled example, run through the same tool layer an agent uses.
+"""`credencegraph-extract demo [DIR]`: the bundled example, rebuilt through the same tool layer an agent uses.
 
-It starts a run on the example paper (with its rubric, bibliography and cited copies) and prints a
-summary a person can read. The example lives in `examples/end-to-end/` of a checkout, and is shipped
+It starts a fresh run on the example paper and sends it every call the example's agent made (read from the
+committed run's log), finishes it, replays and verifies it, and prints what a person wants to know: each
+assessed node with its credence before and after the observations, the failed checks and why, and the
+analyst assumptions to review. The example lives in `examples/end-to-end/` of a checkout and is shipped
 inside the wheel as `cgx_cli/example/`.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from cgx_cli.exit_codes import ExitCode
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 from cgx_core.tools.registry import call_tool
-
-MODEL = "credencegraph-extract-demo"
 
 
 def example_root() -> Path:
@@ -27,51 +29,98 @@ def example_root() -> Path:
     return Path(__file__).resolve().parents[2] / "examples" / "end-to-end"
 
 
-def _summary(run: Path, result: dict[str, Any]) -> str:
-    units = Counter(chunk["unit"] for chunk in result["chunks"])
-    bibliography = result["bibliography"]
+def _call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    payload, is_error = call_tool(tool, arguments)
+    if is_error:
+        raise CgxError(Code(payload["error"]["code"]), f"{tool}: {payload['error']['message']}")
+    return payload
+
+
+def rebuild(example: Path, run: Path) -> int:
+    """Send the example's recorded calls to a fresh run; returns how many calls were made."""
+    lines = [json.loads(line) for line in (example / "run" / "calls.jsonl").read_bytes().splitlines()]
+    first = lines[0]
+    _call(
+        "start_run",
+        {
+            "run": str(run),
+            "paper": str(example / "paper" / "paper.tex"),
+            "rubric": str(example / "rubric.toml"),
+            "cited": str(example / "paper" / "cited"),
+            "store_source": first["args"]["store_source"],
+            "model": first["model"],
+        },
+    )
+    for line in lines[1:]:
+        caller = {name: line[name] for name in ("model", "agent", "note") if line[name] is not None}
+        _call(line["tool"], {"run": str(run), **line["args"], **caller})
+    return len(lines)
+
+
+def _text(node: Any) -> str:
+    text = " ".join(str(node.statement or "").split())
+    return text if len(text) <= 90 else text[:87] + "..."
+
+
+def summary(run: Path, calls: int, replayed: dict[str, Any], differences: int) -> str:
+    """What the finished run says, for a person."""
+    from credencegraph.core import load
+    from credencegraph.inference import conditional, marginal
+    from credencegraph.semantics import compile_graph
+
+    graph = load(run / "graph.json")
+    report = json.loads((run / "report.json").read_bytes())
+    network = compile_graph(graph)
+    observed = {node.id: node.attributes["observed"] for node in graph if "observed" in node.attributes}
     lines = [
-        f"Run {result['run']} in {run}",
-        f"  paper: {', '.join(item['name'] for item in result['document']['files'])} ({result['document']['format']})",
-        f"  rubric: {result['rubric']['name']} {result['rubric']['version']}",
-        "  chunks: " + ", ".join(f"{count} {unit}s" for unit, count in sorted(units.items())),
-        f"  references: {len(result['references'])} "
-        f"({len(bibliography['from_bib'])} from the .bib, {len(bibliography['from_bbl'])} from a .bbl, "
-        f"{len(bibliography['unresolved'])} unresolved)",
-        f"  cited copies: {', '.join(item['name'] for item in result['cited']) or 'none'}",
-        "  types the agent may give: " + ", ".join(item["name"] for item in result["types"]),
-        "  check types: "
-        + ", ".join(
-            f"{item['name']} ({'installed' if item['installed'] else 'not installed'})" for item in result["checks"]
-        ),
+        f"Rebuilt the example in {run}: {calls} calls sent through the tools.",
+        f"Replay: {'byte-identical' if replayed.get('identical') else 'DIFFERS: ' + json.dumps(replayed)}. "
+        f"Verify: {differences} differences.",
         "",
-        "Chunks to classify next:",
+        "Assessed nodes: verdict, credence before -> after the observations",
     ]
-    token = result["fence"]["token"]
-    for chunk in result["chunks"][:8]:
-        text = chunk["text"].removeprefix(f"<data-{token}>").removesuffix(f"</data-{token}>")
-        lines.append(f"  {chunk['id']:5} {chunk['unit']:9} {text[:90]}")
-    if len(result["chunks"]) > 8:
-        lines.append(f"  ... and {len(result['chunks']) - 8} more (get_state pages through them)")
+    for node in graph:
+        assessment = node.attributes.get("assessment")
+        if assessment is None:
+            continue
+        before = marginal(network, node.id, draws=0).point
+        after = conditional(network, node.id, observed, draws=0).point
+        verdict = assessment.get("verdict")
+        lines.append(f"  {node.id:5} {node.kind:16} {verdict:13} {before:.3f} -> {after:.3f}  {_text(node)}")
+    lines += ["", "Failed checks:"]
+    for node in graph:
+        check = node.attributes.get("check")
+        if check is not None and check.get("result") == "failed":
+            lines.append(f"  {node.id} {node.kind} on {check.get('target')}: {check.get('detail')}")
+    lines += ["", "Assumptions to review (added by the agent, resting on nothing):"]
+    for item in report["review"]["analyst_assumptions"]:
+        lines.append(f"  {item['node']}: {item['statement']} (needed by {', '.join(item['conclusions'])})")
+    if report["uncalibrated"]:
+        models = sorted({item["model"] for item in report["uncalibrated"]})
+        lines += [
+            "",
+            f"Uncalibrated: {len(report['uncalibrated'])} citation checks made with {models}, a model the "
+            "rubric's check type was not fitted with.",
+        ]
     return "\n".join(lines)
 
 
 def demo(directory: str | None) -> int:
-    """Start a run on the example in DIR (a new temporary directory by default) and print its summary."""
-    root = example_root()
+    """Rebuild, finish, replay and verify the example in DIR (a new temporary directory by default)."""
+    from cgx_core.replay import replay
+    from cgx_core.verify import verify_run
+
     parent = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cgx-demo-"))
     run = parent / "run"
-    arguments = {
-        "run": str(run),
-        "paper": str(root / "paper" / "paper.tex"),
-        "rubric": str(root / "rubric.toml"),
-        "cited": str(root / "paper" / "cited"),
-        "model": MODEL,
-    }
-    result, is_error = call_tool("start_run", arguments)
-    if is_error:
-        error = result["error"]
-        sys.stderr.write(f"error [{error['code']}]: {error['message']}\n")
+    try:
+        calls = rebuild(example_root(), run)
+        replayed = replay(run, source=None, sources=None)
+        verdict = verify_run(run)
+    except CgxError as error:
+        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
         return ExitCode.ERROR
-    sys.stdout.write(_summary(run, result) + "\n")
-    return ExitCode.OK
+    if verdict.error is not None:
+        sys.stderr.write(f"error [{verdict.error['code']}]: {verdict.error['message']}\n")
+        return ExitCode.ERROR
+    sys.stdout.write(summary(run, calls, replayed.body, len(verdict.differences)) + "\n")
+    return ExitCode.OK if replayed.identical and not verdict.differences else ExitCode.DIFFERENCE
