@@ -36,12 +36,19 @@ class Holder:
         return f"process {self.pid} ({self.command})" if self.command else f"process {self.pid}"
 
 
+MAX_COMMAND = 300
+
+
 def _command_of(pid: int) -> str:
+    """The holder's command line as one short line of printable text: it goes into an error message that
+    must stay one line (a `python -c` script holds newlines) and readable (a command can be long)."""
     try:
         raw = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return ""
-    return " ".join(part.decode("utf-8", "replace") for part in raw.split(b"\0") if part)
+    text = " ".join(part.decode("utf-8", "replace") for part in raw.split(b"\0") if part)
+    text = " ".join("".join(char if char.isprintable() else " " for char in text).split())
+    return text if len(text) <= MAX_COMMAND else text[: MAX_COMMAND - 3] + "..."
 
 
 def lock_holder(lock_path: Path) -> Holder | None:

@@ -76,6 +76,26 @@ class Response:
         return out
 
 
+def _never_started(root: Path) -> CgxError:
+    return CgxError(
+        Code.NOT_A_RUN, f"'{root.name}' has no committed call: its start_run never finished; delete it and start again"
+    )
+
+
+def _signature(path: Path) -> tuple[int, int, int]:
+    """What tells a file from its replacement: every write renames a new inode into place."""
+    stat = path.stat()
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+# Per process, by run directory: a long-lived server does not re-read, re-parse or re-digest what it
+# wrote itself. Each entry is checked against the file's signature before use, so another process's
+# write is always seen.
+_STATES: dict[Path, tuple[tuple[int, int, int], RunState]] = {}
+_RUBRICS: dict[Path, tuple[tuple[int, int, int], Any]] = {}
+_DIGESTERS: dict[Path, GraphDigester] = {}
+
+
 class Run:
     """An existing run directory."""
 
@@ -83,13 +103,12 @@ class Run:
         self.paths = RunPaths(root)
         self.manifest = read_manifest(self.paths)
         if not creating and not self._has_committed_call():
-            raise CgxError(
-                Code.NOT_A_RUN,
-                f"'{root.name}' has no committed call: its start_run never finished; delete it and start again",
-            )
+            raise _never_started(root)
         self.id: str = self.manifest["run"]
+        self._creating = creating
         self._handlers = handlers
-        self._digester = GraphDigester()
+        self._key = root.resolve()
+        self._digester = _DIGESTERS.setdefault(self._key, GraphDigester())
 
     def _has_committed_call(self) -> bool:
         try:
@@ -100,10 +119,16 @@ class Run:
 
     @cached_property
     def rubric(self) -> Rubric:
-        """The run's rubric, loaded from its byte copy."""
+        """The run's rubric, loaded from its byte copy (once per process while the file is unchanged)."""
         from cgx_core.rubrics import load_rubric_bytes
 
-        return load_rubric_bytes(self.paths.rubric.read_bytes(), self.paths.rubric.name)
+        signature = _signature(self.paths.rubric)
+        cached = _RUBRICS.get(self._key)
+        if cached is not None and cached[0] == signature:
+            return cached[1]
+        rubric = load_rubric_bytes(self.paths.rubric.read_bytes(), self.paths.rubric.name)
+        _RUBRICS[self._key] = (signature, rubric)
+        return rubric
 
     def graph_digest(self, graph: Graph) -> str:
         return self._digester.digest(graph)
@@ -117,11 +142,21 @@ class Run:
         return RunState(self.id, 0, 0, None, load(self.paths.ingested), (), False)
 
     def _stored_state(self) -> RunState:
+        """state.json as a RunState: from this process's cache while the file is the one it last wrote or
+        read, else parsed; an unreadable state.json (the file system lost it) is rebuilt from the log."""
         try:
-            data = read_state_json(self.paths.state)
+            signature = _signature(self.paths.state)
         except FileNotFoundError:
             return self.initial_state()
-        state = state_from_json(data)
+        cached = _STATES.get(self._key)
+        if cached is not None and cached[0] == signature:
+            state = cached[1]
+        else:
+            try:
+                state = state_from_json(read_state_json(self.paths.state))
+            except (FileNotFoundError, CgxError):
+                return self.initial_state()
+            _STATES[self._key] = (signature, state)
         if state.run != self.id or not self._log_holds(state):
             return self.initial_state()  # the state is ahead of a log that lost writes: rebuild from the log
         return state
@@ -147,9 +182,16 @@ class Run:
         a torn tail is ignored. Takes no lock and writes nothing."""
         state = self._stored_state()
         found = log.scan(self.paths.log, state.log_end, state.seq + 1, state.last)
+        self._require_start(state, found)
         for entry in found.entries:
             state = self._apply(state, entry, write=False)
         return state
+
+    def _require_start(self, state: RunState, found: log.Scan) -> None:
+        """Refuse a run whose log holds no committed call 1 (its first line is torn or garbled: start_run
+        never committed), before anything is cut: otherwise the next call would become call 1."""
+        if state.seq == 0 and not found.entries and not self._creating:
+            raise _never_started(self.paths.root)
 
     # -- changing ----------------------------------------------------------------------------------
 
@@ -185,6 +227,7 @@ class Run:
     def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
         state = self._stored_state()
         found = log.scan(self.paths.log, state.log_end, state.seq + 1, state.last)
+        self._require_start(state, found)
         recovery: dict[str, Any] = {}
         if found.tail is not None:
             log.cut(self.paths.log, found.tail)
@@ -231,5 +274,6 @@ class Run:
                 if path.exists():
                     os.unlink(path)
         for name, data in sorted(effect.derived.items()):
-            write_atomic(self.paths.root / name, data)
-        write_atomic(self.paths.state, state_bytes(state))
+            write_atomic(self.paths.root / name, data, durable=False)
+        write_atomic(self.paths.state, state_bytes(state), durable=False)
+        _STATES[self._key] = (_signature(self.paths.state), state)

@@ -11,6 +11,7 @@ types are checked strictly: `true` is not an integer and `1.0` is not an integer
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -93,13 +94,55 @@ def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str
     return found
 
 
+MAX_INTEGER_BITS = 13_000
+"""About 3,900 digits: Python refuses to write an integer of more than 4,300 digits back as text."""
+
+
+def _key_path(path: str, key: str) -> str:
+    return f"{path}.{key}" if key.isidentifier() else f"{path}[{json.dumps(key)}]"
+
+
+def json_problems(value: Any, path: str = "$") -> list[str]:
+    """Every value that is not JSON one can write back: NaN or an infinity (JSON has neither, though
+    Python's parser reads 1e400 as one), a string or key holding a lone surrogate (no UTF-8 for it), an
+    integer too large to print. The schema check cannot see these inside values it does not describe,
+    and any of them would break the log's canonical JSON, so they are refused here, whatever the schema."""
+    found: list[str] = []
+    pending: list[tuple[Any, str]] = [(value, path)]
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            found.append(f"{where} must be a finite number")
+        elif isinstance(item, int) and not isinstance(item, bool) and item.bit_length() > MAX_INTEGER_BITS:
+            found.append(f"{where} is an integer too large to be a JSON number")
+        elif isinstance(item, str) and not _encodable(item):
+            found.append(f"{where} holds a lone surrogate, which is not text (no UTF-8 encodes it)")
+        elif isinstance(item, list):
+            pending.extend((element, f"{where}[{index}]") for index, element in enumerate(item))
+        elif isinstance(item, dict):
+            for key, element in item.items():
+                if isinstance(key, str) and not _encodable(key):
+                    found.append(f"{where} has a name holding a lone surrogate, which is not text")
+                    continue
+                pending.append((element, _key_path(where, str(key))))
+    return sorted(found)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_arguments(tool: str, arguments: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as a dict, or `invalid-arguments` naming every problem."""
     if not isinstance(arguments, dict):
         raise CgxError(
             Code.INVALID_ARGUMENTS, f"the arguments of {tool} must be a JSON object, got {_describe(arguments)}"
         )
-    found = problems(arguments, schema)
+    found = json_problems(arguments) or problems(arguments, schema)
     if found:
         raise CgxError(Code.INVALID_ARGUMENTS, f"{tool}: " + "; ".join(found))
     return arguments

@@ -156,7 +156,9 @@ def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> 
     try:
         tool = TOOLS.get(name)
         if tool is None:
-            raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
+            # repr: the name is the agent's text, and a newline or a lone surrogate in it must not reach
+            # the one-line error message (for an ordinary name it reads 'name', as before)
+            raise CgxError(Code.UNKNOWN_TOOL, f"no tool {name!r}; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.arguments)
         payload = dict(_execute(tool, args, wait))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
