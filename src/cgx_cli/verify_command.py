@@ -57,7 +57,9 @@ def verify_command(runs: Sequence[str], jobs: int | None, as_json: bool) -> int:
             "differences": sum(len(verdict.differences) for verdict in verdicts),
             "errors": len(errors),
             "warnings": warnings,
-            "results": [verdict.to_json() for verdict in verdicts if verdict.error or verdict.differences],
+            "results": [
+                verdict.to_json() for verdict in verdicts if verdict.error or verdict.differences or verdict.notes
+            ],
         }
         sys.stdout.write(result_text(summary) + "\n")
     else:
@@ -70,6 +72,9 @@ def verify_command(runs: Sequence[str], jobs: int | None, as_json: bool) -> int:
             f"verified {len(verdicts) - len(errors)} of {len(verdicts)} runs: {rerun} of {total} checks re-run, "
             f"{sum(len(verdict.differences) for verdict in verdicts)} differences\n"
         )
+    for verdict in verdicts:
+        for note in verdict.notes:
+            sys.stderr.write(f"note: {verdict.path}: {note}\n")
     for warning in warnings:
         sys.stderr.write(warning + "\n")
     for verdict in errors:

@@ -40,6 +40,8 @@ class RunVerdict:
     rerun: int
     differences: tuple[str, ...]
     error: Mapping[str, str] | None = None
+    notes: tuple[str, ...] = ()
+    """What changed without being a difference: a check type re-run by another version of its plugin."""
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self, recurse=True)
@@ -92,6 +94,7 @@ def verify_run(root: Path) -> RunVerdict:
     cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
     view = GraphRunView(graph, "verify", root=root, cited_digests=cited)
     differences: list[str] = []
+    notes: list[str] = []
     checks = rerun = 0
     for node in graph:
         record = plain(node.attributes.get("check"))
@@ -105,6 +108,12 @@ def verify_run(root: Path) -> RunVerdict:
         if installed is None:
             differences.append(f"{cid}: check type '{node.kind}' is not provided by any installed plugin")
             continue
+        made_with = record.get("tool", {}).get("plugin", {})
+        if made_with.get("version") not in (None, installed.version):
+            notes.append(
+                f"{cid}: made with {made_with.get('distribution')} {made_with.get('version')}, "
+                f"re-run with {installed.distribution} {installed.version}"
+            )
         outcome = installed.check_type.rerun(record.get("inputs", {}), view)
         if outcome is None:
             continue
@@ -122,7 +131,7 @@ def verify_run(root: Path) -> RunVerdict:
             differences.append(f"{cid} files: the re-run would write other files than checks/{cid}/ holds")
     identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
     identity["digest"] = manifest["rubric"]["digest"]
-    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences))
+    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), None, tuple(notes))
 
 
 def rubric_warnings(verdicts: list[RunVerdict]) -> list[str]:

@@ -281,3 +281,50 @@ def test_verify_of_an_unfinished_run_is_an_error(tmp_path: Path) -> None:
     done = cli("verify", str(run))
     assert done.returncode == 2
     assert "error [not-finished]" in done.stderr
+
+
+def test_verify_over_200_runs_in_parallel_prints_a_json_summary(finished: Path, tmp_path: Path) -> None:
+    runs = []
+    for number in range(200):
+        target = tmp_path / f"run-{number:03d}"
+        shutil.copytree(finished, target)
+        runs.append(str(target))
+    log = Path(runs[7]) / "checks" / "c-001" / "log.txt"
+    log.write_text(log.read_text() + "edited")
+    done = cli("verify", *runs, "--jobs", "2", "--json")
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout)
+    assert (summary["runs"], summary["checks"], summary["rerun"], summary["errors"]) == (200, 600, 400, 0)
+    [result] = summary["results"]
+    assert result["path"] == runs[7]
+    assert result["differences"] == [
+        "c-001 files: checks/c-001/ differs from the digest its record holds",
+        "c-001 files: the re-run would write other files than checks/c-001/ holds",
+    ]
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_verify_notes_a_check_re_run_by_another_plugin_version(copy: Path) -> None:
+    from credencegraph.core import dump
+
+    from cgx_core.digests import file_digest
+    from cgx_core.graph_edit import replace_nodes
+
+    graph = load(copy / "graph.json")
+    import dataclasses
+
+    node_ = graph.nodes["c-002"]
+    record = json.loads(json.dumps(node_.attributes["check"], default=dict))
+    record["tool"]["plugin"]["version"] = "0.0.1"
+    dump(
+        replace_nodes(graph, {"c-002": dataclasses.replace(node_, attributes={**node_.attributes, "check": record})}),
+        copy / "graph.json",
+    )
+    edit_json(
+        copy / "manifest.json",
+        lambda m: m["finished"]["files"].update({"graph.json": file_digest(copy / "graph.json")}),
+    )
+    done = cli("verify", str(copy))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "note: " in done.stderr
+    assert "made with credencegraph-extract 0.0.1, re-run with credencegraph-extract" in done.stderr
