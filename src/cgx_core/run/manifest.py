@@ -38,8 +38,8 @@ def read_manifest(paths: RunPaths) -> dict[str, Any]:
         if data.get("version") == 1:
             raise CgxError(
                 Code.RUN_FORMAT,
-                "this is a run of format version 1, made by calling a model; it can be verified "
-                "('credencegraph-extract verify') but not changed or replayed",
+                "this is a run of format version 1, made by an earlier version of this package by calling a "
+                f"model; this version reads version {RUN_VERSION} only",
             )
         raise CgxError(Code.RUN_FORMAT, f"manifest.json has version {version}; this package reads {RUN_VERSION}")
     if not isinstance(data.get("run"), str):
