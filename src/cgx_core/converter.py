@@ -28,6 +28,7 @@ from cattrs.gen import make_dict_structure_fn
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.json_values import json_kind
 from cgx_core.records import (
     AnyClassifyRecord,
     FieldInvalid,
@@ -44,25 +45,6 @@ from cgx_core.records import (
 
 class JsonTypeError(ValueError):
     """A value has the wrong JSON type, or is not JSON at all; the message says what was expected."""
-
-
-def json_kind(value: object) -> str:
-    """How a value reads as JSON, for messages: `a string`, `an array`, `null`, ..."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}, which is not JSON"
 
 
 def _strict_str(value: object, _type: object) -> str:

@@ -27,6 +27,7 @@ from lark.lexer import Lexer, LexerState, PatternStr
 
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_NESTING, MAX_NUMERAL_DIGITS
 from cgx_checks.arithmetic.tree import Binary, Literal, Node, Unary
+from cgx_checks.nesting import check_nesting
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -45,26 +46,12 @@ def parse_expression(expression: str) -> Node:
     if not expression.strip():
         raise CgxError(Code.EXPRESSION_INVALID, "the expression is empty; write one such as (6.2 - 2.2) / 0.01 + 1")
     if expression.count("(") > MAX_NESTING:
-        _check_nesting(expression)
+        check_nesting(expression, MAX_NESTING)
     try:
         tree = cast(Node, expression_parser().parse(expression))
     except UnexpectedInput as error:
         raise CgxError(Code.EXPRESSION_INVALID, _describe(error, expression)) from None
     return tree
-
-
-def _check_nesting(expression: str) -> None:
-    depth = 0
-    for column, char in enumerate(expression, start=1):
-        if char == "(":
-            depth += 1
-            if depth > MAX_NESTING:
-                raise CgxError(
-                    Code.EXPRESSION_TOO_LARGE,
-                    f"the parentheses at column {column} nest deeper than {MAX_NESTING}; write the expression flatter",
-                )
-        elif char == ")":
-            depth -= 1
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from lark.lexer import PatternStr
 
 from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_DIGITS, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
 from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
+from cgx_checks.nesting import check_nesting
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -44,7 +45,7 @@ def parse_side(text: str, side: str = "expression") -> Node:
         )
     if not text.strip():
         raise CgxError(Code.EXPRESSION_INVALID, f"{side} is empty; write an expression such as (x + 1)^2")
-    _check_nesting(text, side)
+    check_nesting(text, MAX_NESTING, f"{side}: ")
     try:
         tree = cast("Node", side_parser().parse(text))
     except UnexpectedInput as error:
@@ -57,22 +58,6 @@ def parse_side(text: str, side: str = "expression") -> Node:
             f"{side} nests {tree.depth} levels deep (powers of powers, calls inside calls); at most {MAX_DEPTH}",
         )
     return tree
-
-
-def _check_nesting(text: str, side: str) -> None:
-    if text.count("(") <= MAX_NESTING:
-        return
-    depth = 0
-    for column, char in enumerate(text, start=1):
-        if char == "(":
-            depth += 1
-            if depth > MAX_NESTING:
-                raise CgxError(
-                    Code.EXPRESSION_TOO_LARGE,
-                    f"{side}: the parentheses at column {column} nest deeper than {MAX_NESTING}",
-                )
-        elif char == ")":
-            depth -= 1
 
 
 @functools.cache

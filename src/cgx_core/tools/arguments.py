@@ -17,6 +17,7 @@ from typing import Any
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.json_values import json_kind
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -35,22 +36,6 @@ def _type_ok(value: Any, name: str) -> bool:
     return isinstance(value, _TYPES[name])
 
 
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
 def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
     """Every way `value` breaks `schema`, each with its JSON path."""
     found: list[str] = []
@@ -58,7 +43,7 @@ def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str
     if wanted is not None:
         names = [wanted] if isinstance(wanted, str) else list(wanted)
         if not any(_type_ok(value, name) for name in names):
-            return [f"{path} must be {' or '.join(names)}, got {_describe(value)}"]
+            return [f"{path} must be {' or '.join(names)}, got {json_kind(value)}"]
     if "enum" in schema and value not in schema["enum"]:
         found.append(f"{path} must be one of {json.dumps(schema['enum'])}, got {json.dumps(value)}")
     if isinstance(value, str):
@@ -140,7 +125,7 @@ def check_arguments(tool: str, arguments: Any, schema: Mapping[str, Any]) -> dic
     """The arguments as a dict, or `invalid-arguments` naming every problem."""
     if not isinstance(arguments, dict):
         raise CgxError(
-            Code.INVALID_ARGUMENTS, f"the arguments of {tool} must be a JSON object, got {_describe(arguments)}"
+            Code.INVALID_ARGUMENTS, f"the arguments of {tool} must be a JSON object, got {json_kind(arguments)}"
         )
     found = json_problems(arguments) or problems(arguments, schema)
     if found:
