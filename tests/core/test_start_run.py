@@ -308,3 +308,15 @@ def test_the_bbl_credencegraph_reads_is_recorded_and_stored(papers: Path, tmp_pa
     assert names[0] == "main.tex"
     assert {"main.bbl", "content.tex", "packages.tex", "figures/table1-lr.tex"} <= set(names)
     assert (tmp_path / "run" / "source" / "main.bbl").read_bytes() == (main.parent / "main.bbl").read_bytes()
+
+
+def test_a_pdf_paper_starts_a_run_that_replays_identically(tmp_path: Path, rubric: Path) -> None:
+    from cgx_core.replay import replay
+    from support import make_pdf
+
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(make_pdf([["We measured 12 runs of 300 s each.", "The total is 3600 s of data."], ["More text."]]))
+    result = start(tmp_path / "run", paper=pdf, rubric=rubric, store_source=True)
+    assert result["document"]["format"] == "pdf"
+    assert [chunk["id"] for chunk in result["chunks"]] == ["s-1", "s-2", "s-3"]
+    assert replay(tmp_path / "run", source=None, sources=None).identical

@@ -23,44 +23,9 @@ import attrs
 
 from cgx_checks.citation.addresses import IPAddress, is_public
 from cgx_checks.citation.fetch import FetchPolicy, Limits
+from support import make_pdf
 
 LOOPBACK = IPv4Address("127.0.0.1")
-
-
-def make_pdf(pages: Sequence[Sequence[str]]) -> bytes:
-    """A valid PDF 1.4 with one Helvetica text line per string, one page per list (cross-reference offsets exact)."""
-    count = len(pages)
-    kids = " ".join(f"{4 + 2 * index} 0 R" for index in range(count))
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ]
-    for index, lines in enumerate(pages):
-        operators = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"]
-        for line in lines:
-            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            operators.append(f"({escaped}) Tj T*")
-        operators.append("ET")
-        stream = "\n".join(operators).encode("cp1252")
-        objects.append(
-            (
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-                f"/Resources << /Font << /F1 3 0 R >> >> /Contents {5 + 2 * index} 0 R >>"
-            ).encode()
-        )
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
 
 
 @attrs.define
