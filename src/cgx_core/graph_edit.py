@@ -1,7 +1,12 @@
 """Replacing nodes and dropping relations: credencegraph's Graph has no replace or remove.
 
-Edits rebuild the graph in its order, reusing every untouched node and relation object (which keeps
-GraphDigester's per-object cache warm) and re-validating through `Graph.add_node`/`add_relation`.
+An edit makes a new graph in the same order and reuses every untouched node and relation object (which
+keeps GraphDigester's per-object cache warm). Re-adding every relation through `Graph.add_relation` would
+re-run its cycle check on the whole graph for each edit, which dominated a call's cost; so when the edit
+cannot change what that check guards (the same node ids, a subset of the relations), the graph's indexes
+are copied instead. That reaches into credencegraph 0.4.x's private fields (`_nodes`, `_relations`,
+`_acyclic_out`), pinned with the 0.4 series; tests/core/test_graph_edit.py proves the copy equals the
+validated rebuild, so a change in a 0.4.x release is caught.
 """
 
 from __future__ import annotations
@@ -11,36 +16,33 @@ from collections.abc import Collection, Mapping
 from credencegraph.core import Graph, Node
 
 
+def _clone(graph: Graph, replaced: Mapping[str, Node], dropped: Collection[str] = ()) -> Graph:
+    out = Graph()
+    out._nodes = {node_id: replaced.get(node_id, node) for node_id, node in graph._nodes.items()}
+    out._relations = {key: value for key, value in graph._relations.items() if key not in dropped}
+    out._acyclic_out = {
+        source: [edge for edge in edges if edge[0] not in dropped] for source, edges in graph._acyclic_out.items()
+    }
+    return out
+
+
 def replace_nodes(graph: Graph, replaced: Mapping[str, Node]) -> Graph:
     """The graph with some nodes swapped for new versions of themselves (same ids, same places)."""
     if not replaced:
         return graph
-    out = Graph()
-    for node in graph:
-        out.add_node(replaced.get(node.id, node))
-    for relation in graph.relations.values():
-        out.add_relation(relation)
-    return out
+    unknown = [node_id for node_id in replaced if node_id not in graph.nodes or replaced[node_id].id != node_id]
+    if unknown:
+        raise KeyError(f"replace_nodes: no node {unknown} to replace, or a replacement with another id")
+    return _clone(graph, replaced)
 
 
 def without_relations(graph: Graph, relation_ids: Collection[str]) -> Graph:
-    """The graph without some relations."""
+    """The graph without some relations (removing one can never close a cycle)."""
     if not relation_ids:
         return graph
-    out = Graph()
-    for node in graph:
-        out.add_node(node)
-    for relation in graph.relations.values():
-        if relation.id not in relation_ids:
-            out.add_relation(relation)
-    return out
+    return _clone(graph, {}, frozenset(relation_ids))
 
 
 def copy_graph(graph: Graph) -> Graph:
     """A new graph with the same nodes and relations, to add to without touching the original."""
-    out = Graph()
-    for node in graph:
-        out.add_node(node)
-    for relation in graph.relations.values():
-        out.add_relation(relation)
-    return out
+    return _clone(graph, {})

@@ -17,6 +17,8 @@ from credencegraph.core import Graph, Node, Relation
 
 # credencegraph 0.4.x writes one node or relation through these helpers; graph_to_dict is built from them,
 # and tests/core/test_graphs.py proves the two agree, so a change in a 0.4.x release is caught.
+from credencegraph.core.serialization import FORMAT as GRAPH_FORMAT
+from credencegraph.core.serialization import VERSION as GRAPH_VERSION
 from credencegraph.core.serialization import _node_to_dict, _relation_to_dict
 
 from cgx_core.digests import PREFIX
@@ -39,32 +41,43 @@ def _ordered_json(value: Any) -> bytes:
 
 
 class GraphDigester:
-    """Digests graphs, remembering the digest of every node and relation it has seen."""
+    """Digests graphs and writes their JSON, remembering each node's and relation's text and digest.
+
+    The text is the JSON credencegraph writes for the item, compact and in its own key order (not sorted:
+    that order reaches graph.json's bytes, so a rebuild that orders an attribute's keys differently must
+    diverge at the call that did it). state.json is written by joining these texts, so a call serialises
+    only what it changed.
+    """
 
     def __init__(self) -> None:
-        self._seen: dict[int, tuple[object, bytes]] = {}
+        self._seen: dict[int, tuple[object, bytes, bytes]] = {}
 
-    def _item(self, item: Node | Relation) -> bytes:
+    def _item(self, item: Node | Relation) -> tuple[bytes, bytes]:
         cached = self._seen.get(id(item))
         if cached is not None and cached[0] is item:
-            return cached[1]
-        data = node_json(item) if isinstance(item, Node) else relation_json(item)
-        # In credencegraph's own key order (not sorted): that order reaches graph.json's bytes, so a rebuild
-        # that orders an attribute's keys differently must diverge at the call that did it.
-        digest = hashlib.sha256(_ordered_json(data)).digest()
-        self._seen[id(item)] = (item, digest)
-        return digest
+            return cached[1], cached[2]
+        text = _ordered_json(node_json(item) if isinstance(item, Node) else relation_json(item))
+        digest = hashlib.sha256(text).digest()
+        self._seen[id(item)] = (item, text, digest)
+        return text, digest
 
     def digest(self, graph: Graph) -> str:
         """`sha256:` of the node digests then the relation digests, in graph order."""
         hasher = hashlib.sha256(b"credencegraph-extract graph 1\n")
         for node in graph.nodes.values():
-            hasher.update(b"n" + self._item(node))
+            hasher.update(b"n" + self._item(node)[1])
         for relation in graph.relations.values():
-            hasher.update(b"r" + self._item(relation))
+            hasher.update(b"r" + self._item(relation)[1])
         if len(self._seen) > 4 * (len(graph.nodes) + len(graph.relations)) + 1024:
             self._forget(graph)
         return PREFIX + hasher.hexdigest()
+
+    def graph_json(self, graph: Graph) -> bytes:
+        """The graph as compact JSON, equal (as JSON) to credencegraph's `graph_to_dict`."""
+        nodes = b",".join(self._item(node)[0] for node in graph.nodes.values())
+        relations = b",".join(self._item(relation)[0] for relation in graph.relations.values())
+        head = _ordered_json({"format": GRAPH_FORMAT, "version": GRAPH_VERSION})[:-1]
+        return head + b',"nodes":[' + nodes + b'],"relations":[' + relations + b"]}"
 
     def _forget(self, graph: Graph) -> None:
         """Drop what the current graph no longer holds, so a long session keeps bounded memory."""

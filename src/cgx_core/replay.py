@@ -150,7 +150,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     if found.tail is not None:
         body["uncommitted_tail"] = found.tail.to_json()
     stored = run.paths.state.read_bytes() if run.paths.state.is_file() else b""
-    if f'"seq": {state.seq},'.encode() in stored and stored != state_bytes(state):
+    if f'"seq":{state.seq},'.encode() in stored and stored != state_bytes(state, run.digester):
         return ReplayReport(False, {**body, "diverged": "state", "how": "state.json differs from the rebuilt state"})
     if state.finished:
         graph_bytes = dumps(state.graph).encode("utf-8") + b"\n"

@@ -149,6 +149,29 @@ def _any_good_line_after(data: bytes, position: int) -> bool:
     return any(_parse(raw) is not None for raw in data[position:].split(b"\n"))
 
 
+def ends_with_line(path: Path, end: int, digest: str) -> bool:
+    """Whether the log still ends a line at byte `end` whose digest is `digest`.
+
+    It reads back from `end` only as far as that line starts (a 64 KiB window, grown when a line is
+    longer), so checking that state.json still matches the log costs the same at call 10 and call 10,000.
+    """
+    window = 1 << 16
+    try:
+        with path.open("rb") as handle:
+            while True:
+                start = max(0, end - window)
+                handle.seek(start)
+                data = handle.read(end - start)
+                if len(data) != end - start or not data.endswith(b"\n"):
+                    return False
+                cut_at = data.rfind(b"\n", 0, len(data) - 1)
+                if cut_at >= 0 or start == 0:
+                    return bytes_digest(data[cut_at + 1 : -1]) == digest
+                window *= 4
+    except OSError:
+        return False
+
+
 def cut(path: Path, tail: Tail) -> None:
     """Cut a torn tail away, durably."""
     with path.open("r+b") as handle:

@@ -130,6 +130,11 @@ class Run:
         _RUBRICS[self._key] = (signature, rubric)
         return rubric
 
+    @property
+    def digester(self) -> GraphDigester:
+        """This run's digester, shared by every Run object of the directory in this process."""
+        return self._digester
+
     def graph_digest(self, graph: Graph) -> str:
         return self._digester.digest(graph)
 
@@ -162,20 +167,10 @@ class Run:
         return state
 
     def _log_holds(self, state: RunState) -> bool:
-        """Whether the log still ends a line at `state.log_end` with the digest `state.last` (one line read)."""
-        if state.seq == 0:
-            return True
-        try:
-            with self.paths.log.open("rb") as handle:
-                start = max(0, state.log_end - (1 << 20))
-                handle.seek(start)
-                window = handle.read(state.log_end - start)
-        except OSError:
-            return False
-        if len(window) != state.log_end - start or not window.endswith(b"\n"):
-            return False
-        line = window[:-1].rsplit(b"\n", 1)[-1]
-        return bytes_digest(line) == state.last
+        """Whether the log still ends a line at `state.log_end` with the digest `state.last`."""
+        return state.seq == 0 or (
+            state.last is not None and log.ends_with_line(self.paths.log, state.log_end, state.last)
+        )
 
     def current(self) -> RunState:
         """The run as it stands, for a reader: committed lines not yet derived are applied in memory and
@@ -275,5 +270,5 @@ class Run:
                     os.unlink(path)
         for name, data in sorted(effect.derived.items()):
             write_atomic(self.paths.root / name, data, durable=False)
-        write_atomic(self.paths.state, state_bytes(state), durable=False)
+        write_atomic(self.paths.state, state_bytes(state, self._digester), durable=False)
         _STATES[self._key] = (_signature(self.paths.state), state)

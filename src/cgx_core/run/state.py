@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from credencegraph.core import Graph, graph_from_dict, graph_to_dict
+from credencegraph.core import Graph, graph_from_dict
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graphs import GraphDigester
 from cgx_core.run.layout import STATE_FORMAT
 
 STATE_VERSION = 1
@@ -58,7 +59,8 @@ class RunState:
         new = tuple({"seq": seq, "tool": tool, **refusal} for refusal in effect.rejections)
         return RunState(self.run, seq, end, digest, effect.graph, self.rejections + new, effect.finished)
 
-    def to_json(self) -> dict[str, Any]:
+    def header(self) -> dict[str, Any]:
+        """Everything state.json holds but the graph."""
         return {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
@@ -67,13 +69,16 @@ class RunState:
             "log": {"end": self.log_end, "last": self.last},
             "finished": self.finished,
             "rejections": list(self.rejections),
-            "graph": graph_to_dict(self.graph),
         }
 
 
-def state_bytes(state: RunState) -> bytes:
-    """state.json's bytes: indented for a person, keys in a fixed order."""
-    return json.dumps(state.to_json(), indent=1, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
+def state_bytes(state: RunState, digester: GraphDigester | None = None) -> bytes:
+    """state.json's bytes: compact JSON, fields in a fixed order, the graph joined from each node's and
+    relation's cached text (so a call that changed one node serialises one node)."""
+    head = state.header()
+    graph = (digester or GraphDigester()).graph_json(state.graph)
+    body = json.dumps(head, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return body[:-1] + b',"graph":' + graph + b"}\n"
 
 
 def read_state_json(path: Path) -> dict[str, Any]:

@@ -10,7 +10,6 @@ and its derived files) does it build the run's state in memory, which needs cred
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 from collections.abc import Mapping
@@ -115,15 +114,12 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
 def _state_json(paths: RunPaths) -> Json:
     """state.json when it reflects the whole log (the common case, read without credencegraph); else the
     state rebuilt in memory from the log (committed calls not yet derived are applied, a torn tail ignored)."""
+    from cgx_core.run.log import ends_with_line
+
     try:
         data: Json = json.loads(paths.state.read_bytes())
         end, last = data["log"]["end"], data["log"]["last"]
-        with paths.log.open("rb") as handle:
-            size = handle.seek(0, 2)
-            handle.seek(max(0, end - (1 << 20)))
-            window = handle.read(end - max(0, end - (1 << 20)))
-        line = window[:-1].rsplit(b"\n", 1)[-1]
-        if size == end and window.endswith(b"\n") and "sha256:" + hashlib.sha256(line).hexdigest() == last:
+        if paths.log.stat().st_size == end and isinstance(last, str) and ends_with_line(paths.log, end, last):
             return data
     except (OSError, ValueError, KeyError, TypeError):
         pass

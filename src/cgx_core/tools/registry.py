@@ -156,18 +156,16 @@ def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> 
     try:
         tool = TOOLS.get(name)
         if tool is None:
-            # repr: the name is the agent's text, and a newline or a lone surrogate in it must not reach
-            # the one-line error message (for an ordinary name it reads 'name', as before)
-            raise CgxError(Code.UNKNOWN_TOOL, f"no tool {name!r}; the tools are {sorted(TOOLS)}")
+            raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.arguments)
         payload = dict(_execute(tool, args, wait))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
         return payload, False
     except CgxError as error:
-        return error.to_json(), True
+        return _refusal(error), True
     except OSError as error:
         where = f" ({Path(error.filename).name})" if error.filename else ""
-        return CgxError(Code.IO_ERROR, f"{name}: {error.strerror or error}{where}").to_json(), True
+        return _refusal(CgxError(Code.IO_ERROR, f"{name}: {error.strerror or error}{where}")), True
     except Exception as error:  # a bug: the agent gets a code, never a traceback
         if os.environ.get("CGX_DEBUG"):
             traceback.print_exc(file=sys.stderr)
@@ -178,4 +176,14 @@ def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> 
                 "committed; please report it"
             ),
         )
-        return bug.to_json(), True
+        return _refusal(bug), True
+
+
+def _refusal(error: CgxError) -> dict[str, Any]:
+    """The error result, its message made one line of printable text: messages quote the agent's names
+    (a tool, a file, a run directory), and a newline or a lone surrogate in one must neither split the
+    command line's one `error [code]: message` line nor make its output other than UTF-8."""
+    message = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in error.message
+    )
+    return {"error": {"code": str(error.code), "message": message}}
