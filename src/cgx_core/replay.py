@@ -9,6 +9,7 @@ in which checks run again and what a citation check read is read again from its 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -149,8 +150,17 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
     if found.tail is not None:
         body["uncommitted_tail"] = found.tail.to_json()
-    stored = run.paths.state.read_bytes() if run.paths.state.is_file() else b""
-    if f'"seq":{state.seq},'.encode() in stored and stored != state_bytes(state, run.digester):
+    # state.json is derived, and its layout may change between versions: compare it as JSON, when it reflects
+    # the same call (it may lag after a crash, and the next call completes it).
+    try:
+        stored = json.loads(run.paths.state.read_bytes())
+    except (OSError, ValueError):
+        stored = None
+    if (
+        isinstance(stored, dict)
+        and stored.get("seq") == state.seq
+        and stored != json.loads(state_bytes(state, run.digester))
+    ):
         return ReplayReport(False, {**body, "diverged": "state", "how": "state.json differs from the rebuilt state"})
     if state.finished:
         graph_bytes = dumps(state.graph).encode("utf-8") + b"\n"
