@@ -140,6 +140,33 @@ def phases(expressions: list[str], repeats: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in timings.items()}
 
 
+def run_benchmark(count: int, repeats: int, seed: int, *, profile: bool) -> tuple[float, float, float]:
+    """Check that both sides agree, then print and return the medians of the baseline and of ours (seconds
+    per expression) and the median of their per-pass ratios.
+
+    Raises:
+        ValueError: the two sides disagree on an expression (the benchmark would compare different work).
+    """
+    expressions = realistic_expressions(count, seed)
+    for expression in expressions:
+        if ours(expression) != baseline(expression):
+            raise ValueError(f"disagreement on {expression!r}: {ours(expression)} != {baseline(expression)}")
+    ours(expressions[0])  # build the parser outside the timing, as a long-lived process does once
+    baseline_time, ours_time, ratio = measure(expressions, repeats)
+    print(f"expressions: {len(expressions)} (seed {seed}), repeats: {repeats}")
+    print(f"ast + Fraction baseline: {baseline_time * 1e6:8.1f} us per expression")
+    print(f"recompute-numbers:       {ours_time * 1e6:8.1f} us per expression")
+    print(f"ratio (median of per-pass ratios): {ratio:.2f}x (target <= 1.5x)")
+    print("phases, us per expression:")
+    for name, seconds in phases(expressions, repeats).items():
+        print(f"  {name:24} {seconds * 1e6:8.1f}")
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: [ours(expression) for expression in expressions])
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    return baseline_time, ours_time, ratio
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=400, help="expressions (default 400)")
@@ -147,25 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20260101, help="seed of the expression generator")
     parser.add_argument("--profile", action="store_true", help="also print a profile of our side")
     arguments = parser.parse_args(argv)
-
-    expressions = realistic_expressions(arguments.count, arguments.seed)
-    for expression in expressions:
-        if ours(expression) != baseline(expression):
-            print(f"disagreement on {expression!r}: {ours(expression)} != {baseline(expression)}", file=sys.stderr)
-            return 1
-    ours(expressions[0])  # build the parser outside the timing, as a long-lived process does once
-    baseline_time, ours_time, ratio = measure(expressions, arguments.repeats)
-    print(f"expressions: {len(expressions)} (seed {arguments.seed}), repeats: {arguments.repeats}")
-    print(f"ast + Fraction baseline: {baseline_time * 1e6:8.1f} us per expression")
-    print(f"recompute-numbers:       {ours_time * 1e6:8.1f} us per expression")
-    print(f"ratio (median of per-pass ratios): {ratio:.2f}x (target <= 1.5x)")
-    print("phases, us per expression:")
-    for name, seconds in phases(expressions, arguments.repeats).items():
-        print(f"  {name:24} {seconds * 1e6:8.1f}")
-    if arguments.profile:
-        profile = cProfile.Profile()
-        profile.runcall(lambda: [ours(expression) for expression in expressions])
-        pstats.Stats(profile, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    try:
+        run_benchmark(arguments.count, arguments.repeats, arguments.seed, profile=arguments.profile)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 1
     return 0
 
 

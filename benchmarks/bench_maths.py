@@ -96,28 +96,32 @@ def median_time(function: Callable[[dict[str, Any]], object], step: dict[str, An
     return statistics.median(times)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7, help="timed runs of each check on each step (default 7)")
-    parser.add_argument("--budget", type=float, default=10.0, help="the worker's budget per step, seconds")
-    arguments = parser.parse_args(argv)
+Row = tuple[str, str, str, float, float, float, float]
+"""A step: its name, the symbolic and numeric results, then the median times (seconds) of the symbolic and
+numeric checks through the worker, and of their work alone in this process."""
 
-    rows = []
-    with SymbolicDecider(budget=arguments.budget) as decider:
+
+def measure_steps(repeats: int, budget: float, steps: dict[str, dict[str, Any]] | None = None) -> list[Row]:
+    """Time every step (all of STEPS by default) through the worker and in process."""
+    rows: list[Row] = []
+    with SymbolicDecider(budget=budget) as decider:
         decider.decide({"symbols": {}, "lhs": "1", "rhs": "1"})  # start the worker outside the timing
-        for name, step in STEPS.items():
+        for name, step in (STEPS if steps is None else steps).items():
             outcome = decider.decide(step)
             numeric = decider.numeric_check(step)
-            symbolic_time = median_time(decider.decide, step, arguments.repeats)
-            numeric_time = median_time(decider.numeric_check, step, arguments.repeats)
-            symbolic_work = median_time(lambda fresh: decide_step(parse_step(fresh)), step, arguments.repeats)
-            numeric_work = median_time(
-                lambda fresh: compare_at(fresh, numeric_points(fresh)[1]), step, arguments.repeats
-            )
+            symbolic_time = median_time(decider.decide, step, repeats)
+            numeric_time = median_time(decider.numeric_check, step, repeats)
+            symbolic_work = median_time(lambda fresh: decide_step(parse_step(fresh)), step, repeats)
+            numeric_work = median_time(lambda fresh: compare_at(fresh, numeric_points(fresh)[1]), step, repeats)
             result = outcome.result + (f" ({outcome.method})" if outcome.method else f" ({outcome.code})")
             rows.append((name, result, numeric.result, symbolic_time, numeric_time, symbolic_work, numeric_work))
+    return rows
 
-    print(f"repeats: {arguments.repeats}; times are medians, in milliseconds; ratio = numeric / symbolic")
+
+def print_rows(rows: list[Row], repeats: int) -> tuple[float, float]:
+    """Print the table; returns the median ratio of the numeric fallback to the symbolic path, through the
+    worker and for the work alone."""
+    print(f"repeats: {repeats}; times are medians, in milliseconds; ratio = numeric / symbolic")
     header = f"{'step':34} {'symbolic':28} {'numeric':8} {'sym ms':>8} {'num ms':>8} {'ratio':>6} {'work ratio':>10}"
     print(header)
     print("-" * len(header))
@@ -126,12 +130,20 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:34} {result:28} {numeric_result:8} {symbolic * 1e3:8.1f} {numeric * 1e3:8.1f} "
             f"{numeric / symbolic:6.2f} {numeric_work / symbolic_work:10.2f}"
         )
-    ratios = [row[4] / row[3] for row in rows]
-    work_ratios = [row[6] / row[5] for row in rows]
+    ratio = statistics.median(row[4] / row[3] for row in rows)
+    work_ratio = statistics.median(row[6] / row[5] for row in rows)
     print(
-        f"median ratio of the numeric fallback to the symbolic path: {statistics.median(ratios):.2f}x "
-        f"(the work alone: {statistics.median(work_ratios):.2f}x)"
+        f"median ratio of the numeric fallback to the symbolic path: {ratio:.2f}x (the work alone: {work_ratio:.2f}x)"
     )
+    return ratio, work_ratio
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7, help="timed runs of each check on each step (default 7)")
+    parser.add_argument("--budget", type=float, default=10.0, help="the worker's budget per step, seconds")
+    arguments = parser.parse_args(argv)
+    print_rows(measure_steps(arguments.repeats, arguments.budget), arguments.repeats)
     return 0
 
 
