@@ -25,8 +25,25 @@ def _verdicts(runs: Sequence[str], jobs: int) -> Iterator[RunVerdict]:
     if jobs <= 1 or len(runs) <= 1:
         yield from map(_verify_path, runs)
         return
+    _preload()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_verify_path, runs, chunksize=max(1, min(32, len(runs) // (jobs * 4) or 1)))
+
+
+def _preload() -> None:
+    """Import what every worker needs before the pool forks, so each worker inherits it instead of
+    importing it again (credencegraph, the plugins, the arithmetic grammar)."""
+    import credencegraph.core  # noqa: F401
+
+    from cgx_core.plugins import installed_check_types
+
+    installed_check_types()
+    try:
+        from cgx_checks.arithmetic.parse import expression_parser
+
+        expression_parser()
+    except ImportError:  # the built-in plugins are not installed
+        pass
 
 
 def _progress(done: int, total: int) -> None:

@@ -19,11 +19,10 @@ import attrs
 
 from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
-from cgx_core.checks.view import GraphRunView
+from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
 from cgx_core.digests import file_digest
 from cgx_core.errors import CgxError
-from cgx_core.graphs import plain
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -47,9 +46,7 @@ class RunVerdict:
         return attrs.asdict(self, recurse=True)
 
 
-def _load(paths: RunPaths) -> tuple[dict[str, Any], Any]:
-    from credencegraph.core import loads
-
+def _load(paths: RunPaths) -> tuple[dict[str, Any], dict[str, Any]]:
     manifest = read_manifest(paths)
     finished = manifest.get("finished")
     if not finished or not paths.graph.is_file():
@@ -58,7 +55,12 @@ def _load(paths: RunPaths) -> tuple[dict[str, Any], Any]:
         raise CgxError(Code.TAMPERED, f"'{paths.root.name}/graph.json' differs from the digest in its manifest")
     if file_digest(paths.rubric) != manifest["rubric"]["digest"]:
         raise CgxError(Code.TAMPERED, f"'{paths.root.name}/rubric.toml' differs from the digest in its manifest")
-    return manifest, loads(paths.graph.read_text(encoding="utf-8"))
+    try:
+        graph: dict[str, Any] = json.loads(paths.graph.read_bytes())
+        graph["nodes"], graph["relations"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/graph.json' is not a graph: {error}") from None
+    return manifest, graph
 
 
 def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[list[str], Outcome | None]:
@@ -92,21 +94,21 @@ def verify_run(root: Path) -> RunVerdict:
         return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
     registry = installed_check_types()
     cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
-    view = GraphRunView(graph, "verify", root=root, cited_digests=cited)
+    view = JsonRunView(graph, "verify", root=root, cited_digests=cited)
     differences: list[str] = []
     notes: list[str] = []
     checks = rerun = 0
-    for node in graph:
-        record = plain(node.attributes.get("check"))
-        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+    for node in graph["nodes"]:
+        record = node["attributes"].get("check")
+        if node["attributes"].get("origin") != "evidence" or not isinstance(record, Mapping):
             continue
         checks += 1
-        cid = node.id
+        cid = node["id"]
         found, recorded = _compare_files(cid, record, paths.checks / cid)
         differences.extend(found)
-        installed = registry.get(node.kind)
+        installed = registry.get(node["kind"])
         if installed is None:
-            differences.append(f"{cid}: check type '{node.kind}' is not provided by any installed plugin")
+            differences.append(f"{cid}: check type '{node['kind']}' is not provided by any installed plugin")
             continue
         made_with = record.get("tool", {}).get("plugin", {})
         if made_with.get("version") not in (None, installed.version):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,3 +85,41 @@ class GraphRunView:
         view = GraphRunView(graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
         view._recorded = self._recorded
         return view
+
+
+class JsonRunView(GraphRunView):
+    """A RunView over a graph as JSON (graph.json read with `json.loads`), for verify: building a
+    credencegraph Graph validates every node and relation, which verify does not need to re-run a check."""
+
+    def __init__(
+        self,
+        graph: Mapping[str, Any],
+        mode: Mode,
+        *,
+        root: Path | None = None,
+        cited_digests: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(None, mode, root=root, cited_digests=cited_digests)
+        self._by_id = {node["id"]: node for node in graph["nodes"]}
+        self._json_relations = graph["relations"]
+
+    def node(self, node_id: str) -> NodeView | None:
+        node = self._by_id.get(node_id)
+        if node is None:
+            return None
+        return NodeView(node["id"], node["kind"], node["attributes"].get("unit"), node["statement"], node["attributes"])
+
+    def nodes(self) -> Sequence[NodeView]:
+        return [view for node_id in self._by_id if (view := self.node(node_id)) is not None]
+
+    def cited_entries(self, node_id: str) -> Sequence[str]:
+        parents = [node_id] + [
+            relation["target"]
+            for relation in self._json_relations
+            if relation["type"] == "part-of" and relation["source"] == node_id
+        ]
+        cited: list[str] = []
+        for relation in self._json_relations:
+            if relation["type"] == "cites" and relation["source"] in parents and relation["target"] not in cited:
+                cited.append(relation["target"])
+        return cited
