@@ -20,7 +20,10 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse that reports a usage error as one `error [usage]: ...` line and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"error [usage]: {message} (see '{self.prog} --help')\n")
+        # One line, whatever the arguments held: a newline or a control character in a stray argument is
+        # written escaped.
+        shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in message)
+        sys.stderr.write(f"error [usage]: {shown} (see '{self.prog} --help')\n")
         raise SystemExit(ExitCode.ERROR)
 
 

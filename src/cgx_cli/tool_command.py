@@ -12,7 +12,12 @@ from cgx_core.tools.output import result_text
 
 
 def _arguments(run: str | None, text: str) -> object:
-    raw = parse_arguments(sys.stdin.read() if text == "-" else text)
+    if text == "-":
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise CgxError(Code.INVALID_JSON, f"--args - read bytes that are not UTF-8 (byte {error.start})") from None
+    raw = parse_arguments(text)
     if run is None:
         return raw
     if not isinstance(raw, dict):

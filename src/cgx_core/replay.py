@@ -113,13 +113,15 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
 
     run = Run(root, handler_for)
     check_run_files(run)
+    found = log.scan(run.paths.log, 0, 1, None)
+    if not found.entries or found.entries[0].line.tool != "start_run":
+        raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
     ingested = reingest(run, source)
     if bytes_digest(ingested) != run.manifest["ingested"]:
         return ReplayReport(
             False,
             {"diverged": "ingest", "how": "the re-ingested graph differs from the one the run started from"},
         )
-    found = log.scan(run.paths.log, 0, 1, None)
     lookup = source_lookup(run, sources)
     state = RunState(run.id, 0, 0, None, loads(ingested.decode("utf-8")), (), False)
     for entry in found.entries:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -137,3 +138,45 @@ def test_unlock_of_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
     done = run("unlock", str(tmp_path))
     assert done.returncode == 2
     assert done.stderr.startswith("error [not-a-run]: ")
+
+
+def test_a_usage_error_with_a_newline_in_an_argument_is_still_one_line() -> None:
+    done = run("tool", "get_state", "--args", "{}", "x\ny")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "x\\ny" in done.stderr
+
+
+def test_args_from_stdin_that_are_not_utf8_are_invalid_json(started: Path) -> None:
+    done = subprocess.run(
+        [CLI, "tool", "get_state", "--run", str(started), "--args", "-"],
+        input=b'{"limit": 1, "x": "\xff"}',
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode() == "error [invalid-json]: --args - read bytes that are not UTF-8 (byte 19)\n"
+
+
+def test_replay_of_a_run_whose_first_line_is_garbled_is_not_a_run(started: Path) -> None:
+    log = started / "calls.jsonl"
+    log.write_bytes(b"\0" * 40 + b"\n")
+    done = run("replay", str(started))
+    assert done.returncode == 2
+    assert done.stderr.startswith("error [not-a-run]: ")
+
+
+def test_the_next_call_removes_temp_files_a_killed_writer_left(started: Path) -> None:
+    stale = started / ".state.json.tmp-99999"
+    stale.write_bytes(b"half a state")
+    done = run(
+        "tool",
+        "run_checks",
+        "--run",
+        str(started),
+        "--args",
+        '{"proposals": [{"type": "x", "target": "s-01"}], "model": "m"}',
+    )
+    assert done.returncode == 0, done.stderr
+    assert not stale.exists()

@@ -195,6 +195,7 @@ class Run:
         from cgx_core.run.lock import RunLock
 
         with RunLock(self.paths.lock, wait_seconds=wait):
+            self._remove_stale_temporaries()
             state, recovery = self._recover()
             context = CallContext(self, state.seq + 1, "live", call.model)
             effect = compute(context, state)
@@ -218,6 +219,13 @@ class Run:
             state = state.advance(effect, tool=call.tool, end=entry.end, digest=entry.digest)
             self._derive(state, effect)
         return Response(effect.result, recovery)
+
+    def _remove_stale_temporaries(self) -> None:
+        """Remove the temp files a writer killed mid-write left behind. Every writer holds the lock, so
+        while we hold it none of them is anyone's."""
+        for pattern in (".*.tmp-*", "checks/*/.*.tmp-*"):
+            for path in self.paths.root.glob(pattern):
+                path.unlink(missing_ok=True)
 
     def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
         state = self._stored_state()
