@@ -6,6 +6,7 @@ the number of runs. A progress bar is drawn on stderr only when stderr is a term
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -38,12 +39,10 @@ def _preload() -> None:
     from cgx_core.plugins import installed_check_types
 
     installed_check_types()
-    try:
+    with contextlib.suppress(ImportError):  # the built-in plugins may not be installed
         from cgx_checks.arithmetic.parse import expression_parser
 
         expression_parser()
-    except ImportError:  # the built-in plugins are not installed
-        pass
 
 
 def _progress(done: int, total: int) -> None:

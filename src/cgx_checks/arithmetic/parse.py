@@ -23,11 +23,11 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer
 from lark.common import LexerConf
 from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer, LexerState, PatternStr
+from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_NESTING, MAX_NUMERAL_DIGITS
 from cgx_checks.arithmetic.tree import Binary, Literal, Node, Unary
-from cgx_checks.nesting import check_nesting
+from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -191,16 +191,8 @@ def _describe(error: UnexpectedInput, expression: str) -> str:
         found = f"{str(error.token)!r} at column {error.column}"
     else:
         found = f"end of the expression at column {len(expression) + 1}"
-    names = sorted({_terminal_text(name) for name in getattr(error, "expected", None) or ()})
+    names = sorted(
+        {terminal_text(expression_parser(), _TERMINAL_NAMES, name) for name in getattr(error, "expected", None) or ()}
+    )
     accepted = f"; expected {', '.join(names)}" if names else ""
     return f"the expression does not parse: unexpected {found}{accepted}. {_ACCEPTED}"
-
-
-def _terminal_text(name: str) -> str:
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    try:
-        pattern = expression_parser().get_terminal(name).pattern
-    except KeyError:
-        return name
-    return repr(pattern.value) if isinstance(pattern, PatternStr) else name

@@ -15,11 +15,10 @@ from typing import cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.lexer import PatternStr
 
+from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_DIGITS, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
 from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
-from cgx_checks.nesting import check_nesting
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -165,19 +164,9 @@ def _describe(error: UnexpectedInput, text: str) -> str:
         found = "end of the expression"
         expected = set(getattr(error, "expected", ()) or ())
         column = len(text) + 1
-    names = sorted({_terminal_text(name) for name in expected})
+    names = sorted({terminal_text(side_parser(), _TERMINAL_NAMES, name) for name in expected})
     accepted = f"; expected {', '.join(names)}" if names else ""
     return (
         f"does not parse: unexpected {found} at column {column}{accepted}. Write numerals, declared symbols, "
         "I, pi, E, + - * / ^, parentheses and calls such as cos(x), with every product written with '*'"
     )
-
-
-def _terminal_text(name: str) -> str:
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    try:
-        pattern = side_parser().get_terminal(name).pattern
-    except KeyError:
-        return name
-    return repr(pattern.value) if isinstance(pattern, PatternStr) else name
