@@ -63,11 +63,10 @@ class GraphDigester:
 
     def digest(self, graph: Graph) -> str:
         """`sha256:` of the node digests then the relation digests, in graph order."""
-        hasher = hashlib.sha256(b"credencegraph-extract graph 1\n")
-        for node in graph.nodes.values():
-            hasher.update(b"n" + self._item(node)[1])
-        for relation in graph.relations.values():
-            hasher.update(b"r" + self._item(relation)[1])
+        item = self._item
+        nodes = b"".join(b"n" + item(node)[1] for node in graph.nodes.values())
+        relations = b"".join(b"r" + item(relation)[1] for relation in graph.relations.values())
+        hasher = hashlib.sha256(b"credencegraph-extract graph 1\n" + nodes + relations)
         if len(self._seen) > 4 * (len(graph.nodes) + len(graph.relations)) + 1024:
             self._forget(graph)
         return PREFIX + hasher.hexdigest()
