@@ -10,6 +10,7 @@ and its derived files) does it build the run's state in memory, which needs cred
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tomllib
 from collections.abc import Mapping
@@ -116,13 +117,12 @@ def _state_json(paths: RunPaths) -> Json:
     state rebuilt in memory from the log (committed calls not yet derived are applied, a torn tail ignored)."""
     from cgx_core.run.log import ends_with_line
 
-    try:
+    # A state.json that cannot be read or does not match the log is not an error here: the run is rebuilt below.
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         data: Json = json.loads(paths.state.read_bytes())
         end, last = data["log"]["end"], data["log"]["last"]
         if paths.log.stat().st_size == end and isinstance(last, str) and ends_with_line(paths.log, end, last):
             return data
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
     from cgx_core.run.session import Run
     from cgx_core.run.state import state_bytes
     from cgx_core.tools.registry import handler_for
