@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -103,3 +105,20 @@ def make_pdf(pages: Sequence[Sequence[str]]) -> bytes:
         out += b"%010d 00000 n \n" % offset
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from cgx_core.run.lock import RunLock
+with RunLock(Path(sys.argv[1]) / ".lock", wait_seconds=1):
+    print("held", flush=True)
+    time.sleep(120)
+"""
+
+
+def start_lock_holder(run: Path) -> subprocess.Popen[str]:
+    """Another process holding the run's lock (it has taken it when this returns); the caller kills it."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(run)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder

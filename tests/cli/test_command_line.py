@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from support import EXAMPLE, EXAMPLE_RUBRIC, tree
+from support import EXAMPLE, EXAMPLE_RUBRIC, start_lock_holder, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 SHORT = str(Path(sys.executable).with_name("cgx"))
@@ -100,20 +100,9 @@ def test_tools_lists_the_registry(started: Path) -> None:
     assert {"start_run", "get_state"} <= {tool["name"] for tool in listing}
 
 
-HOLD = """
-import sys, time
-from pathlib import Path
-from cgx_core.run.lock import RunLock
-with RunLock(Path(sys.argv[1]) / ".lock", wait_seconds=1):
-    print("held", flush=True)
-    time.sleep(60)
-"""
-
-
 def test_a_locked_run_names_its_holder_and_unlock_reports_it(started: Path) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(started)], stdout=subprocess.PIPE, text=True)
+    holder = start_lock_holder(started)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         proposals = '{"proposals": [{"type": "x", "target": "s-01"}], "model": "m"}'
         done = run("tool", "run_checks", "--run", str(started), "--wait", "0.2", "--args", proposals)
         error = error_of(done)

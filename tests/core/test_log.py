@@ -20,7 +20,7 @@ import pytest
 from cgx_core.digests import bytes_digest, json_digest
 from cgx_core.testing import StartedRun
 from cgx_core.tools.registry import call_tool
-from support import tree
+from support import start_lock_holder, tree
 
 PROPOSAL = {"type": "no-such-check", "target": "s-1"}
 
@@ -180,20 +180,9 @@ def test_four_processes_calling_at_once_serialise_into_a_gapless_log(run: Path) 
     assert json.loads((run / "state.json").read_bytes())["seq"] == 61
 
 
-HOLD = """
-import sys, time
-from pathlib import Path
-from cgx_core.run.lock import RunLock
-with RunLock(Path(sys.argv[1]) / ".lock", wait_seconds=1):
-    print("held", flush=True)
-    time.sleep(60)
-"""
-
-
 def test_a_call_on_a_locked_run_waits_then_names_the_holder(run: Path) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(run)], stdout=subprocess.PIPE, text=True)
+    holder = start_lock_holder(run)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         before = tree(run)
         payload, is_error = call_tool("run_checks", {"run": str(run), "proposals": [PROPOSAL], "model": "m"}, wait=0.2)
         assert is_error

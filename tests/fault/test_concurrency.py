@@ -29,7 +29,7 @@ from mcp import Client, StdioServerParameters
 from cgx_core.digests import json_digest
 from cgx_core.replay import replay
 from cgx_core.run import log
-from support import EXAMPLE_RECORDS, call, start_example, tree
+from support import EXAMPLE_RECORDS, call, start_example, start_lock_holder, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 AGENTS = 4
@@ -130,16 +130,6 @@ def test_four_command_line_agents_calling_at_once_get_results_consistent_with_th
     check_history(run, received, CLI_CALLS)
 
 
-HOLD = """
-import sys, time
-from pathlib import Path
-from cgx_core.run.lock import RunLock
-with RunLock(Path(sys.argv[1]) / ".lock", wait_seconds=1):
-    print("held", flush=True)
-    time.sleep(120)
-"""
-
-
 def unlock_report(run: Path) -> dict[str, Any]:
     done = subprocess.run([CLI, "unlock", str(run)], capture_output=True, text=True, check=True)
     report: dict[str, Any] = json.loads(done.stdout)
@@ -165,9 +155,8 @@ def lock_is_free(lock: Path, tries: int) -> bool:
 
 def test_contention_names_the_holder_and_the_lock_is_free_once_the_holder_is_killed(tmp_path: Path) -> None:
     run = started(tmp_path / "run")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(run)], stdout=subprocess.PIPE, text=True)
+    holder = start_lock_holder(run)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         before = tree(run)
         args = json.dumps(arguments(0, 0))
         done = subprocess.run(
