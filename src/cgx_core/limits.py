@@ -18,3 +18,18 @@ MAX_CITED_BYTES: Final = 64 * 1024 * 1024
 
 MAX_INPUT_FILES: Final = 500
 MAX_CHUNKS: Final = 20000
+
+INGEST_CPU_SECONDS: Final = 60
+"""CPU time start_run's reading of a paper may use (the four shared papers take under 1.5 s each). CPU time,
+not wall time, so a busy machine refuses exactly what an idle one refuses."""
+
+INGEST_MEMORY_BYTES: Final = 2 * 1024**3
+"""Address space the reading may add to what its process holds once its libraries are imported."""
+
+INGEST_WALL_FACTOR: Final = 10
+"""The reader's wall-clock safety net, in multiples of its CPU budget: it only catches a process that stopped
+using CPU (it waits on something), so it is generous enough never to decide a case the CPU budget decides."""
+
+REPLAY_BUDGET_FACTOR: Final = 4
+"""replay reads the paper with this many times the CPU budget the run recorded: the paper was read within
+budget once, and a slower machine must not make the run unreplayable."""

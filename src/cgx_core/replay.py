@@ -10,16 +10,19 @@ in which checks run again and what a citation check read is read again from its 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import attrs
 
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, file_digest, hex_of, json_digest
-from cgx_core.documents import DocumentFile, read_document
 from cgx_core.errors import CgxError
+from cgx_core.ingest_worker import Budget, ingest_bounded
+from cgx_core.ingestion import IngestRequest
+from cgx_core.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.run import log
 from cgx_core.run.session import CallContext, Run
 from cgx_core.run.state import RunState, state_bytes
@@ -58,15 +61,27 @@ def _document_path(run: Run, source: Path | None) -> Path:
 
 
 def reingest(run: Run, source: Path | None) -> bytes:
-    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest)."""
-    from credencegraph.core import dumps
-
-    from cgx_core.tools.start_run import ingest
-
+    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest),
+    read through the paper's boundary and within the run's ingestion budget as start_run read it."""
     paper = _document_path(run, source)
-    document = read_document(paper)
     recorded = run.manifest["document"]["files"]
-    found = [item.to_json() for item in document.files]
+    bibliography = run.manifest["bibliography"]["files"]
+    root = _root_of(paper, recorded[0]["name"])
+    for item in bibliography:
+        path = (root if root is not None else paper.parent) / item["name"]
+        if not path.is_file() or file_digest(path) != item["digest"]:
+            raise CgxError(
+                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
+            )
+    request = IngestRequest(
+        paper=str(paper),
+        root=str(root) if root is not None else None,
+        rubric=run.paths.rubric.read_bytes(),
+        rubric_name=run.manifest["rubric"]["name"],
+        bibliography_names=tuple(item["name"] for item in bibliography),
+    )
+    ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
+    found = [item.to_json() for item in ingested.files]
     if found != recorded:
         differing = [item["name"] for item in recorded if item not in found] or [
             item["name"] for item in found if item not in recorded
@@ -75,17 +90,29 @@ def reingest(run: Run, source: Path | None) -> bytes:
             Code.SOURCE_MISMATCH,
             f"the document's files are not those the run recorded: {differing} differ or are missing",
         )
-    bibs = []
-    for item in run.manifest["bibliography"]["files"]:
-        path = paper.parent / item["name"]
-        if not path.is_file() or file_digest(path) != item["digest"]:
-            raise CgxError(
-                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
-            )
-        bibs.append(DocumentFile(item["name"], path.read_bytes()))
-    graph, _ = ingest(document, bibs, run.rubric)
-    text: str = dumps(graph)
-    return text.encode("utf-8") + b"\n"
+    if [item.to_json() for item in ingested.bibliographies] != bibliography:
+        raise CgxError(Code.SOURCE_MISMATCH, "the bibliography read again differs from the one the run recorded")
+    return ingested.graph
+
+
+def _root_of(paper: Path, main_name: str) -> Path | None:
+    """The root a run's paper was read under, found from the main file's recorded name (relative to the
+    root): `journal/article.tex` read from `.../x/journal/article.tex` had the root `.../x`."""
+    depth = len(PurePosixPath(main_name).parts) - 1
+    if depth <= 0:
+        return None
+    folder = Path(os.path.abspath(paper)).parent
+    return folder.parents[depth - 1] if depth <= len(folder.parents) else None
+
+
+def _recorded_budget(run: Run) -> Budget:
+    recorded = run.manifest.get("limits", {}).get("ingest", {})
+    default = Budget()
+    cpu, memory = recorded.get("cpu_seconds"), recorded.get("memory_bytes")
+    return Budget(
+        cpu if isinstance(cpu, int) and 0 < cpu <= default.cpu_seconds else default.cpu_seconds,
+        memory if isinstance(memory, int) and 0 < memory <= default.memory_bytes else default.memory_bytes,
+    )
 
 
 def source_lookup(run: Run, sources: Path | None) -> Callable[[str], bytes | None]:

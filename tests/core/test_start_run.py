@@ -207,7 +207,9 @@ def test_an_input_outside_the_papers_directory_is_refused(tmp_path: Path, rubric
     (tmp_path / "paper").mkdir()
     (tmp_path / "secret.tex").write_text("A secret sentence.")
     (tmp_path / "paper" / "main.tex").write_text("\\begin{document}Hello there.\\input{../secret}\\end{document}")
-    refused(tmp_path, "paper-invalid", paper=str(tmp_path / "paper" / "main.tex"), rubric=str(rubric))
+    message = refused(tmp_path, "outside-root", paper=str(tmp_path / "paper" / "main.tex"), rubric=str(rubric))
+    assert message.startswith("\\input{../secret} (named in main.tex) is outside the paper's root 'paper'")
+    assert "pass start_run `root`" in message
 
 
 def test_a_paper_that_inputs_itself_is_refused(tmp_path: Path, rubric: Path) -> None:

@@ -12,17 +12,20 @@ import secrets
 import shutil
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cgx_core.bibliography import BibEntry, annotate_references, cited_keys, read_bib, reference_chunks
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest
-from cgx_core.documents import Document, DocumentFile, read_document
+from cgx_core.documents import Document, DocumentFile
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
-from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.ingest_worker import default_budget, ingest_bounded
+from cgx_core.ingestion import Ingested, IngestRequest
+from cgx_core.limits import MAX_RUBRIC_BYTES
+from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
@@ -46,18 +49,14 @@ def _read_limited(path: Path, limit: int, code: Code, what: str) -> bytes:
     return path.read_bytes()
 
 
-def _bibliographies(args: Mapping[str, Any], paper: Path, document: Document) -> list[DocumentFile]:
-    if "bibliography" in args:
-        path = Path(args["bibliography"])
-        data = _read_limited(path, MAX_BIBLIOGRAPHY_BYTES, Code.BIBLIOGRAPHY_INVALID, "bibliography")
-        return [DocumentFile(path.name, data)]
-    root = paper.parent
-    return [
-        DocumentFile(
-            name, _read_limited(root / name, MAX_BIBLIOGRAPHY_BYTES, Code.BIBLIOGRAPHY_INVALID, "bibliography")
-        )
-        for name in document.bibliographies
-    ]
+def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> list[CitedCopy]:
+    """The cited copies, from a folder the paper's boundary admits (read_cited refuses links inside it)."""
+    if "cited" not in args:
+        return []
+    folder = Path(args["cited"])
+    root = Path(args["root"]) if "root" in args else None
+    PaperRoot.for_paper(paper, root).name_of(folder, what=f"the cited works folder '{folder.name}'")
+    return read_cited(folder, set(ingested.reference_keys))
 
 
 def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
@@ -75,7 +74,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = cited_keys(chunks)
     added = reference_chunks(entries, cited, resolved)
-    graph, unresolved = chunks_to_graph([*chunks, *added], document.main.name, rubric.initial)
+    # The graph names its document by the main file's own name, whatever root the run was given.
+    main_name = PurePosixPath(document.main.name).name
+    graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -91,7 +92,6 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
 
 def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     """Create the run, or refuse with nothing written."""
-    from credencegraph.core import dumps
 
     from cgx_core.plugins import distribution_version, installed_check_types
     from cgx_core.rubrics import load_rubric_bytes
@@ -104,13 +104,18 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         )
     rubric_path = Path(args["rubric"])
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
-    rubric = load_rubric_bytes(rubric_data, rubric_path.name)
+    rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
     paper = Path(args["paper"])
-    document = read_document(paper)
-    bibs = _bibliographies(args, paper, document)
-    graph, bibliography = ingest(document, bibs, rubric)
-    keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
-    cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
+    budget = default_budget()
+    request = IngestRequest(
+        paper=str(paper),
+        root=args.get("root"),
+        rubric=rubric_data,
+        rubric_name=rubric_path.name,
+        bibliography=args.get("bibliography"),
+    )
+    ingested = ingest_bounded(request, budget)
+    cited = _cited_copies(args, paper, ingested)
     store = bool(args.get("store_source", False))
 
     paths = RunPaths(root)
@@ -124,22 +129,22 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         for copy in cited:
             write_atomic(paths.cited / copy.name, copy.data)
         if store:
-            for item in (*document.files, *bibs):
+            for item in (*ingested.files, *ingested.bibliographies):
                 target = paths.source / item.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 write_atomic(target, item.data)
-        ingested = dumps(graph).encode("utf-8") + b"\n"
-        write_atomic(paths.ingested, ingested)
+        write_atomic(paths.ingested, ingested.graph)
         registry = installed_check_types()
         manifest: dict[str, Any] = {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "run": secrets.token_hex(8),
-            "document": {"format": document.format, "files": [item.to_json() for item in document.files]},
+            "document": {"format": ingested.format, "files": [item.to_json() for item in ingested.files]},
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
-            "bibliography": bibliography,
+            "bibliography": ingested.bibliography,
             "cited": [copy.to_json() for copy in cited],
-            "ingested": bytes_digest(ingested),
+            "ingested": bytes_digest(ingested.graph),
+            "limits": {"ingest": budget.to_json()},
             "store_source": store,
             "versions": {
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
@@ -153,7 +158,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         logged = {
             "paper": manifest["document"],
             "rubric": {"name": rubric_path.name, "digest": manifest["rubric"]["digest"]},
-            "bibliography": bibliography["files"],
+            "bibliography": ingested.bibliography["files"],
             "cited": manifest["cited"],
             "store_source": store,
         }
