@@ -3,29 +3,39 @@
 A hostile or broken paper can make reading cost without bound: a 2 MB `.bib` field (pylatexenc renders it in
 superlinear time), macros whose expansion doubles at each level, 15 MB of LaTeX under the size caps. None of
 that can be interrupted reliably inside the process (the MCP server runs calls in threads, which no signal
-reaches), so the step runs in a fresh interpreter (`python -m cgx_core.ingest_worker`) that limits itself
-once its libraries are imported:
+reaches), so each reading runs in a child process that limits itself before it starts:
 
-- CPU time (`RLIMIT_CPU`): the kernel stops the process when it has used its budget, whatever the machine's
+- CPU time (`RLIMIT_CPU`): the kernel stops the child when it has used its budget, whatever the machine's
   load, so a busy machine refuses exactly the papers an idle one refuses;
 - address space (`RLIMIT_AS`): an allocation past the budget fails with MemoryError, which the child reports;
-- its parent's death (`PR_SET_PDEATHSIG`): a child whose parent was killed is killed too.
+- the death of the process that asked: no child outlives it.
 
-The parent waits with a wall-clock safety net (a multiple of the CPU budget) that only catches a child that
-stopped using CPU. Requests and replies cross stdin and stdout as pickles of plain values
-(`ingestion.IngestRequest`, `ingestion.Ingested`); a refusal comes back as its code and message.
+Children are forked from a *zygote*: a fresh interpreter (`python -m cgx_core.ingest_worker`), started once
+per process on first use, that imports the readers and then forks one child per reading. A reading costs a
+fork rather than an interpreter start and half a second of imports; the zygote is single-threaded (its BLAS
+libraries are told to start no threads), so forking it is safe, which forking a threaded MCP server is not.
+The zygote watches its stdin while a child works: when the process that started it dies, the pipe reaches
+end-of-file, and the zygote kills the child and exits; the child also asks the kernel to kill it when the
+zygote dies (`PR_SET_PDEATHSIG`).
+
+The caller waits with a wall-clock safety net (a multiple of the CPU budget) that only catches a child that
+stopped using CPU. Requests and replies are length-prefixed pickles of plain values (`ingestion.IngestRequest`,
+`ingestion.Ingested`); a refusal comes back as its code and message.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import pickle
+import select
 import signal
+import struct
 import subprocess
 import sys
-from typing import Any
+import threading
+import time
+from typing import IO, Any
 
 import attrs
 
@@ -33,6 +43,9 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingestion import Ingested, IngestRequest
 from cgx_core.limits import INGEST_CPU_SECONDS, INGEST_MEMORY_BYTES, INGEST_WALL_FACTOR
+
+_FRAME = struct.Struct("<Q")
+_QUIET_LIBRARIES = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 @attrs.frozen
@@ -63,29 +76,24 @@ def ingest_bounded(request: IngestRequest, budget: Budget) -> Ingested:
         CgxError: the child's own refusal (paper-invalid, outside-root, ...), `ingest-over-budget` when it
             ran out of CPU time or memory, `internal-error` when it failed otherwise.
     """
-    command = [sys.executable, "-P", "-m", "cgx_core.ingest_worker", str(os.getpid())]
-    child = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True
-    )
     wall = budget.cpu_seconds * INGEST_WALL_FACTOR + 60
     try:
-        out, err = child.communicate(pickle.dumps((request, budget)), timeout=wall)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.communicate()
+        status, reply = _ZYGOTE.run(pickle.dumps((request, budget), protocol=pickle.HIGHEST_PROTOCOL), wall)
+    except TimeoutError:
         raise CgxError(
             Code.INGEST_OVER_BUDGET,
             f"reading the paper did not end within {wall} s of wall time (its CPU budget is {budget.cpu_seconds} s): "
             "it waited on something that never came; check that every file of the paper is a regular file",
         ) from None
-    except BaseException:
-        child.kill()
-        child.wait()
-        raise
-    return _outcome(child.returncode, out, err, budget)
+    return _outcome(status, reply, budget)
 
 
-def _outcome(status: int, out: bytes, err: bytes, budget: Budget) -> Ingested:
+def zygote_pid() -> int | None:
+    """The pid of this process's zygote, if one runs (for tests and diagnostics)."""
+    return _ZYGOTE.pid()
+
+
+def _outcome(status: int, data: bytes, budget: Budget) -> Ingested:
     if status in (-signal.SIGXCPU, -signal.SIGKILL):
         raise CgxError(
             Code.INGEST_OVER_BUDGET,
@@ -94,9 +102,9 @@ def _outcome(status: int, out: bytes, err: bytes, budget: Budget) -> Ingested:
             "expand into themselves many times over, megabytes of generated LaTeX; remove it and start again",
         )
     try:
-        reply: tuple[Any, ...] = pickle.loads(out) if out else ("failed", _last_line(err))
+        reply: tuple[Any, ...] = pickle.loads(data) if data else ("failed", f"exit status {status}, no reply")
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-        reply = ("failed", f"exit status {status}: {_last_line(err)}")
+        reply = ("failed", f"exit status {status}, an unreadable reply")
     kind = reply[0]
     if kind == "ok":
         ingested: Ingested = reply[1]
@@ -113,15 +121,201 @@ def _outcome(status: int, out: bytes, err: bytes, budget: Budget) -> Ingested:
     raise CgxError(Code.INTERNAL_ERROR, f"reading the paper failed inside this package ({reply[1]}); please report it")
 
 
-def _last_line(err: bytes) -> str:
-    lines = err.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1][:300] if lines else "no message"
+# -- the caller's side -----------------------------------------------------------------------------------------
 
 
-# -- the child ---------------------------------------------------------------------------------------------
+class _ZygoteClient:
+    """This process's zygote: started on first use, one reading at a time, replaced when it dies."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._owner = os.getpid()
+
+    def pid(self) -> int | None:
+        process = self._process
+        return process.pid if process is not None and process.poll() is None else None
+
+    def run(self, payload: bytes, wall: float) -> tuple[int, bytes]:
+        with self._lock:
+            for attempt in (1, 2):
+                process = self._ensure()
+                assert process.stdin is not None and process.stdout is not None
+                try:
+                    _write_frame(process.stdin, payload)
+                    status, reply = pickle.loads(_read_frame(process.stdout, time.monotonic() + wall))
+                    return int(status), bytes(reply)
+                except TimeoutError:
+                    self._stop()
+                    raise
+                except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+                    self._stop()  # the zygote died (killed from outside): start another, once
+                    if attempt == 2:
+                        raise CgxError(
+                            Code.INTERNAL_ERROR, "the process that reads papers stopped answering; please report it"
+                        ) from None
+                except BaseException:
+                    self._stop()  # interrupted mid-reading: its late answer must not be read by the next caller
+                    raise
+        raise AssertionError("unreachable")
+
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        if self._owner != os.getpid():  # a forked copy of this object: never share the parent's zygote
+            self._process, self._owner = None, os.getpid()
+        if self._process is not None and self._process.poll() is None:
+            return self._process
+        self._stop()
+        self._process = subprocess.Popen(
+            [sys.executable, "-P", "-m", "cgx_core.ingest_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            env={**os.environ, **_QUIET_LIBRARIES},
+        )
+        return self._process
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def forget_after_fork(self) -> None:
+        """In a forked child: drop the parent's zygote (its pipes are the parent's) without touching it."""
+        self._lock = threading.Lock()
+        process, self._process = self._process, None
+        self._owner = os.getpid()
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        os.close(stream.fileno())
 
 
-def _die_with_parent(parent: int) -> None:
+_ZYGOTE = _ZygoteClient()
+os.register_at_fork(after_in_child=_ZYGOTE.forget_after_fork)
+
+
+def _write_frame(stream: IO[bytes], data: bytes) -> None:
+    stream.write(_FRAME.pack(len(data)) + data)
+    stream.flush()
+
+
+def _read_frame(stream: IO[bytes], deadline: float | None) -> bytes:
+    fd = stream.fileno()
+    head = _read_exactly(fd, _FRAME.size, deadline)
+    return _read_exactly(fd, _FRAME.unpack(head)[0], deadline)
+
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
+    """`size` bytes from `fd`, waiting until `deadline` (time.monotonic) at most, or for ever when None."""
+    parts: list[bytes] = []
+    remaining = size
+    while remaining:
+        if deadline is not None:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                raise TimeoutError
+        part = os.read(fd, min(remaining, 1 << 20))
+        if not part:
+            raise EOFError
+        parts.append(part)
+        remaining -= len(part)
+    return b"".join(parts)
+
+
+# -- the zygote and its children ------------------------------------------------------------------------------
+
+
+def _warm_up() -> None:
+    """Import what reading needs before any budget starts, so a budget counts reading, not importing."""
+    import bibtexparser.entrypoint  # noqa: F401
+    import credencegraph.core
+    import credencegraph.ingest.latex
+    import credencegraph.ingest.pdf  # noqa: F401
+    import pylatexenc.latex2text
+    import pylatexenc.latexwalker._defaultspecs  # noqa: F401
+
+    import cgx_core.ingestion
+    import cgx_core.read_watch
+    import cgx_core.rubrics
+    import cgx_core.tools.start_run
+
+    cgx_core.read_watch.install()
+
+
+def _zygote() -> None:
+    """Answer one reading at a time until stdin ends; kill the child at work if it ends meanwhile."""
+    _warm_up()
+    while True:
+        try:
+            payload = _read_exactly(0, _FRAME.unpack(_read_exactly(0, _FRAME.size, None))[0], None)
+        except EOFError:
+            return
+        reader, writer = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(reader)
+            _child(payload, writer)
+        os.close(writer)
+        reply = _collect(reader, child)
+        if reply is None:
+            return  # the caller is gone
+        _, wait_status = os.waitpid(child, 0)
+        message = pickle.dumps((os.waitstatus_to_exitcode(wait_status), reply), protocol=pickle.HIGHEST_PROTOCOL)
+        os.write(1, _FRAME.pack(len(message)))
+        view = memoryview(message)
+        while view:
+            view = view[os.write(1, view) :]
+
+
+def _collect(reader: int, child: int) -> bytes | None:
+    """The child's reply (read as it comes, so a large one never blocks it), or None when stdin ended first:
+    the caller died, so the child is killed and reaped."""
+    parts: list[bytes] = []
+    while True:
+        ready = select.select([reader, 0], [], [])[0]
+        if 0 in ready:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            return None
+        part = os.read(reader, 1 << 20)
+        if not part:
+            os.close(reader)
+            return b"".join(parts)
+        parts.append(part)
+
+
+def _child(payload: bytes, writer: int) -> None:
+    """One reading: die with the zygote, limit CPU time and memory, answer, exit (never returns)."""
+    try:
+        _die_with(os.getppid())
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1):
+            os.dup2(devnull, fd)  # the zygote's protocol streams are not the child's to touch
+        request, budget = pickle.loads(payload)
+        _limit(budget)
+        reply = _answer(request)
+        try:
+            data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        except MemoryError:
+            data = pickle.dumps(("memory",))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(writer, view) :]
+    finally:
+        os._exit(0)
+
+
+def _die_with(parent: int) -> None:
     """Ask the kernel to kill this process when its parent dies (Linux), and end now if it already has."""
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
@@ -132,23 +326,9 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _warm_up() -> None:
-    """Import what reading needs before the budget starts, so the budget counts reading, not importing."""
-    import bibtexparser.entrypoint  # noqa: F401
-    import credencegraph.core
-    import credencegraph.ingest.latex  # noqa: F401
-    import pylatexenc.latex2text
-    import pylatexenc.latexwalker._defaultspecs  # noqa: F401
-
-    import cgx_core.read_watch
-    import cgx_core.rubrics
-    import cgx_core.tools.start_run
-
-    cgx_core.read_watch._install()
-
-
 def _limit(budget: Budget) -> None:
     """Start the budget: CPU time from now, address space on top of what the process holds now."""
+    import math
     import resource
 
     with contextlib.suppress(ValueError, OSError):
@@ -172,8 +352,8 @@ def _set_limit(which: int, soft: int, hard: int | None) -> None:
 
 def _address_space() -> int:
     """The process's address space now (VmSize), in bytes."""
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        for line in open("/proc/self/status", encoding="ascii"):  # noqa: SIM115 - read once, closed at exit
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
             if line.startswith("VmSize:"):
                 return int(line.split()[1]) * 1024
     return 0
@@ -194,20 +374,5 @@ def _answer(request: IngestRequest) -> tuple[Any, ...]:
         return ("failed", f"{type(error).__name__}: {error}"[:300])
 
 
-def main() -> None:
-    """The child: read the request, limit itself, answer, exit."""
-    _die_with_parent(int(sys.argv[1]))
-    request, budget = pickle.load(sys.stdin.buffer)
-    _warm_up()
-    _limit(budget)
-    reply = _answer(request)
-    try:
-        data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
-    except MemoryError:
-        data = pickle.dumps(("memory",))
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
-
-
 if __name__ == "__main__":
-    main()
+    _zygote()

@@ -77,7 +77,8 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     watch.opened.append(path)
 
 
-def _install() -> None:
+def install() -> None:
+    """Install the audit hook in this process (once; it does nothing outside a `watch`)."""
     global _installed
     with _install_lock:
         if not _installed:
@@ -88,7 +89,7 @@ def _install() -> None:
 @contextlib.contextmanager
 def watch(admits: Callable[[Path], bool]) -> Iterator[Watch]:
     """Watch every file this thread opens inside the block; refuse those `admits` rejects."""
-    _install()
+    install()
     current = Watch(admits)
     previous = _current()
     _local.watch = current

@@ -97,9 +97,7 @@ def test_an_input_hidden_from_the_scan_inside_the_root_is_refused_too(tmp_path: 
 
 
 @pytest.mark.parametrize("named", [True, False])
-def test_a_bib_that_is_a_symbolic_link_outside_the_folder_is_refused(
-    tmp_path: Path, rubric: Path, named: bool
-) -> None:
+def test_a_bib_that_is_a_symbolic_link_outside_the_folder_is_refused(tmp_path: Path, rubric: Path, named: bool) -> None:
     (tmp_path / "elsewhere.bib").write_text("@article{k, title={" + MARKER + "}}\n")
     (tmp_path / "paper").mkdir()
     os.symlink(tmp_path / "elsewhere.bib", tmp_path / "paper" / "refs.bib")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -271,35 +272,37 @@ def test_a_run_directory_that_already_exists_is_refused_and_left_alone(tmp_path:
     assert (tmp_path / "run" / "keep.txt").read_text() == "mine"
 
 
+def example_with_cited(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the example paper whose cited folder (under the paper's root) is empty."""
+    paper = tmp_path / "paper"
+    shutil.copytree(EXAMPLE, paper)
+    shutil.rmtree(paper / "cited")
+    (paper / "cited").mkdir()
+    return paper / "paper.tex", paper / "cited"
+
+
 def test_a_cited_copy_named_after_no_bibliography_key_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "cited").mkdir()
-    (tmp_path / "cited" / "nobody2020.txt").write_text("text")
-    message = refused(
-        tmp_path,
-        "cited-invalid",
-        paper=str(EXAMPLE / "paper.tex"),
-        rubric=str(EXAMPLE_RUBRIC),
-        cited=str(tmp_path / "cited"),
-    )
+    paper, cited = example_with_cited(tmp_path)
+    (cited / "nobody2020.txt").write_text("text")
+    message = refused(tmp_path, "cited-invalid", paper=str(paper), rubric=str(EXAMPLE_RUBRIC), cited=str(cited))
     assert "smith2019" in message  # the message lists the keys it could have been
 
 
 def test_a_cited_copy_with_another_suffix_or_a_link_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "cited").mkdir()
-    (tmp_path / "cited" / "smith2019.docx").write_text("text")
-    paper, rubric_path = str(EXAMPLE / "paper.tex"), str(EXAMPLE_RUBRIC)
-    refused(tmp_path, "cited-invalid", paper=paper, rubric=rubric_path, cited=str(tmp_path / "cited"))
-    (tmp_path / "cited" / "smith2019.docx").unlink()
-    os.symlink("/etc/hostname", tmp_path / "cited" / "smith2019.txt")
-    refused(tmp_path, "cited-invalid", paper=paper, rubric=rubric_path, cited=str(tmp_path / "cited"))
+    paper, cited = example_with_cited(tmp_path)
+    (cited / "smith2019.docx").write_text("text")
+    arguments = {"paper": str(paper), "rubric": str(EXAMPLE_RUBRIC), "cited": str(cited)}
+    refused(tmp_path, "cited-invalid", **arguments)
+    (cited / "smith2019.docx").unlink()
+    os.symlink("/etc/hostname", cited / "smith2019.txt")
+    refused(tmp_path, "cited-invalid", **arguments)
 
 
 def test_a_bibliography_that_is_not_utf8_is_refused(tmp_path: Path, rubric: Path) -> None:
     paper = write_tiny_paper(tmp_path / "paper")
-    (tmp_path / "refs.bib").write_bytes("@article{a, title={Caf\xe9}}".encode("latin-1"))
-    refused(
-        tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(tmp_path / "refs.bib")
-    )
+    bib = tmp_path / "paper" / "refs.bib"
+    bib.write_bytes("@article{a, title={Caf\xe9}}".encode("latin-1"))
+    refused(tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(bib))
 
 
 def test_the_bbl_credencegraph_reads_is_recorded_and_stored(papers: Path, tmp_path: Path) -> None:

@@ -149,8 +149,8 @@ def _any_good_line_after(data: bytes, position: int) -> bool:
     return any(_parse(raw) is not None for raw in data[position:].split(b"\n"))
 
 
-def ends_with_line(path: Path, end: int, digest: str) -> bool:
-    """Whether the log still ends a line at byte `end` whose digest is `digest`.
+def line_ending_at(path: Path, end: int) -> bytes | None:
+    """The bytes of the line the log ends at byte `end` (without its newline), or None when no line ends there.
 
     It reads back from `end` only as far as that line starts (a 64 KiB window, grown when a line is
     longer), so checking that state.json still matches the log costs the same at call 10 and call 10,000.
@@ -163,13 +163,71 @@ def ends_with_line(path: Path, end: int, digest: str) -> bool:
                 handle.seek(start)
                 data = handle.read(end - start)
                 if len(data) != end - start or not data.endswith(b"\n"):
-                    return False
+                    return None
                 cut_at = data.rfind(b"\n", 0, len(data) - 1)
                 if cut_at >= 0 or start == 0:
-                    return bytes_digest(data[cut_at + 1 : -1]) == digest
+                    return data[cut_at + 1 : -1]
                 window *= 4
     except OSError:
-        return False
+        return None
+
+
+def ends_with_line(path: Path, end: int, digest: str) -> bool:
+    """Whether the log still ends a line at byte `end` whose digest is `digest`."""
+    raw = line_ending_at(path, end)
+    return raw is not None and bytes_digest(raw) == digest
+
+
+def parse_line(raw: bytes) -> LogLine | None:
+    """The call a line's bytes record, or None when they are not exactly a line `append` writes."""
+    return _parse(raw)
+
+
+_SEQ_PREFIX = b'{"seq":'
+_PREV_KEY = b',"prev":'
+
+
+def check_chain(path: Path, end: int, last: str | None) -> None:
+    """Check the hash chain of the log's first `end` bytes, without parsing a line's JSON: each line starts
+    with its sequence number (1, 2, ...) and ends with the digest of the line before it (`prev` is the last
+    field), and the last line's digest is `last`. Every line was checked whole when it was committed; this
+    finds a line rewritten or deleted since, wherever it is, in about a millisecond per megabyte.
+
+    Raises:
+        CgxError: `run-corrupt`, naming the first call whose chain is broken.
+    """
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(end)
+    except OSError as error:
+        raise CgxError(Code.IO_ERROR, f"calls.jsonl cannot be read: {error.strerror}") from None
+    previous = b"null"
+    position = start = 0
+    seq = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            raise _broken_chain(seq + 1, position)
+        raw = data[position:newline]
+        seq += 1
+        tail = _PREV_KEY + previous + b"}"
+        if not raw.startswith(b"%s%d," % (_SEQ_PREFIX, seq)) or not raw.endswith(tail):
+            raise _broken_chain(seq, position)
+        previous = b'"' + bytes_digest(raw).encode("ascii") + b'"'
+        start, position = position, newline + 1
+    if len(data) != end:
+        raise _broken_chain(seq + 1, len(data))
+    if (previous[1:-1].decode("ascii") if seq else None) != last:
+        raise _broken_chain(seq, start)
+
+
+def _broken_chain(seq: int, position: int) -> CgxError:
+    return CgxError(
+        Code.RUN_CORRUPT,
+        f"calls.jsonl: the hash chain breaks at call {seq} (byte {position}): a committed line was rewritten or "
+        "deleted, so the log is no longer the record of the calls that were made. No call can change this run; "
+        "restore calls.jsonl from a copy, or start a new run ('credencegraph-extract verify' or 'replay' says more)",
+    )
 
 
 def cut(path: Path, tail: Tail) -> None:
