@@ -121,18 +121,10 @@ def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
         raw = data[position:newline]
         line = _parse(raw)
         if line is not None and (line.seq != next_seq or line.prev != prev):
-            raise CgxError(
-                Code.RUN_CORRUPT,
-                f"calls.jsonl: the line at byte {offset + position} is call {line.seq}, which does not follow call "
-                f"{next_seq - 1} (its digest chain is broken): an earlier line was rewritten or deleted",
-            )
+            raise _broken_chain(next_seq, offset + position)
         if line is None:
             if _any_good_line_after(data, newline + 1):
-                raise CgxError(
-                    Code.RUN_CORRUPT,
-                    f"calls.jsonl: the line at byte {offset + position} is not call {next_seq} chained to the call "
-                    "before it, yet valid lines follow it: an earlier line was rewritten or deleted",
-                )
+                raise _broken_chain(next_seq, offset + position)
             return Scan(
                 tuple(entries),
                 Tail(offset + position, len(data) - position, f"the line after call {next_seq - 1} is not valid"),
@@ -222,11 +214,12 @@ def check_chain(path: Path, end: int, last: str | None) -> None:
 
 
 def _broken_chain(seq: int, position: int) -> CgxError:
+    """The refusal of a log whose hash chain is broken: where, and what the user can still do."""
     return CgxError(
         Code.RUN_CORRUPT,
-        f"calls.jsonl: the hash chain breaks at call {seq} (byte {position}): a committed line was rewritten or "
-        "deleted, so the log is no longer the record of the calls that were made. No call can change this run; "
-        "restore calls.jsonl from a copy, or start a new run ('credencegraph-extract verify' or 'replay' says more)",
+        f"calls.jsonl: the hash chain breaks at call {seq} (byte {position}): the line there does not follow call "
+        f"{seq - 1}; a committed line was rewritten or deleted, so the log is no longer the record of the calls "
+        "that were made. No call can change this run; restore calls.jsonl from a copy, or start a new run",
     )
 
 
