@@ -16,6 +16,16 @@ MAX_BIBLIOGRAPHY_BYTES: Final = 16 * 1024 * 1024
 MAX_CITED_BYTES: Final = 64 * 1024 * 1024
 """One cited work's copy."""
 
+MAX_ARGUMENT_STRING: Final = 20_000
+"""Characters in any one string of a call's arguments (a note, a clause, a statement, a passage)."""
+
+MAX_ARGUMENT_DEPTH: Final = 64
+"""Levels of nesting of a call's arguments (records are at most a few levels deep)."""
+
+MAX_ARGUMENT_BYTES: Final = 2 * 1024 * 1024
+"""A call's arguments as JSON, all together: what one accepted call can add to the log (a classify call
+typing every chunk of a 300-chunk paper takes about 40 kB)."""
+
 MAX_INPUT_FILES: Final = 500
 MAX_CHUNKS: Final = 20000
 

@@ -9,6 +9,7 @@ tore it): recovery cuts it away and reports it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -237,11 +238,19 @@ def append(path: Path, line: LogLine) -> Entry:
     data = raw + b"\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
-        written = os.write(fd, data)
-        if written != len(data):
-            raise CgxError(Code.IO_ERROR, f"calls.jsonl: wrote {written} of {len(data)} bytes")
-        os.fsync(fd)
-        end = os.lseek(fd, 0, os.SEEK_END)
+        start = os.lseek(fd, 0, os.SEEK_END)  # the caller holds the lock: nobody else appends
+        try:
+            written = os.write(fd, data)
+            if written != len(data):
+                raise CgxError(Code.IO_ERROR, f"calls.jsonl: wrote {written} of {len(data)} bytes (is the disk full?)")
+            os.fsync(fd)
+        except BaseException:
+            # Not committed: take back what was written, so that no later reader takes a line whose caller was
+            # told it failed for a committed call (a full write whose fsync failed would otherwise look committed).
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise
+        end = start + written
     finally:
         os.close(fd)
     return Entry(line, end, bytes_digest(raw))

@@ -64,15 +64,19 @@ Resolver = Callable[[str], Handler]
 
 @attrs.frozen
 class Response:
-    """A committed call's result, and what recovery repaired before it (reported, never digested)."""
+    """A committed call's result, what recovery repaired before it, and whether writing its derived files
+    failed after the commit (both reported, never digested)."""
 
     result: Mapping[str, Any]
     recovery: Mapping[str, Any] | None
+    underived: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = dict(self.result)
         if self.recovery:
             out["recovery"] = dict(self.recovery)
+        if self.underived:
+            out["committed_but"] = self.underived
         return out
 
 
@@ -260,8 +264,17 @@ class Run:
             entry = log.append(self.paths.log, line)
             _CHAINS[self._key] = (_signature(self.paths.log), entry.end, entry.digest)  # the chain, extended
             state = state.advance(effect, tool=call.tool, end=entry.end, digest=entry.digest)
-            self._derive(state, effect)
-        return Response(effect.result, recovery)
+            underived = None
+            try:
+                self._derive(state, effect)
+            except OSError as error:
+                # The call is committed: an io-error here would make the agent make it again, and apply it twice.
+                underived = (
+                    f"call {state.seq} is committed (its line is in calls.jsonl), but writing the files derived "
+                    f"from it failed ({error.strerror or error}): do not make this call again. Free the disk "
+                    "space; the next changing call writes them (get_state already reads the run as it stands)"
+                )
+        return Response(effect.result, recovery, underived)
 
     def _remove_stale_temporaries(self) -> None:
         """Remove the temp files a writer killed mid-write left behind. Every writer holds the lock, so
