@@ -18,7 +18,7 @@ Only https counts for a fetched tie, so that nobody on the network path can subs
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Literal
 from urllib.parse import quote, unquote
 
@@ -140,6 +140,32 @@ def _doi_tie(urls: Sequence[ParsedUrl], entry: Entry) -> Tie | None:
     if named.casefold() != wanted.casefold():
         return None
     return Tie(kind="doi", names=wanted)
+
+
+def tie_before_fetch(url: str, entry: Entry) -> Tie | None:
+    """The tie a URL has to the entry, decided from the URL and the entry alone, before any connection:
+    an https arXiv URL of the entry's id (at its version or none), or the entry's DOI on doi.org. None
+    when the URL is not tied, so the tool never connects to a host that could not count.
+
+    Raises `fetch-refused` for a URL the fetcher would refuse to parse (not http(s), ambiguous).
+    """
+    parsed = parse_url(url)
+    return _arxiv_tie([parsed], entry) or _doi_tie([parsed], entry)
+
+
+def hop_rule(tie: Tie) -> Callable[[ParsedUrl], None]:
+    """What every hop of a tied fetch must keep: an arXiv tie stays on arXiv's hosts over https (a redirect
+    elsewhere is stopped before it is requested); a DOI tie may end anywhere the DOI resolves to."""
+
+    def allow(hop: ParsedUrl) -> None:
+        if tie.kind == "arxiv" and not (hop.scheme == "https" and hop.host in ARXIV_HOSTS):
+            raise CgxError(
+                Code.SOURCE_UNTIED,
+                f"arXiv redirected to {hop.url}, off arXiv's hosts: that page is not the arXiv paper, and it was "
+                "not fetched",
+            )
+
+    return allow
 
 
 def tie_for_url(hops: Sequence[str], entry: Entry) -> Tie | None:

@@ -23,6 +23,8 @@ import attrs
 
 from cgx_checks.citation.addresses import IPAddress, is_public
 from cgx_checks.citation.fetch import FetchPolicy, Limits
+from cgx_checks.citation_support import CitationSupport
+from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
 from support import make_pdf
 
 LOOPBACK = IPv4Address("127.0.0.1")
@@ -127,6 +129,17 @@ def loopback_policy(resolver: Callable[[str], Sequence[str]], *, tls_context: An
     }
     base.update(limits)
     return FetchPolicy(resolver=resolver, address_rule=admit_loopback, limits=Limits(**base), tls_context=tls_context)
+
+
+@contextmanager
+def citation_policy(policy: FetchPolicy) -> Iterator[None]:
+    """The installed check types, with citation-support fetching under `policy` (the test-only opening)."""
+    registry = CheckTypeRegistry()
+    for item in installed_check_types():
+        registry.providing(item.distribution, item.version)
+        registry(CitationSupport(policy) if item.check_type.name == "citation-support" else item.check_type)
+    with check_types_scope(registry):
+        yield
 
 
 def tls_contexts(names: Sequence[str]) -> tuple[Any, Any]:
