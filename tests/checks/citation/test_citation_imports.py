@@ -16,8 +16,8 @@ SCRIPT = """
 import json, sys
 from cgx_core.tools.registry import call_tool
 result, _ = call_tool("judge_citation", json.loads(sys.argv[1]))
-print(json.dumps({"result": result, "modules": sorted(m for m in %r if m in sys.modules)}))
-""" % (HEAVY,)
+print(json.dumps({"result": result, "modules": sorted(m for m in json.loads(sys.argv[2]) if m in sys.modules)}))
+"""
 
 
 def test_judging_on_a_cited_text_file_imports_no_fetcher_and_no_other_reader(tmp_path: Path) -> None:
@@ -34,7 +34,10 @@ def test_judging_on_a_cited_text_file_imports_no_fetcher_and_no_other_reader(tmp
         "supports": True,
     }
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(arguments)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", SCRIPT, json.dumps(arguments), json.dumps(HEAVY)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     out = json.loads(done.stdout)
     assert out["result"]["checks"][0]["result"] == "passed", out
