@@ -182,11 +182,14 @@ def tie_for_url(hops: Sequence[str], entry: Entry) -> Tie | None:
 def tie_for_cited(name: str, entry: Entry, digest: str, recorded: str | None) -> Tie | None:
     """Whether the cited copy `name` (a file name in the run's copy of the cited works) is the entry's.
 
-    It is when its name is `<key>.txt`, `.tex` or `.pdf`; then its `digest` must be the one start_run
+    It is when its name is `<key>.txt`, `.tex` or `.pdf` (the key escaped as `cgx_core.cited` says, so a DOI
+    URL key has a copy too); then its `digest` must be the one start_run
     `recorded`, or the copy changed under the run (`source-changed`). None when it names another key.
     """
+    from cgx_core.cited import key_of_stem
+
     stem, dot, suffix = name.rpartition(".")
-    if not dot or stem != entry.key or f".{suffix}" not in CITED_SUFFIXES:
+    if not dot or key_of_stem(stem, {entry.key}) != entry.key or f".{suffix}" not in CITED_SUFFIXES:
         return None
     if recorded is None or digest != recorded:
         raise CgxError(

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.bibliography import BibEntry, annotate_references, cited_keys, read_bib, reference_chunks
+from cgx_core.bibliography import (
+    BibEntry,
+    annotate_references,
+    bibliography_hint,
+    cited_keys,
+    read_bib,
+    reference_chunks,
+)
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest
@@ -58,6 +65,22 @@ def _bibliographies(args: Mapping[str, Any], paper: Path, document: Document) ->
         )
         for name in document.bibliographies
     ]
+
+
+def _bibliography_hint(paper: Path, read: list[DocumentFile], unresolved: list[str]) -> dict[str, Any] | None:
+    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint)."""
+    if not unresolved:
+        return None
+    names = {bib.name for bib in read}
+    beside = {
+        path.name: path.read_bytes()
+        for path in sorted(paper.parent.glob("*.bib"))
+        if path.name not in names
+        and path.is_file()
+        and not path.is_symlink()
+        and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES
+    }
+    return bibliography_hint(beside, unresolved)
 
 
 def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
@@ -109,6 +132,9 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
     graph, bibliography = ingest(document, bibs, rubric)
+    hint = _bibliography_hint(paper, bibs, bibliography["unresolved"]) if "bibliography" not in args else None
+    if hint is not None:
+        bibliography["hint"] = hint
     keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
     cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
     store = bool(args.get("store_source", False))
