@@ -262,14 +262,12 @@ def bibliography_hint(beside: Mapping[str, bytes], unresolved: Sequence[str]) ->
     """When cited keys are unresolved, the `.bib` files beside the paper (by name, with their bytes) that
     start_run did not read but that have some of those keys, best first, and how to pass one; else None."""
     wanted = set(unresolved)
-    found = []
-    for name, data in sorted(beside.items()):
-        matched = len(wanted & bib_keys(data))
-        if matched:
-            found.append({"file": name, "resolves": matched})
+    counts = [(len(wanted & bib_keys(data)), name) for name, data in sorted(beside.items())]
+    found = [
+        {"file": name, "resolves": matched} for matched, name in sorted(counts, key=lambda item: -item[0]) if matched
+    ]
     if not found:
         return None
-    found.sort(key=lambda item: -int(item["resolves"]))
     best = found[0]
     return {
         "files": found,
