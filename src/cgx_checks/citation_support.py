@@ -24,6 +24,7 @@ from cgx_core.plugins import CheckTypeRegistry
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
     from cgx_checks.citation.ties import Entry, Tie
+    from cgx_core.offline_sources import OfflineSource
 
 
 def _is_url(source: str) -> bool:
@@ -143,9 +144,39 @@ class CitationSupport:
                 f"{url} is not tied to '{entry.key}', so it was not fetched: give the arXiv paper or the DOI page "
                 "the entry names, or the run's copy in cited/",
             )
-        if run.mode == "live":
+        recorded = run.recorded_read() if run.mode != "live" else None
+        if run.mode == "live" or (isinstance(recorded, Mapping) and "offline" in recorded):
+            offline = run.offline_source(url)
+            if offline is not None:
+                outcome = self._read_offline(inputs, tie, offline)
+                if run.mode != "live" and outcome.read != recorded:
+                    raise CgxError(
+                        Code.SOURCE_MISMATCH, f"the run's offline source of {url} gives another reading than the log"
+                    )
+                return outcome
+            if run.mode != "live":
+                raise CgxError(Code.SOURCE_MISMATCH, f"the run's offline source of {url} is missing from its sources/")
             return self._fetched(inputs, entry, tie, url)
         return self._replayed(inputs, entry, url, run)
+
+    def _read_offline(self, inputs: Mapping[str, Any], tie: Tie, source: OfflineSource) -> Outcome:
+        """Read the offline source start_run was given for a tied URL, instead of the network."""
+        from cgx_checks.citation.reading import read_source
+        from cgx_checks.citation.text import kind_for, media_type
+
+        media, charset = media_type(source.content_type)
+        offline = {"bytes_digest": source.digest, "content_type": source.content_type}
+        try:
+            reading = read_source(source.data, kind_for(media), str(inputs["passage"]), charset=charset)
+        except CgxError as error:
+            read = {
+                "source": source.url,
+                "offline": offline,
+                "error": {"code": str(error.code), "message": error.message},
+            }
+            return Outcome("error", error.message, code=str(error.code), read=read)
+        read = {"source": source.url, "offline": offline, "reading": reading.to_json()}
+        return self._judged(inputs, tie, read, source.url, via=" (read from the offline sources start_run was given)")
 
     def _fetched(self, inputs: Mapping[str, Any], entry: Entry, tie: Tie, url: str) -> Outcome:
         """Fetch a tied URL; a failure is an error check that records what happened, for replay."""
@@ -220,6 +251,7 @@ class CitationSupport:
         read: dict[str, Any],
         source: str,
         sources: Mapping[str, bytes] | None = None,
+        via: str = "",
     ) -> Outcome:
         supports = bool(inputs["supports"])
         reading = read["reading"]
@@ -227,7 +259,7 @@ class CitationSupport:
             f", page {reading['page']}" if reading.get("page") else ""
         )
         detail = (
-            f"the passage is at {where} of {source}, tied to '{inputs['key']}' by {tie.kind}; "
+            f"the passage is at {where} of {source}{via}, tied to '{inputs['key']}' by {tie.kind}; "
             f"the model judged that it {'supports' if supports else 'does not support'} {inputs['target']}"
         )
         return Outcome(

@@ -40,6 +40,7 @@ class Code(StrEnum):
     RUBRIC_SUPPORTS = "rubric-supports"
     BIBLIOGRAPHY_INVALID = "bibliography-invalid"
     CITED_INVALID = "cited-invalid"
+    SOURCES_INVALID = "sources-invalid"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
@@ -142,6 +143,10 @@ MEANINGS: Final[dict[Code, str]] = {
     ),
     Code.BIBLIOGRAPHY_INVALID: "The bibliography file cannot be read or parsed.",
     Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
+    Code.SOURCES_INVALID: (
+        "The offline sources folder has no valid index.json, or an entry names a file that is missing, not a regular "
+        "file of the folder, too large, or of no known content type."
+    ),
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
     Code.PLUGIN_INVALID: (

@@ -38,6 +38,7 @@ import attrs
 import httpx
 
 from cgx_checks.citation.addresses import IPAddress, is_public, refusal_reason
+from cgx_checks.citation.text import media_type
 from cgx_checks.citation.urls import ParsedUrl, parse_url, resolve_location
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -244,18 +245,6 @@ def _addresses(parsed: ParsedUrl, policy: FetchPolicy) -> list[IPAddress]:
     return list(dict.fromkeys(candidates))
 
 
-def _media_type(header: str | None) -> tuple[str, str | None]:
-    if header is None:
-        return "", None
-    media, *params = header.split(";")
-    charset = None
-    for param in params:
-        name, _, value = param.partition("=")
-        if name.strip().lower() == "charset":
-            charset = value.strip().strip('"').lower() or None
-    return media.strip().lower(), charset
-
-
 class _Inflater:
     """Decodes a gzip or deflate body with bounded output per step, counting toward the cap."""
 
@@ -405,7 +394,7 @@ def _answer(response: httpx.Response, hop: Hop, parsed: ParsedUrl, policy: Fetch
         return _Answer(hop=hop, location=location)
     if response.status_code != 200:
         raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered HTTP status {response.status_code}")
-    media, charset = _media_type(response.headers.get("content-type"))
+    media, charset = media_type(response.headers.get("content-type"))
     if media not in policy.content_types:
         shown = media or "no content type"
         raise CgxError(

@@ -113,6 +113,19 @@ class SourceText:
         return None
 
 
+def media_type(header: str | None) -> tuple[str, str | None]:
+    """A Content-Type header's media type (lower-case, no parameters) and its charset parameter, if any."""
+    if header is None:
+        return "", None
+    media, *params = header.split(";")
+    charset = None
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip('"').lower() or None
+    return media.strip().lower(), charset
+
+
 def kind_for(content_type_or_filename: str) -> Kind:
     """The kind of a source from its media type (`text/html; charset=...`) or its file name (`key.pdf`)."""
     value = content_type_or_filename.strip()

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import attrs
 
 from cgx_core.codes import Code
+from cgx_core.offline_sources import OfflineSource
 
 Result = Literal["passed", "failed", "error"]
 ProposingTool = Literal["run_checks", "judge_citation"]
@@ -78,7 +79,12 @@ class RunView(Protocol):
         ...
 
     def source_bytes(self, digest: str) -> bytes | None:
-        """In replay: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        """In replay and verify: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        ...
+
+    def offline_source(self, url: str) -> OfflineSource | None:
+        """The offline source start_run was given for this URL (its bytes and content type), or None: a check
+        reads it instead of fetching the URL, and records that it did."""
         ...
 
 

@@ -156,6 +156,7 @@ class Proposals:
             root=self.run.paths.root,
             cited_digests=cited,
             sources=context.sources,
+            offline=self.run.manifest.get("offline_sources", {}).get("sources", ()),
         )
 
     # -- the rules every type shares ------------------------------------------------------------------
