@@ -100,6 +100,8 @@ class Code(StrEnum):
     DIVISION_BY_ZERO = "division-by-zero"
     CITATION_ALREADY_JUDGED = "citation-already-judged"
     NOT_A_REFERENCE = "not-a-reference"
+    REFERENCE_NO_IDENTIFIER = "reference-no-identifier"
+    CHECK_TARGET_NO_BASE = "check-target-no-base"
 
     # -- a check that ran and ended in error (check-error codes, in the check's detail) ---------
     SYMBOLIC_UNDECIDED = "symbolic-undecided"
@@ -115,6 +117,8 @@ class Code(StrEnum):
     FETCH_TIMEOUT = "fetch-timeout"
     FETCH_CONTENT_TYPE = "fetch-content-type"
     FETCH_REDIRECTS = "fetch-redirects"
+    METADATA_UNREADABLE = "metadata-unreadable"
+    REGISTRY_UNSUPPORTED = "registry-unsupported"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -210,6 +214,11 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.DIVISION_BY_ZERO: "The expression divides by zero.",
     Code.CITATION_ALREADY_JUDGED: "A citation check on this node and entry passed or failed already.",
     Code.NOT_A_REFERENCE: "The entry id is not a reference node.",
+    Code.REFERENCE_NO_IDENTIFIER: "The reference names neither a DOI nor an arXiv id, so nothing can resolve it.",
+    Code.CHECK_TARGET_NO_BASE: (
+        "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
+        "give the type a base."
+    ),
     Code.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
     Code.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
     Code.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
@@ -223,6 +232,10 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
     Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
     Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
+    Code.METADATA_UNREADABLE: "A registry's or arXiv's metadata response is not in the format its API documents.",
+    Code.REGISTRY_UNSUPPORTED: (
+        "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
+    ),
 }
 
 

@@ -109,8 +109,31 @@ def _has_maths_or_numbers(text: str, unit: Any) -> bool:
     return unit == "equation" or "$" in text or "\\(" in text or bool(numerals(text))
 
 
+def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
+    """The references a check found wrong, could not resolve, or found a notice against (a retraction):
+    every check whose target is a reference node, whatever its type."""
+    found: dict[str, list[dict[str, Any]]] = {"failed": [], "unresolved": [], "notices": []}
+    for node in graph:
+        record = node.attributes.get("check")
+        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+            continue
+        target = graph.nodes.get(str(record.get("target")))
+        if target is None or target.attributes.get("unit") != "reference":
+            continue
+        about = {"check": node.id, "check_type": node.kind, "target": target.id, "key": target.attributes.get("key")}
+        if record.get("result") == "failed":
+            found["failed"].append({**about, "detail": record.get("detail")})
+        elif record.get("result") == "error":
+            found["unresolved"].append({**about, "detail": record.get("detail")})
+        for notice in record.get("notices") or ():
+            if isinstance(notice, Mapping):
+                found["notices"].append({**about, **{k: v for k, v in notice.items() if k not in about}})
+    return found
+
+
 def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]], seq: int) -> dict[str, Any]:
-    """report.json: coverage, untied and uncalibrated checks, and what a reviewer needs next."""
+    """report.json: coverage, untied citation checks, references found wrong, unresolved or retracted,
+    uncalibrated checks, and what a reviewer needs next."""
     from credencegraph.rubric import coverage
 
     by_target = _checks_by_target(graph)
@@ -168,6 +191,7 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         "verdicts": dict(sorted(verdicts.items())),
         "refused_records": len(rejections),
         "untied_citation_checks": untied,
+        "references": references_report(graph),
         "uncalibrated": uncalibrated,
         "review": {
             "unchecked_numbers_or_equations": unchecked,

@@ -88,6 +88,11 @@ class Tie:
     names: str
 
 
+def doi_path(doi: str) -> str:
+    """A DOI as a URL path: `#`, `?`, `%` and the like percent-encoded, `/` and `:` kept."""
+    return quote(doi, safe=_DOI_SAFE)
+
+
 def urls_for(entry: Entry) -> list[str]:
     """The URLs the tool fetches for an entry, in order: the arXiv PDF, the arXiv abstract, the DOI."""
     urls: list[str] = []
@@ -97,7 +102,7 @@ def urls_for(entry: Entry) -> list[str]:
         urls.append(f"https://arxiv.org/abs/{arxiv}")
     doi = normalise_doi(entry.doi) if entry.doi else None
     if doi is not None:
-        urls.append(f"https://doi.org/{quote(doi, safe=_DOI_SAFE)}")
+        urls.append(f"https://doi.org/{doi_path(doi)}")
     return urls
 
 

@@ -118,8 +118,9 @@ class JsonRunView(GraphRunView):
         *,
         root: Path | None = None,
         cited_digests: dict[str, str] | None = None,
+        sources: Callable[[str], bytes | None] | None = None,
     ) -> None:
-        super().__init__(None, mode, root=root, cited_digests=cited_digests)
+        super().__init__(None, mode, root=root, cited_digests=cited_digests, sources=sources)
         self._by_id = {node["id"]: node for node in graph["nodes"]}
         self._json_relations = graph["relations"]
 

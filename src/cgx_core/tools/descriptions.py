@@ -189,10 +189,11 @@ ADD_PREMISES_ARGUMENTS: dict[str, Any] = changing(
 RESULTS: dict[str, str] = {
     "start_run": (
         "`run` (the run id), `fence` (the token fencing paper text), `document` (format and files by name and "
-        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, doi?, "
-        "arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, unresolved keys, .bbl/.bib "
-        "disagreements and which won), `cited`, `types`, `hedges`, `premises`, `checks` ([{name, targets, installed, "
-        "tool, fallback_for}]), `next`."
+        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, "
+        "first_author?, year?, doi?, arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, "
+        "unresolved keys, .bbl/.bib disagreements and which won, and a `hint` naming an unread .bib beside the paper "
+        "that has unresolved keys), `cited`, `offline_sources` (only when given: {urls, ignored}), `types`, "
+        "`hedges`, `premises`, `checks` ([{name, targets, installed, tool, fallback_for}]), `next`."
     ),
     "get_state": (
         "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "
@@ -214,7 +215,8 @@ RESULTS: dict[str, str] = {
     ),
     "judge_citation": "As run_checks: `checks` (the one citation check, or none) and `refused`.",
     "finish_run": (
-        "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `uncalibrated`, "
+        "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `references` "
+        "(counts of references failed, unresolved and with notices such as a retraction), `uncalibrated`, "
         "`review` (counts of what a reviewer needs next), `files` (digests of graph.json, rejections.json, "
         "report.json)."
     ),

@@ -264,7 +264,11 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
                 {
                     "id": node.id,
                     "key": node.attributes.get("key"),
-                    **{name: node.attributes[name] for name in ("title", "doi", "arxiv") if name in node.attributes},
+                    **{
+                        name: node.attributes[name]
+                        for name in ("title", "first_author", "year", "doi", "arxiv")
+                        if name in node.attributes
+                    },
                     "text": fenced(node.statement, token),
                 }
             )

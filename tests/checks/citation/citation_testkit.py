@@ -351,7 +351,10 @@ class LoopbackServer:
         return f"{self.scheme}://{host}:{self.port}{path}"
 
 
-def serve(tls: ssl.SSLContext | None, port: int = 0) -> Iterator[LoopbackServer]:
+def serve(
+    tls: ssl.SSLContext | None, port: int = 0, extra: dict[str, Served] | None = None
+) -> Iterator[LoopbackServer]:
+    """Serve `routes(port)` and the `extra` routes (which win) on 127.0.0.1."""
     stop = threading.Event()
     requests: list[tuple[str, str | None, str | None]] = []
     table: dict[str, Served] = {}
@@ -394,6 +397,7 @@ def serve(tls: ssl.SSLContext | None, port: int = 0) -> Iterator[LoopbackServer]
     port_used = server.server_address[1]
     assert isinstance(port_used, int)
     table.update(routes(port_used))
+    table.update(extra or {})
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
