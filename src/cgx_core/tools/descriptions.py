@@ -117,10 +117,12 @@ JUDGE_CITATION = """\
 Step 4. Judge whether a cited work supports a node that cites it. Give the citing node, the bibliography entry
 (a reference node id, r-N), a source, the passage you found in it, and whether it supports the node
 (`supports`). The tool reads the source itself and never text you paste: the source is either the run's copy
-of the cited work (the file name in cited/, such as "smith2019.txt") or an http(s) URL (the arXiv paper the
-entry names, or the page its DOI resolves to). The check passes or fails as you judged only when the passage
-is in the source and the source is tied to the entry; any other source gives an error, which moves no
-credence. One that erred may be followed by another on the same node and entry.
+of the cited work (its file name in cited/ as start_run lists it, such as "smith2019.txt") or an https URL the
+entry names: https://arxiv.org/abs/<its arXiv id> or https://doi.org/<its DOI>. The check passes or fails as
+you judged only when the passage is in the source and the source is tied to the entry. Any other URL is
+never fetched: it gives an error (source-untied), which moves no credence, as does a fetch that fails. A URL
+start_run was given an offline source for is read from it instead of the network. One that erred may be
+followed by another on the same node and entry.
 Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2019.txt", "passage":
 "Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
 
