@@ -135,15 +135,13 @@ class CitationSupport:
         return self._judged(inputs, tie, read, name)
 
     def _url(self, inputs: Mapping[str, Any], entry: Entry, url: str, run: RunView) -> Outcome:
-        from cgx_checks.citation.ties import tie_before_fetch
+        from cgx_checks.citation.ties import tie_before_fetch, urls_for
 
         tie = tie_before_fetch(url, entry)
         if tie is None:
-            raise CgxError(
-                Code.SOURCE_UNTIED,
-                f"{url} is not tied to '{entry.key}', so it was not fetched: give the arXiv paper or the DOI page "
-                "the entry names, or the run's copy in cited/",
-            )
+            tied = urls_for(entry)
+            where = f"give one of {tied}" if tied else "the entry names no DOI or arXiv id: give its copy in cited/"
+            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}', so it was not fetched: {where}")
         recorded = run.recorded_read() if run.mode != "live" else None
         if run.mode == "live" or (isinstance(recorded, Mapping) and "offline" in recorded):
             offline = run.offline_source(url)

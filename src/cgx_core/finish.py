@@ -162,13 +162,24 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         assessment = node.attributes.get("assessment")
         if isinstance(assessment, Mapping):
             verdicts[assessment["verdict"]] = verdicts.get(assessment["verdict"], 0) + 1
-    unchecked = [
-        node.id
+    not_assessed = [
+        node
         for node in graph
         if isinstance(node.attributes.get("assessment"), Mapping)
         and node.attributes["assessment"].get("verdict") == "not_assessed"
+    ]
+    # A reference's year is not a number to check: references a check could have resolved are listed apart.
+    unchecked = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") != "reference"
         and node.statement
         and _has_maths_or_numbers(node.statement, node.attributes.get("unit"))
+    ]
+    unchecked_references = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") == "reference" and (node.attributes.get("doi") or node.attributes.get("arxiv"))
     ]
     disagree = [
         {"node": target, "checks": dict(checks)}
@@ -195,6 +206,7 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         "uncalibrated": uncalibrated,
         "review": {
             "unchecked_numbers_or_equations": unchecked,
+            "unchecked_references": unchecked_references,
             "checks_disagree": disagree,
             "analyst_assumptions": assumptions,
         },

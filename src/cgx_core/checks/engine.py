@@ -402,7 +402,9 @@ class Proposals:
                     target,
                     Code.PROPOSAL_INVALID,
                     "; ".join(found),
-                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}",
+                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}"
+                    if schema.get("properties")
+                    else f"a {check_type.name} proposal has no fields besides type and target",
                 )
         if problem is not None:
             self.refused.append(problem)

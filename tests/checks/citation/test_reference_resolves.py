@@ -392,6 +392,12 @@ def test_a_real_paper_with_resolved_references_finishes_and_replays(
     assert [check["result"] for check in checks] == ["passed", "passed"], checks
     finished = call(run, "finish_run")
     assert finished.get("finished") is True, finished
+    review = json.loads((run / "report.json").read_bytes())["review"]
+    # a reference's year is no number to check; the references left unresolved are listed apart
+    assert not any(node.startswith("r-") for node in review["unchecked_numbers_or_equations"])
+    assert review["unchecked_references"] == sorted(
+        set(by_key.values()) - {by_key["hastings1991"], by_key["bezanson2017"]}
+    )
     with guarded(monkeypatch) as guard:
         report = replay(run, source=paper, sources=None)
         verdict = verify_run(run)
