@@ -4,8 +4,10 @@ code installed now, and report every field the re-run does not reproduce.
 It needs neither the document nor the network. A run whose graph.json or rubric.toml differs from the
 manifest's digest is refused (someone changed what was checked); a check record edited after the run is
 caught by comparing it with the inputs.json and output.json its check wrote, and those files with the
-digest the record holds. Citation checks rest on an agent's judgement and are not re-run, but their
-records and files are compared all the same.
+digest the record holds. Citation-support checks rest on an agent's judgement and are not re-run, but
+their records and files are compared all the same. A check that read something from outside and can decide
+again from it (reference-resolves, from the metadata responses the run keeps in sources/) gets what it read
+back: its recorded read (output.json) and the run's stored bytes, never the network.
 """
 
 from __future__ import annotations

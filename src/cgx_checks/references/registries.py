@@ -286,8 +286,8 @@ def arxiv_record(ident: str, version: int | None, data: bytes) -> WorkRecord | U
     from xml.etree import ElementTree
 
     what = f"arXiv's record of {ident}"
-    head = data[:4096].lower()
-    if b"<!doctype" in head or b"<!entity" in data.lower():
+    lowered = data.lower()
+    if b"<!doctype" in lowered or b"<!entity" in lowered:
         raise unreadable(what, "the feed declares a document type or entities, which an Atom feed never needs")
     try:
         feed = ElementTree.fromstring(data)
