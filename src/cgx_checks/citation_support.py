@@ -3,8 +3,11 @@ bibliography entry (see cgx_checks.citation and docs/citations.md).
 
 The check passes or fails as the agent judged only when the passage is in the source and the source is
 tied to the entry: the run's cited copy named by the entry's key and unchanged since start_run, the arXiv
-paper the entry names, or the page its DOI resolves to. Anything else is an error check, which moves no
-credence and is listed in report.json.
+paper the entry names, or the page its DOI resolves to. The tie of a URL is decided from the URL and the
+entry before any connection, so an untied URL is never fetched; a tied one is read from the run's offline
+sources when start_run was given one for it, else fetched. Anything else is an error check, which moves no
+credence and is listed in report.json; a fetch that failed is logged with its error, so replay gives the
+same error back with no network (cgx_checks.citation.recorded).
 """
 
 from __future__ import annotations
@@ -142,20 +145,29 @@ class CitationSupport:
             tied = urls_for(entry)
             where = f"give one of {tied}" if tied else "the entry names no DOI or arXiv id: give its copy in cited/"
             raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}', so it was not fetched: {where}")
-        recorded = run.recorded_read() if run.mode != "live" else None
-        if run.mode == "live" or (isinstance(recorded, Mapping) and "offline" in recorded):
+        if run.mode == "live":
             offline = run.offline_source(url)
-            if offline is not None:
-                outcome = self._read_offline(inputs, tie, offline)
-                if run.mode != "live" and outcome.read != recorded:
-                    raise CgxError(
-                        Code.SOURCE_MISMATCH, f"the run's offline source of {url} gives another reading than the log"
-                    )
-                return outcome
-            if run.mode != "live":
-                raise CgxError(Code.SOURCE_MISMATCH, f"the run's offline source of {url} is missing from its sources/")
-            return self._fetched(inputs, entry, tie, url)
+            return (
+                self._fetched(inputs, entry, tie, url) if offline is None else self._read_offline(inputs, tie, offline)
+            )
+        recorded = run.recorded_read()
+        if isinstance(recorded, Mapping) and "offline" in recorded:
+            return self._replayed_offline(inputs, tie, url, recorded, run)
         return self._replayed(inputs, entry, url, run)
+
+    def _replayed_offline(
+        self, inputs: Mapping[str, Any], tie: Tie, url: str, recorded: Mapping[str, Any], run: RunView
+    ) -> Outcome:
+        """Read the run's offline source again, as the live check did; any other reading is refused."""
+        offline = run.offline_source(url)
+        if offline is None:
+            raise CgxError(Code.SOURCE_MISMATCH, f"the run's offline source of {url} is missing from its sources/")
+        outcome = self._read_offline(inputs, tie, offline)
+        if outcome.read != recorded:
+            raise CgxError(
+                Code.SOURCE_MISMATCH, f"the run's offline source of {url} gives another reading than the log"
+            )
+        return outcome
 
     def _read_offline(self, inputs: Mapping[str, Any], tie: Tie, source: OfflineSource) -> Outcome:
         """Read the offline source start_run was given for a tied URL, instead of the network."""
