@@ -40,6 +40,7 @@ class Code(StrEnum):
     RUBRIC_SUPPORTS = "rubric-supports"
     BIBLIOGRAPHY_INVALID = "bibliography-invalid"
     CITED_INVALID = "cited-invalid"
+    SOURCES_INVALID = "sources-invalid"
     OUTSIDE_ROOT = "outside-root"
     INGEST_OVER_BUDGET = "ingest-over-budget"
     IO_ERROR = "io-error"
@@ -101,6 +102,8 @@ class Code(StrEnum):
     DIVISION_BY_ZERO = "division-by-zero"
     CITATION_ALREADY_JUDGED = "citation-already-judged"
     NOT_A_REFERENCE = "not-a-reference"
+    REFERENCE_NO_IDENTIFIER = "reference-no-identifier"
+    CHECK_TARGET_NO_BASE = "check-target-no-base"
 
     # -- a check that ran and ended in error (check-error codes, in the check's detail) ---------
     SYMBOLIC_UNDECIDED = "symbolic-undecided"
@@ -116,6 +119,8 @@ class Code(StrEnum):
     FETCH_TIMEOUT = "fetch-timeout"
     FETCH_CONTENT_TYPE = "fetch-content-type"
     FETCH_REDIRECTS = "fetch-redirects"
+    METADATA_UNREADABLE = "metadata-unreadable"
+    REGISTRY_UNSUPPORTED = "registry-unsupported"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -144,6 +149,10 @@ MEANINGS: Final[dict[Code, str]] = {
     ),
     Code.BIBLIOGRAPHY_INVALID: "The bibliography file cannot be read or parsed.",
     Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
+    Code.SOURCES_INVALID: (
+        "The offline sources folder has no valid index.json, or an entry names a file that is missing, not a regular "
+        "file of the folder, too large, or of no known content type."
+    ),
     Code.OUTSIDE_ROOT: (
         "A file of the paper (an \\input, the .bbl, a .bib, the cited works) lies outside the paper's root, by "
         "its path or through a symbolic link; the message names it and where it lies. Pass start_run `root`, a "
@@ -216,6 +225,11 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.DIVISION_BY_ZERO: "The expression divides by zero.",
     Code.CITATION_ALREADY_JUDGED: "A citation check on this node and entry passed or failed already.",
     Code.NOT_A_REFERENCE: "The entry id is not a reference node.",
+    Code.REFERENCE_NO_IDENTIFIER: "The reference names neither a DOI nor an arXiv id, so nothing can resolve it.",
+    Code.CHECK_TARGET_NO_BASE: (
+        "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
+        "give the type a base."
+    ),
     Code.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
     Code.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
     Code.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
@@ -229,6 +243,10 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
     Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
     Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
+    Code.METADATA_UNREADABLE: "A registry's or arXiv's metadata response is not in the format its API documents.",
+    Code.REGISTRY_UNSUPPORTED: (
+        "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
+    ),
 }
 
 

@@ -41,6 +41,8 @@ class Ingested:
     bibliography: dict[str, Any]
     """What the bibliography gave (start_run's result and the manifest carry it)."""
     reference_keys: tuple[str, ...]
+    reference_identifiers: tuple[str, ...]
+    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
 
 
 def ingest_paper(request: IngestRequest) -> Ingested:
@@ -48,15 +50,27 @@ def ingest_paper(request: IngestRequest) -> Ingested:
     from credencegraph.core import dumps
 
     from cgx_core.rubrics import load_rubric_bytes
-    from cgx_core.tools.start_run import ingest
+    from cgx_core.tools.start_run import bibliography_hint_beside, ingest, reference_identifiers
 
     rubric = load_rubric_bytes(request.rubric, request.rubric_name)
     document = read_document(Path(request.paper), Path(request.root) if request.root is not None else None)
     bibs = _bibliographies(request, document)
     graph, report = ingest(document, bibs, rubric)
+    if request.bibliography is None and request.bibliography_names is None:
+        hint = bibliography_hint_beside(document, bibs, report["unresolved"])
+        if hint is not None:
+            report["hint"] = hint
     keys = tuple(str(node.attributes["key"]) for node in graph if node.attributes.get("unit") == "reference")
     text: str = dumps(graph)
-    return Ingested(document.format, document.files, tuple(bibs), text.encode("utf-8") + b"\n", report, keys)
+    return Ingested(
+        document.format,
+        document.files,
+        tuple(bibs),
+        text.encode("utf-8") + b"\n",
+        report,
+        keys,
+        tuple(reference_identifiers(graph)),
+    )
 
 
 def _bibliographies(request: IngestRequest, document: Document) -> list[DocumentFile]:

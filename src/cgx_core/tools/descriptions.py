@@ -16,7 +16,9 @@ and the check types (declared by the rubric, installed or not, and which tool pr
 `paper` is a LaTeX main file (its \\input and \\include files are followed) or a PDF. `rubric` is a
 credencegraph rubric of format 2. `bibliography` names a .bib when the paper does not (a .bib named by
 \\bibliography or \\addbibresource is read anyway). `cited` is a directory of copies of cited works named by
-bibliography key (<key>.txt, <key>.tex or <key>.pdf). `store_source` also keeps a copy of the paper and of
+bibliography key (<key>.txt, <key>.tex or <key>.pdf; a key that is not a file name, such as a DOI URL, is written
+with %XX escapes). `sources` is a folder of offline sources: an index.json mapping URLs to its files, read
+instead of the network for the URLs a check would fetch. `store_source` also keeps a copy of the paper and of
 fetched sources in the run (off by default: the paper is usually someone else's copyrighted work).
 Every file the run takes from the paper (its \\input files, .bbl, .bib, cited copies) must lie under the
 paper's root, symbolic links followed: by default the paper's folder; `root` may name a folder above it,
@@ -50,6 +52,12 @@ START_RUN_ARGUMENTS: dict[str, Any] = changing(
                 "Optional: the folder every file of the paper must lie under (default: the paper's folder); the "
                 "paper's folder or a folder above it, e.g. the repository root for \\input{../outputs/x.tex}."
             ),
+        },
+        "sources": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "description": "Optional: a folder of offline sources, its index.json mapping each URL to a file.",
         },
         "store_source": {
             "type": "boolean",
@@ -122,10 +130,12 @@ JUDGE_CITATION = """\
 Step 4. Judge whether a cited work supports a node that cites it. Give the citing node, the bibliography entry
 (a reference node id, r-N), a source, the passage you found in it, and whether it supports the node
 (`supports`). The tool reads the source itself and never text you paste: the source is either the run's copy
-of the cited work (the file name in cited/, such as "smith2019.txt") or an http(s) URL (the arXiv paper the
-entry names, or the page its DOI resolves to). The check passes or fails as you judged only when the passage
-is in the source and the source is tied to the entry; any other source gives an error, which moves no
-credence. One that erred may be followed by another on the same node and entry.
+of the cited work (its file name in cited/ as start_run lists it, such as "smith2019.txt") or an https URL the
+entry names: https://arxiv.org/abs/<its arXiv id> or https://doi.org/<its DOI>. The check passes or fails as
+you judged only when the passage is in the source and the source is tied to the entry. Any other URL is
+never fetched: it gives an error (source-untied), which moves no credence, as does a fetch that fails. A URL
+start_run was given an offline source for is read from it instead of the network. One that erred may be
+followed by another on the same node and entry.
 Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2019.txt", "passage":
 "Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
 
@@ -194,10 +204,11 @@ ADD_PREMISES_ARGUMENTS: dict[str, Any] = changing(
 RESULTS: dict[str, str] = {
     "start_run": (
         "`run` (the run id), `fence` (the token fencing paper text), `document` (format and files by name and "
-        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, doi?, "
-        "arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, unresolved keys, .bbl/.bib "
-        "disagreements and which won), `cited`, `types`, `hedges`, `premises`, `checks` ([{name, targets, installed, "
-        "tool, fallback_for}]), `next`."
+        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, "
+        "first_author?, year?, doi?, arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, "
+        "unresolved keys, .bbl/.bib disagreements and which won, and a `hint` naming an unread .bib beside the paper "
+        "that has unresolved keys), `cited`, `offline_sources` (only when given: {urls, ignored}), `types`, "
+        "`hedges`, `premises`, `checks` ([{name, targets, installed, tool, fallback_for}]), `next`."
     ),
     "get_state": (
         "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "
@@ -219,7 +230,8 @@ RESULTS: dict[str, str] = {
     ),
     "judge_citation": "As run_checks: `checks` (the one citation check, or none) and `refused`.",
     "finish_run": (
-        "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `uncalibrated`, "
+        "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `references` "
+        "(counts of references failed, unresolved and with notices such as a retraction), `uncalibrated`, "
         "`review` (counts of what a reviewer needs next), `files` (digests of graph.json, rejections.json, "
         "report.json)."
     ),

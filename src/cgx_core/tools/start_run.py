@@ -8,6 +8,7 @@ log's first line; a failure before that commit removes the directory this call c
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 import shutil
 import sys
@@ -15,16 +16,24 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.bibliography import BibEntry, annotate_references, cited_keys, read_bib, reference_chunks
+from cgx_core.bibliography import (
+    BibEntry,
+    annotate_references,
+    bibliography_hint,
+    cited_keys,
+    read_bib,
+    reference_chunks,
+)
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
+from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.documents import Document, DocumentFile
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.ingest_worker import default_budget, ingest_bounded
 from cgx_core.ingestion import Ingested, IngestRequest
-from cgx_core.limits import MAX_RUBRIC_BYTES
+from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
@@ -57,6 +66,44 @@ def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> l
     root = Path(args["root"]) if "root" in args else None
     PaperRoot.for_paper(paper, root).name_of(folder, what=f"the cited works folder '{folder.name}'")
     return read_cited(folder, set(ingested.reference_keys))
+
+
+def reference_identifiers(graph: Graph) -> list[str]:
+    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
+    found: list[str] = []
+    for node in graph:
+        if node.attributes.get("unit") == "reference":
+            found.extend(str(node.attributes[name]) for name in ("doi", "arxiv") if node.attributes.get(name))
+    return [re.sub(r"v\d+$", "", identifier) for identifier in found]
+
+
+def _offline_manifest(offline: tuple[list[OfflineSource], int] | None) -> dict[str, Any]:
+    """The manifest's record of the offline sources, only when start_run was given a folder."""
+    if offline is None:
+        return {}
+    return {"offline_sources": {"sources": [source.to_json() for source in offline[0]], "ignored": offline[1]}}
+
+
+def bibliography_hint_beside(
+    document: Document, read: list[DocumentFile], unresolved: list[str]
+) -> dict[str, Any] | None:
+    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint).
+
+    The files are listed and read through the paper's boundary: one outside the root (a link leading out of
+    it) is passed over, not read."""
+    if not unresolved or document.root is None:
+        return None
+    names = {bib.name for bib in read}
+    folder = document.root.written / PurePosixPath(document.main.name).parent
+    beside: dict[str, bytes] = {}
+    for path in sorted(folder.glob("*.bib")):
+        try:
+            name = document.root.name_of(path)
+        except CgxError:
+            continue
+        if name not in names and path.is_file() and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES:
+            beside[name] = path.read_bytes()
+    return bibliography_hint(beside, unresolved)
 
 
 def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
@@ -114,8 +161,11 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         rubric_name=rubric_path.name,
         bibliography=args.get("bibliography"),
     )
-    ingested = ingest_bounded(request, budget)
+    ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     cited = _cited_copies(args, paper, ingested)
+    offline: tuple[list[OfflineSource], int] | None = None
+    if "sources" in args:
+        offline = read_offline_sources(Path(args["sources"]), list(ingested.reference_identifiers))
     store = bool(args.get("store_source", False))
 
     paths = RunPaths(root)
@@ -128,6 +178,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         paths.cited.mkdir()
         for copy in cited:
             write_atomic(paths.cited / copy.name, copy.data)
+        if offline is not None:
+            paths.sources.mkdir(exist_ok=True)
+            for source in offline[0]:
+                write_atomic(paths.sources / hex_of(source.digest), source.data)
         if store:
             for item in (*ingested.files, *ingested.bibliographies):
                 target = paths.source / item.name
@@ -143,6 +197,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
             "bibliography": ingested.bibliography,
             "cited": [copy.to_json() for copy in cited],
+            **_offline_manifest(offline),
             "ingested": bytes_digest(ingested.graph),
             "limits": {"ingest": budget.to_json()},
             "store_source": store,
@@ -160,6 +215,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "rubric": {"name": rubric_path.name, "digest": manifest["rubric"]["digest"]},
             "bibliography": ingested.bibliography["files"],
             "cited": manifest["cited"],
+            **_offline_manifest(offline),
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
@@ -182,6 +238,13 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
             graph = annotate_node(graph, rubric, node.id, node_type=node.kind)
     extraction = {"run": run_id, "tool": TOOL}
     return replace_nodes(graph, {node.id: with_extraction(node, extraction) for node in graph})
+
+
+def _offline_result(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    offline = manifest.get("offline_sources")
+    if offline is None:
+        return {}
+    return {"offline_sources": {"urls": [item["url"] for item in offline["sources"]], "ignored": offline["ignored"]}}
 
 
 def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
@@ -209,7 +272,11 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
                 {
                     "id": node.id,
                     "key": node.attributes.get("key"),
-                    **{name: node.attributes[name] for name in ("title", "doi", "arxiv") if name in node.attributes},
+                    **{
+                        name: node.attributes[name]
+                        for name in ("title", "first_author", "year", "doi", "arxiv")
+                        if name in node.attributes
+                    },
                     "text": fenced(node.statement, token),
                 }
             )
@@ -228,6 +295,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         "references": references,
         "bibliography": manifest["bibliography"],
         "cited": manifest["cited"],
+        **_offline_result(manifest),
         "types": types_view(rubric),
         "hedges": sorted(rubric.hedges),
         "premises": premises_view(rubric),
