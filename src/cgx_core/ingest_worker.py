@@ -188,15 +188,22 @@ class _ZygoteClient:
                     stream.close()
 
     def forget_after_fork(self) -> None:
-        """In a forked child: drop the parent's zygote (its pipes are the parent's) without touching it."""
+        """In a forked child: drop the parent's zygote (its pipes are the parent's) without touching it. The
+        child's copies of the pipes are closed, so the zygote still sees end-of-file when the parent dies, and
+        the objects are kept for ever, so that no later collection closes those descriptor numbers again."""
         self._lock = threading.Lock()
         process, self._process = self._process, None
         self._owner = os.getpid()
         if process is not None:
+            _ABANDONED.append(process)
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         os.close(stream.fileno())
+
+
+_ABANDONED: list[subprocess.Popen[bytes]] = []
+"""Zygote handles inherited through a fork, whose descriptors were closed by hand: never collected."""
 
 
 _ZYGOTE = _ZygoteClient()
