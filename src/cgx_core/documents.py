@@ -34,6 +34,12 @@ _FILE_MACRO = re.compile(
     r"\\(?P<macro>input|include|bibliography|addbibresource|addglobalbib|printbibliography)\b"
     r"\s*(?:\[[^\]]*\]\s*)?(?:\{(?P<argument>[^{}]*)\})?"
 )
+_UNFOLLOWED = re.compile(
+    r"\\(?P<macro>(?:sub)?import|(?:sub)?inputfrom|(?:sub)?includefrom|subfile)\*?\s*"
+    r"(?P<arguments>(?:\{[^{}]*\}\s*){1,2})"
+)
+"""File macros credencegraph's reader does not follow (the import and subfiles packages): their files' text is
+not in the run, and start_run says so."""
 _DEFINED_BIB = re.compile(r"\\(?:def\s*\\[A-Za-z@]+|(?:re)?newcommand\*?\s*\{?\\[A-Za-z@]+\}?)\s*\{([^{}]+\.bib)\}")
 
 
@@ -61,6 +67,9 @@ class Document:
     chunks: tuple[Chunk, ...]
     bibliographies: tuple[str, ...]
     """The .bib files the paper names that exist, as paths relative to the root (already admitted by it)."""
+    not_followed: tuple[str, ...] = ()
+    """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
+    the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
@@ -115,7 +124,7 @@ def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    return _checked(Document("pdf", (DocumentFile(name, data),), tuple(chunks), (), boundary), path)
+    return _checked(Document("pdf", (DocumentFile(name, data),), tuple(chunks), (), root=boundary), path)
 
 
 class _LatexFiles:
@@ -132,6 +141,7 @@ class _LatexFiles:
         self.total = 0
         self.bib_names: list[tuple[str, str]] = []
         self.prints_bibliography = False
+        self.not_followed: list[str] = []
 
     def read(self, path: Path, *, what: str, named_by: str | None) -> str:
         name = self.boundary.name_of(path, what=what, named_by=named_by)
@@ -190,6 +200,10 @@ class _LatexFiles:
             if macro in ("printbibliography", "bibliography"):
                 self.prints_bibliography = True
         self.bib_names.extend((found, name) for found in _DEFINED_BIB.findall(text))
+        self.not_followed.extend(
+            f"\\{match.group('macro')}{''.join(match.group('arguments').split())} (in {name})"
+            for match in _UNFOLLOWED.finditer(text)
+        )
 
     def add_bbl(self, named_by: str) -> None:
         bbl = self.main.with_suffix(".bbl")
@@ -252,7 +266,10 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     if reading.refused:  # refused inside the reader, and the reader went on: the run is refused all the same
         raise _unadmitted(files, reading.refused[0])
     ordered = tuple(files.files[name] for name in files.order)
-    return _checked(Document("latex", ordered, tuple(chunks), files.bibliographies(), boundary), main)
+    document = Document(
+        "latex", ordered, tuple(chunks), files.bibliographies(), root=boundary, not_followed=tuple(files.not_followed)
+    )
+    return _checked(document, main)
 
 
 def _unadmitted(files: _LatexFiles, path: Path) -> CgxError:

@@ -43,6 +43,8 @@ class Ingested:
     reference_keys: tuple[str, ...]
     reference_identifiers: tuple[str, ...]
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
+    not_followed: tuple[str, ...] = ()
+    """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
 
 
 def ingest_paper(request: IngestRequest) -> Ingested:
@@ -70,6 +72,7 @@ def ingest_paper(request: IngestRequest) -> Ingested:
         report,
         keys,
         tuple(reference_identifiers(graph)),
+        document.not_followed,
     )
 
 

@@ -69,9 +69,9 @@ class PaperRoot:
         inside_by_name = written.is_relative_to(self.written)
         where = _relative(real, self.real)
         if inside_by_name:
-            how = f"is a symbolic link (or lies in a linked folder) that leads outside it, to '{where}'"
+            how = f"is a symbolic link (or lies in a linked folder) that leads to '{where}' from the root"
         else:
-            how = f"lies outside it, at '{where}' from the root"
+            how = f"is at '{where}' from the root"
         by = f" (named in {named_by})" if named_by else ""
         common = Path(os.path.commonpath([self.real, real]))
         if common == Path(common.anchor):

@@ -68,6 +68,23 @@ def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> l
     return read_cited(folder, set(ingested.reference_keys))
 
 
+def _document_record(ingested: Ingested) -> dict[str, Any]:
+    """The document as the manifest, the log and the result name it: its format, its files by name and
+    digest, and what it names that the reader does not follow (only when there is such a thing)."""
+    record: dict[str, Any] = {"format": ingested.format, "files": [item.to_json() for item in ingested.files]}
+    if ingested.not_followed:
+        record["not_followed"] = {
+            "macros": list(ingested.not_followed),
+            "message": (
+                "credencegraph's reader does not follow these macros (the import and subfiles packages): the text "
+                "of the files they name is not in the run's chunks, so nothing in it can be classified or checked. "
+                "Tell the person you work for; a copy of the paper with each replaced by \\input{dir/file} is read "
+                "whole"
+            ),
+        }
+    return record
+
+
 def reference_identifiers(graph: Graph) -> list[str]:
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
     found: list[str] = []
@@ -193,7 +210,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "run": secrets.token_hex(8),
-            "document": {"format": ingested.format, "files": [item.to_json() for item in ingested.files]},
+            "document": _document_record(ingested),
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
             "bibliography": ingested.bibliography,
             "cited": [copy.to_json() for copy in cited],
@@ -289,7 +306,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     result = {
         "run": run.id,
         "fence": fence_note(token),
-        "document": {"format": manifest["document"]["format"], "files": manifest["document"]["files"]},
+        "document": manifest["document"],
         "rubric": manifest["rubric"],
         "chunks": chunks,
         "references": references,
