@@ -10,7 +10,10 @@ is ever recorded. Anything else is refused with `outside-root`, naming the file,
 relative to the root, and that `root` widens the boundary.
 
 This module only decides; `documents` reads through it, and `read_watch` makes sure credencegraph's own
-reader opens nothing it has not admitted.
+reader opens nothing it has not admitted. Code that needs more of the paper's files goes through it too: the
+bytes already admitted are `Document.files` (each `DocumentFile` by name and data: read tables from these,
+never from disk again), and a file not read yet is first named by `Document.root.name_of(path)`, which
+refuses it when it lies outside (start_run's `.bib` hint passes over such a file rather than read it).
 """
 
 from __future__ import annotations
