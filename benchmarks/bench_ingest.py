@@ -30,7 +30,6 @@ MAIN_FILES = {
 def start_run_phases() -> Phases:
     import credencegraph.core
 
-    import cgx_core.ingest_worker
     import cgx_core.plugins
     import cgx_core.rubrics
     import cgx_core.run.session
@@ -40,7 +39,7 @@ def start_run_phases() -> Phases:
     phases = Phases()
     # Reading (credencegraph's read_latex and chunks_to_graph, the file scan, the .bib) runs in a child forked
     # from the zygote, within its budget: timed here as one phase, from the request to the reply.
-    phases.add("reading in the budgeted child (fork, read, reply)", cgx_core.ingest_worker, "ingest_bounded")
+    phases.add("reading in the budgeted child (fork, read, reply)", cgx_core.tools.start_run, "ingest_bounded")
     phases.add("rubric load", cgx_core.rubrics, "load_rubric_bytes")
     phases.add("installed check types", cgx_core.plugins, "installed_check_types")
     phases.add("graph to JSON (dumps)", credencegraph.core, "dumps")
