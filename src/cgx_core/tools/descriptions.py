@@ -64,8 +64,8 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
         "type": {"type": "string", "maxLength": 100, "description": "Optional: only nodes of this type."},
         "unit": {
             "type": "string",
-            "enum": ["sentence", "equation", "caption", "footnote", "reference"],
-            "description": "Optional: only chunks of this unit.",
+            "enum": ["sentence", "equation", "caption", "footnote", "reference", "table-row"],
+            "description": "Optional: only chunks of this unit (table-row: one body row of a table, t-N).",
         },
         "start": {"type": "integer", "minimum": 0, "description": "Optional: the first node of the page (default 0)."},
         "limit": {

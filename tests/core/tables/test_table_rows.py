@@ -281,7 +281,13 @@ def test_subtables_are_lettered_and_figures_numbered_apart(tmp_path: Path) -> No
 \begin{table}\begin{tabular}{lc} K & V \\ \hline e & 5 \\ \end{tabular}\caption{Seventh.}\end{table}""",
     )
     titles = [text.split(" (caption", 1)[0] for text in rows(main)]
-    assert titles == ["Table 1a \\ref{tab:left}", "Table 1b \\ref{tab:both}", "Figure 2 \\ref{fig:grid}", "Table (unnumbered)", "Table 7"]
+    assert titles == [
+        "Table 1a \\ref{tab:left}",
+        "Table 1b \\ref{tab:both}",
+        "Figure 2 \\ref{fig:grid}",
+        "Table (unnumbered)",
+        "Table 7",
+    ]
 
 
 def test_rows_sit_after_their_caption_and_tables_without_one_where_they_stand(tmp_path: Path) -> None:
