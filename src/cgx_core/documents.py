@@ -6,6 +6,9 @@ module finds them itself with the same LaTeX parser (pylatexenc), resolving name
 relative to the main file's directory, trying the name and then the name with `.tex`. Every file is read
 here once, checked for size and UTF-8, and named by its path relative to the main file's directory; an
 `\input` that leaves that directory is refused, so no path outside the paper is ever read or recorded.
+Files read with the import package's `\import{dir}{file}` (and `\subimport`, relative to the importing file)
+are read and recorded too: credencegraph does not read them, but their tables become chunks (cgx_core.tables);
+one that is missing or outside the paper is not read.
 """
 
 from __future__ import annotations

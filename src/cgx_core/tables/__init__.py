@@ -113,19 +113,20 @@ def read_tables(document: Document, chunk_count: int | None = None) -> TableRead
 
 
 def _read(files: Mapping[str, str], main: str, chunk_count: int) -> TableReading:
-    from cgx_core.tables.paper import PaperWalk
+    from cgx_core.tables.paper import PaperWalk, macro_names
     from cgx_core.tables.render import CellRenderer
     from cgx_core.tables.rows import raw_rows, table_rows
 
     walk = PaperWalk(files, main)
     walk.walk()
-    renderer = CellRenderer(walk.definitions.items)
+    found = [(table, raw_rows(table)) for table in walk.tables]
+    names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
+    renderer = CellRenderer(walk.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count
     rows: list[TableRow] = []
     regions: list[_Region] = []
     read = 0
-    for index, table in enumerate(walk.tables):
-        raw = raw_rows(table)
+    for index, (table, raw) in enumerate(found):
         read += len(raw)
         if read > budget:
             raise CgxError(

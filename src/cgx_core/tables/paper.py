@@ -34,9 +34,11 @@ other loop is linear in the text.
 
 from __future__ import annotations
 
+import functools
 import posixpath
+import re
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -87,6 +89,15 @@ _OPAQUE_MACROS = frozenset({*_DEFINING, "newenvironment", "renewenvironment", "D
 _INPUTS = frozenset({"input", "include"})
 _IMPORTS = frozenset({"import", "subimport", "inputfrom", "includefrom", "subinputfrom", "subincludefrom"})
 _COUNTER_MACROS = frozenset({"setcounter", "addtocounter", "stepcounter", "refstepcounter"})
+# What in a file's text may hold or change a table (a false match only costs a parse).
+_MATTERS = re.compile(
+    r"\\(?:begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr"
+    r"|table|figure|sidewaystable|sidewaysfigure|wraptable|wrapfigure|SCtable|SCfigure|subtable|subfigure)"
+    r"|caption|subcaption|subfloat|setcounter|addtocounter|stepcounter|refstepcounter|chapter|appendix"
+    r"|input|include|import|subimport|subinputfrom|subincludefrom)"
+)
+_DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
+_MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
 _MACROS = {
     "multicolumn": "{{{",
     "multirow": "[{[{[{",
@@ -358,7 +369,7 @@ class _Counters:
 
 
 class PaperWalk:
-    """One walk over a paper's files; `walk()` fills `tables`, `definitions` and `chains`."""
+    """One walk over a paper's files; `walk()` fills `tables` and `chains`."""
 
     def __init__(self, files: Mapping[str, str], main: str) -> None:
         from pylatexenc.latexwalker import LatexWalker
@@ -370,7 +381,6 @@ class PaperWalk:
         self.context = latex_context()
         self.parsed: dict[str, Source] = {}
         self.tables: list[FoundTable] = []
-        self.definitions = Definitions()
         self.chains: dict[str, tuple[int, ...]] = {}
         """For each file read in the body (by its locator name), the lines of the \\input chain that first
         reaches it."""
@@ -385,8 +395,7 @@ class PaperWalk:
             text = self.files[name]
             walker = self._walker_class(text, latex_context=self.context, tolerant_parsing=True)
             nodes, _, _ = walker.get_latex_nodes()
-            located = posixpath.relpath(name, self.main_dir or ".")
-            self.parsed[name] = Source(name, located, text, walker, list(nodes))
+            self.parsed[name] = Source(name, self.located(name), text, walker, list(nodes))
         return self.parsed[name]
 
     def resolve(self, argument: str, base: str | None = None) -> str | None:
@@ -405,7 +414,6 @@ class PaperWalk:
     def walk(self) -> None:
         main = self.source(self.main)
         self.stack.append(self.main)
-        self.definitions.add_def(main)
         document = next(
             (node for node in main.nodes if _env_name(node) == "document"),
             None,
@@ -424,15 +432,46 @@ class PaperWalk:
     def read_file(
         self, name: str, scope: Scope, chain: tuple[int, ...], *, in_body: bool, depth: int, import_dir: str | None
     ) -> None:
-        if name in self.stack or depth > MAX_TABLE_NESTING:
+        """Walk a file read from the body. A file the preamble reads holds no content (its macro definitions
+        are read when a cell needs them), and a file with no table, float, caption, counter or input in its
+        text cannot change a table: neither is parsed."""
+        if not in_body or name in self.stack or depth > MAX_TABLE_NESTING:
+            return
+        self.chains.setdefault(self.located(name), chain)
+        if _MATTERS.search(self.files[name]) is None and not any(scope.kind for scope in _scopes(scope)):
             return
         source = self.source(name)
         self.stack.append(name)
-        self.definitions.add_def(source)
-        if in_body:
-            self.chains.setdefault(source.located, chain)
         self.nodes(source.nodes, source, scope, chain, in_body=in_body, depth=depth + 1, import_dir=import_dir)
         self.stack.pop()
+
+    def located(self, name: str) -> str:
+        return posixpath.relpath(name, self.main_dir or ".")
+
+    def definitions_for(self, names: set[str]) -> dict[str, Any]:
+        """The paper's definitions of the macros `names` use (and of those their bodies use), collected as
+        credencegraph collects them: every file in reading order, `\\def` from its uncommented text, then
+        `\\newcommand` and kin from its nodes. Only a file whose text names one of them is parsed."""
+        from credencegraph.ingest.latex import _walk
+
+        wanted = set(names)
+        definitions = Definitions()
+        while True:
+            definitions = Definitions()
+            for name, text in self.files.items():
+                if name.endswith((".bbl", ".bib")) or not _DEFINES.search(text):
+                    continue
+                if not any(_defines(macro).search(text) for macro in wanted if "\\" + macro in text):
+                    continue
+                source = self.source(name)
+                definitions.add_def(source)
+                for node in _walk(source.nodes):
+                    if getattr(node, "macroname", None) in _DEFINING:
+                        definitions.add_command(node)
+            used = {match for item in definitions.items.values() for match in _MACRO_NAME.findall(item.body)}
+            if used <= wanted:
+                return {name: item for name, item in definitions.items.items() if name in wanted}
+            wanted |= used
 
     # -- nodes ---------------------------------------------------------------------------------------
 
@@ -484,9 +523,6 @@ class PaperWalk:
         arguments = _arguments(node)
         if name == "def":
             return 1
-        if name in _DEFINING:
-            self.definitions.add_command(node)
-            return 0
         if name in _OPAQUE_MACROS:
             return 0
         line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0] if name in _INPUTS | _IMPORTS else 0
@@ -645,6 +681,32 @@ class PaperWalk:
                     self.stack.pop()
                     continue
             yield node_span(source, node)
+
+
+@functools.lru_cache(maxsize=1024)
+def _defines(name: str) -> re.Pattern[str]:
+    """Where a text may define the macro `name` (a false match only costs a parse)."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"\\(?:(?:re)?newcommand|providecommand)\*?\s*\{{?\s*\\{escaped}(?![A-Za-z@])|\\def\s*\\{escaped}(?![A-Za-z@])"
+    )
+
+
+def _scopes(scope: Scope | None) -> Iterator[Scope]:
+    while scope is not None:
+        yield scope
+        scope = scope.parent
+
+
+def macro_names(spans: Iterable[Span]) -> set[str]:
+    """The names of the macros written in some spans (for the definitions a rendering needs)."""
+    from credencegraph.ingest.latex import _walk
+
+    names: set[str] = set()
+    for span in spans:
+        if span.node is not None:
+            names.update(str(node.macroname) for node in _walk([span.node]) if hasattr(node, "macroname"))
+    return names
 
 
 def _env_name(node: Any) -> str | None:

@@ -13,7 +13,7 @@ the same way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -21,6 +21,7 @@ from credencegraph.ingest.latex import _Reader
 from credencegraph.rubric.text import normalise_text
 
 from cgx_core.limits import MAX_TABLE_EXPANSIONS, MAX_TABLE_RENDERED_CHARS
+from cgx_core.tables.source import Span
 
 _NESTED = frozenset({"tabular", "tabular*", "tabularx", "tabulary"})
 
@@ -75,6 +76,26 @@ class CellRenderer(_Reader):  # type: ignore[misc]
         self.produced += len(text)
         return text
 
+    def render_cell(self, spans: Sequence[Span]) -> tuple[str, list[str]]:
+        """A cell's rendered, normalised text and the keys it cites.
+
+        The table reader parsed the file without knowing the paper's macros' arguments, which is enough
+        unless the cell uses one of them: then its source is parsed again with them (as credencegraph
+        parses prose), so `\\best{7}` expands with its argument."""
+        if any(self._uses_definitions(span.node) for span in spans):
+            parts = [self.render_text(source) for source in _sources(spans)]
+            return " ".join(text for text, _ in parts if text), [key for _, keys in parts for key in keys]
+        cites: list[str] = []
+        pieces = [span.text if span.node is None else self.render(span.node, cites, []) for span in spans]
+        return normalise_text("".join(pieces)), cites
+
+    def _uses_definitions(self, node: Any) -> bool:
+        if node is None or not self.definitions:
+            return False
+        from credencegraph.ingest.latex import _walk
+
+        return any(getattr(inner, "macroname", None) in self.definitions for inner in _walk([node]))
+
     def render_text(self, source: str) -> tuple[str, list[str]]:
         """The rendered, normalised text of a piece of LaTeX, and the keys it cites in order."""
         from pylatexenc.latexwalker import LatexWalker
@@ -85,3 +106,15 @@ class CellRenderer(_Reader):  # type: ignore[misc]
         cites: list[str] = []
         text = self.render_nodes(nodes, cites, [])
         return normalise_text(text), cites
+
+
+def _sources(spans: Sequence[Span]) -> Iterator[str]:
+    """The source text of a cell's spans, one slice per run of spans from one file."""
+    run: list[Span] = []
+    for span in spans:
+        if run and span.source is not run[-1].source:
+            yield run[0].source.text[run[0].start : run[-1].end]
+            run = []
+        run.append(span)
+    if run:
+        yield run[0].source.text[run[0].start : run[-1].end]

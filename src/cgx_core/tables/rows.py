@@ -5,11 +5,11 @@ A row's text reads
     Table 2 \ref{tab:mnist} (caption s-112); row \textbf{Setting}: CGN; C-MNIST / Train: 99.4; C-MNIST / Test: 92.3
 
 * the table: `Table` or `Figure` (the float it is in) with the number LaTeX prints (`2`, `3.1`, `1a` for a
-  subtable), then `\ref{<label>}` when it has one (the prose cites a table as `Table~\ref{<label>}`, so the
-  same string finds it), then the chunk holding its caption (added when the graph is built), or the
-  caption's own text when no chunk holds it;
+  subtable; `Table (unnumbered)` without number or label), then `\ref{<label>}` when it has one (the prose
+  cites a table as `Table~\ref{<label>}`, so the same string finds it), then the chunk holding its caption
+  (added when the graph is built), or the caption's opening words when no chunk holds it;
 * the row's label: its first cell, under its group heading (`SVHN / Random Init`) or, without one, after
-  the first column's header (`\textbf{Setting}: CGN`);
+  the first column's header (`\textbf{Setting}: CGN`); `unlabelled row` when the first cell is empty;
 * each other cell with text, as `header: cell`; a cell over several columns gives their headers joined
   with ` & `, and a column without header gives the cell alone. Empty cells are left out.
 
@@ -23,7 +23,7 @@ label's argument is a name, not a numeral.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -32,7 +32,6 @@ from cgx_core.tables.colspec import column_kinds
 from cgx_core.tables.grid import BodyRow, Layout, Placed, RawCell, RawRow, layout, read_rows
 from cgx_core.tables.paper import Caption, FoundTable
 from cgx_core.tables.render import CellRenderer
-from cgx_core.tables.source import Span
 
 # A cell siunitx reads as a number: digits with spaces, `.` or `,`, an optional sign, uncertainty and
 # exponent. Anything else in an S column (text in braces, a macro) is left as written.
@@ -65,18 +64,6 @@ class TableRow:
     attributes: Mapping[str, Any]
 
 
-def _cell_sources(spans: list[Span]) -> Iterator[str]:
-    """The source text of a cell's spans, one slice per run of spans from one file."""
-    run: list[Span] = []
-    for span in spans:
-        if run and span.source is not run[-1].source:
-            yield run[0].source.text[run[0].start : run[-1].end]
-            run = []
-        run.append(span)
-    if run:
-        yield run[0].source.text[run[0].start : run[-1].end]
-
-
 class TableText:
     """Renders the cells of one table and writes its rows."""
 
@@ -88,9 +75,7 @@ class TableText:
 
     def cell_text(self, cell: RawCell, column: int) -> str:
         if id(cell) not in self.rendered:
-            parts = [self.renderer.render_text(source) for source in _cell_sources(cell.spans)]
-            text = " ".join(part for part, _ in parts if part)
-            cites = [key for _, keys in parts for key in keys]
+            text, cites = self.renderer.render_cell(cell.spans)
             if cell.graphics or cell.empty:
                 text = ""
             elif column < len(self.kinds) and self.kinds[column] in "Ss":
