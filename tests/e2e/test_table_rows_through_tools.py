@@ -59,22 +59,25 @@ def unfenced(text: str) -> str:
     return re.sub(r"^<data-[0-9a-f]+>|</data-[0-9a-f]+>$", "", text)
 
 
+def nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
+    """The run's nodes as get_state lists them (a page of up to 500)."""
+    listed, is_error = call_tool("get_state", {"run": str(run), "limit": 500, **filters})
+    assert not is_error, listed
+    found: list[dict[str, Any]] = listed["nodes"]
+    return found
+
+
 def test_a_check_citing_table_rows_passes_or_fails_as_their_cells_demand_and_the_run_replays(tmp_path: Path) -> None:
     (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
     run = tmp_path / "run"
-    started = call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC), store_source=True)
-    rows = [chunk for chunk in started["chunks"] if chunk["unit"] == "table-row"]
-    assert [chunk["id"] for chunk in rows] == ["t-1", "t-2", "t-3", "t-4"]
-    assert all(chunk["type"] == "data" for chunk in rows)  # the rubric's [initial] types the unit
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC), store_source=True)
+    rows = nodes(run, unit="table-row")
+    assert [node["id"] for node in rows] == ["t-1", "t-2", "t-3", "t-4"]
+    assert all(node["type"] == "data" for node in rows)  # the rubric's [initial] types the unit
     assert "row Stage: Pretraining; Minutes: 50" in rows[0]["text"]
     assert "row Method: Ours; Accuracy (\\%): \\num{99.4}" in rows[2]["text"]
 
-    listed, is_error = call_tool("get_state", {"run": str(run), "unit": "table-row"})
-    assert not is_error, listed
-    assert [node["id"] for node in listed["nodes"]] == ["t-1", "t-2", "t-3", "t-4"]
-
-    sentences = [chunk["id"] for chunk in started["chunks"] if chunk["unit"] == "sentence"]
-    total, gain = sentences
+    total, gain = [node["id"] for node in nodes(run, unit="sentence")]
     typed = call(
         "classify",
         run=str(run),
@@ -112,11 +115,42 @@ def test_a_check_citing_table_rows_passes_or_fails_as_their_cells_demand_and_the
     assert report.identical, report.body
 
 
+def test_rows_a_rubric_does_not_type_are_classified_and_split_like_sentences(tmp_path: Path) -> None:
+    (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
+    run = tmp_path / "run"
+    example = ROOT / "examples" / "rubrics" / "example-paper.toml"
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(example), store_source=True)
+    assert [node["type"] for node in nodes(run, unit="table-row")] == ["unassigned"] * 4
+    typed = call(
+        "classify",
+        run=str(run),
+        records=[
+            {"node": "t-1", "type": "method", "form": {"kind": "procedure"}},
+            {
+                "node": "t-2",
+                "split": ["row Stage: Finetuning", "Minutes: 60"],
+                "children": [{"type": "method", "form": {"kind": "procedure"}}, {"type": "assumption"}],
+            },
+        ],
+    )
+    assert typed["refused"] == []
+    assert {node["id"]: node["type"] for node in nodes(run, unit="table-row")} == {
+        "t-1": "method",
+        "t-2": "compound",
+        "t-2a": "method",
+        "t-2b": "assumption",
+        "t-3": "unassigned",
+        "t-4": "unassigned",
+    }
+    report = replay(run, source=None, sources=None)
+    assert report.identical, report.body
+
+
 def test_a_number_only_a_row_writes_is_refused_until_the_row_is_cited(tmp_path: Path) -> None:
     (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
     run = tmp_path / "run"
-    started = call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC))
-    total = next(chunk["id"] for chunk in started["chunks"] if chunk["unit"] == "sentence")
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC))
+    total = nodes(run, unit="sentence")[0]["id"]
     call("classify", run=str(run), records=[{"node": total, "type": "result", "rests_on": ["t-1", "t-2"]}])
     proposal = {"type": "recompute-numbers", "target": total, "expression": "50 + 60", "result": "110"}
     refused = call("run_checks", run=str(run), proposals=[{**proposal, "cites": [total]}])
@@ -128,22 +162,20 @@ def test_a_number_only_a_row_writes_is_refused_until_the_row_is_cited(tmp_path: 
 def test_a_real_papers_parameter_table_is_read_row_by_row_and_replays(papers: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     main = papers / "hastings-powell-replication" / "article" / "article.tex"
-    started = call("start_run", run=str(run), paper=str(main), rubric=str(RUBRIC), store_source=True)
-    rows = [chunk for chunk in started["chunks"] if chunk["unit"] == "table-row"]
-    caption = next(
-        chunk["id"]
-        for chunk in started["chunks"]
-        if chunk["unit"] == "caption" and "Nondimensional parameters" in chunk["text"]
-    )
-    assert [unfenced(chunk["text"]) for chunk in rows] == [
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $a_1$; Values: 5.0",
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $b_1$; Values: 2.0 $\\rightarrow$ 6.2",
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $a_2$; Values: 0.1",
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $b_2$; Values: 2.0",
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $d_1$; Values: 0.4",
-        f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row $d_2$; Values: 0.01",
+    call("start_run", run=str(run), paper=str(main), rubric=str(RUBRIC), store_source=True)
+    everything = nodes(run)
+    caption = next(node["id"] for node in everything if node["unit"] == "caption" and "Nondimensional" in node["text"])
+    rows = [node for node in everything if node["unit"] == "table-row"]
+    title = f"Table 1 \\ref{{tbl:table1}} (caption {caption}); row"
+    assert [unfenced(node["text"]) for node in rows] == [
+        f"{title} $a_1$; Values: 5.0",
+        f"{title} $b_1$; Values: 2.0 $\\rightarrow$ 6.2",
+        f"{title} $a_2$; Values: 0.1",
+        f"{title} $b_2$; Values: 2.0",
+        f"{title} $d_1$; Values: 0.4",
+        f"{title} $d_2$; Values: 0.01",
     ]
-    ids = [chunk["id"] for chunk in started["chunks"]]
+    ids = [node["id"] for node in everything]
     assert ids.index(rows[0]["id"]) == ids.index(caption) + 1  # right after the caption
     state = json.loads((run / "state.json").read_bytes())
     assert sum(1 for node in state["graph"]["nodes"] if node["attributes"].get("unit") == "table-row") == 6

@@ -105,12 +105,13 @@ def add_rows(
     captions, others = _caption_holders(graph)
     keys = [((*chains[file], first), node) for file, first, _, node in others if file in chains]
     holders: dict[int, str | None] = {}
+    placed: dict[int, str | None] = {}
     anchors: dict[str | None, list[TableRow]] = {}
     for row in rows:
-        if row.table not in holders:
+        if row.table not in holders:  # once per table: all its rows go together
             holders[row.table] = _holder(row, captions, others)
-        anchor = holders[row.table] or _anchor_by_order(row.key, keys)
-        anchors.setdefault(anchor, []).append(row)
+            placed[row.table] = holders[row.table] or _anchor_by_order(row.key, keys)
+        anchors.setdefault(placed[row.table], []).append(row)
 
     ordered: list[Any] = list(anchors.get(None, []))
     for node in graph:

@@ -426,3 +426,13 @@ def test_tables_nested_deeper_than_the_walk_goes_are_not_read(tmp_path: Path) ->
     depth = 300  # credencegraph reads it (at 400 it refuses the paper); the table walk stops at 200
     main = paper(tmp_path, "{" * depth + r"\begin{tabular}{l} a \\ \end{tabular}" + "}" * depth)
     assert rows(main) == []
+
+
+def test_an_import_of_a_missing_file_or_one_outside_the_paper_is_not_read_and_no_error(tmp_path: Path) -> None:
+    paper_dir = tmp_path / "paper"
+    paper_dir.mkdir()
+    (tmp_path / "outside.tex").write_text(r"\begin{tabular}{l} secret & 1 \\ \end{tabular}", encoding="utf-8")
+    main = paper(paper_dir, r"\import{../}{outside.tex} \import{nowhere/}{missing} \subimport{x/}{y}")
+    document = read_document(main)
+    assert [item.name for item in document.files] == ["main.tex"]
+    assert rows(main) == []
