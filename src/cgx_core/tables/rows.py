@@ -70,7 +70,8 @@ class TableText:
     def __init__(self, table: FoundTable, renderer: CellRenderer) -> None:
         self.table = table
         self.renderer = renderer
-        self.kinds = column_kinds(table.spec)
+        # A key=value specification (tabularray's colspec={...}) is not a column list: read no kinds from it.
+        self.kinds = () if "=" in table.spec else column_kinds(table.spec)
         self.rendered: dict[int, tuple[str, list[str]]] = {}
 
     def cell_text(self, cell: RawCell, column: int) -> str:
