@@ -23,6 +23,7 @@ from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
 from cgx_core.digests import file_digest
 from cgx_core.errors import CgxError
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -94,7 +95,7 @@ def verify_run(root: Path) -> RunVerdict:
         return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
     registry = installed_check_types()
     cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
-    view = JsonRunView(graph, "verify", root=root, cited_digests=cited)
+    view = JsonRunView(graph, "verify", root=root, cited_digests=cited, tolerances=run_tolerances(root, manifest))
     differences: list[str] = []
     notes: list[str] = []
     checks = rerun = 0

@@ -15,6 +15,7 @@ A type only says what is particular to it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
@@ -79,6 +80,12 @@ class RunView(Protocol):
 
     def source_bytes(self, digest: str) -> bytes | None:
         """In replay: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        ...
+
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        """The relative tolerance the rubric's author declares for each hedge phrase ("approximately" ->
+        1/10), keyed by the normalised phrase: the run's `tolerances.toml`, checked against the digest its
+        manifest recorded (see `cgx_core.numbers.tolerances`). Raises CgxError `tampered` when it differs."""
         ...
 
 

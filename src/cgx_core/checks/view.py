@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +29,10 @@ class GraphRunView:
         cited_digests: dict[str, str] | None = None,
         recorded: Any = None,
         sources: Callable[[str], bytes | None] | None = None,
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
         self._graph = graph
+        self._tolerances = tolerances
         self._mode: Mode = mode
         self._root = root
         self._cited = cited_digests or {}
@@ -75,14 +78,31 @@ class GraphRunView:
     def source_bytes(self, digest: str) -> bytes | None:
         return None if self._sources is None else self._sources(digest)
 
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        return {} if self._tolerances is None else self._tolerances()
+
     def with_recorded(self, recorded: Any) -> GraphRunView:
         """The same view for one check, with what that check read when it ran live."""
-        view = GraphRunView(self._graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
+        view = GraphRunView(
+            self._graph,
+            self._mode,
+            root=self._root,
+            cited_digests=self._cited,
+            sources=self._sources,
+            tolerances=self._tolerances,
+        )
         view._recorded = recorded
         return view
 
     def with_graph(self, graph: Graph) -> GraphRunView:
-        view = GraphRunView(graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
+        view = GraphRunView(
+            graph,
+            self._mode,
+            root=self._root,
+            cited_digests=self._cited,
+            sources=self._sources,
+            tolerances=self._tolerances,
+        )
         view._recorded = self._recorded
         return view
 
@@ -98,8 +118,9 @@ class JsonRunView(GraphRunView):
         *,
         root: Path | None = None,
         cited_digests: dict[str, str] | None = None,
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
-        super().__init__(None, mode, root=root, cited_digests=cited_digests)
+        super().__init__(None, mode, root=root, cited_digests=cited_digests, tolerances=tolerances)
         self._by_id = {node["id"]: node for node in graph["nodes"]}
         self._json_relations = graph["relations"]
 
