@@ -121,6 +121,12 @@ def verify_run(root: Path) -> RunVerdict:
         if outcome is None:
             continue
         rerun += 1
+        made_with_libraries = record.get("tool", {}).get("libraries", {})
+        for library, now in sorted(outcome.libraries.items()):
+            if made_with_libraries.get(library) not in (None, now):
+                notes.append(
+                    f"{cid}: made with {library} {made_with_libraries.get(library)}, re-run with {library} {now}"
+                )
         if outcome.result != record.get("result"):
             differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
         if recorded_detail(outcome) != record.get("detail"):

@@ -56,7 +56,7 @@ from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT
 from cgx_core.numbers.numeral import Numeral, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
 from cgx_core.numbers.siunitx import expand_siunitx
-from cgx_core.numbers.units import Unit, read_unit, unit_after
+from cgx_core.numbers.units import Unit, clean_unit_text, read_unit, unit_after
 from cgx_core.numbers.words import WORD_NUMERAL, word_value
 
 _MINUS = "\N{MINUS SIGN}"
@@ -126,6 +126,7 @@ _NAMES = re.compile(
 )
 
 _BINARY_BEFORE = frozenset(".)]}'")
+_AGENT_NOISE = re.compile(r"[$]")  # math delimiters around a number an agent copied from the text
 _NOT_DIGIT = re.compile(r"[^0-9]")
 
 
@@ -285,37 +286,42 @@ def _read_exponent(text: str) -> int:
 
 def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None]:
     """One numeral as an agent writes it, with the unit after it: `350`, `-4`, `0.8%`, `1.2e3`, `12,000`,
-    `4.1 \\times 10^{-3}`, `\\num{1.2e3}`, `eleven`, `2 days`, `4.1e-3 m/s`.
+    `4.1 \\times 10^{-3}`, `\\num{1.2e3}`, `eleven`, `2 days`, `4.1e-3 m/s`, `\\SI{5}{\\hour}`.
 
-    It is read with the text's own rules, and must be exactly one reported numeral, optionally followed
-    by a unit. Raises `expression-invalid` when it is not, `expression-too-large` over the caps and
-    `exponent-too-large` for a power of ten over MAX_EXPONENT.
+    It is read with the text's own rules (siunitx expanded, `$` and braces looked through), and must be
+    exactly one numeral, optionally followed by a unit and nothing else. Raises `expression-invalid` when
+    it is not, `expression-too-large` over the caps and `exponent-too-large` for a power of ten over
+    MAX_EXPONENT.
     """
     if len(text) > MAX_RESULT_CHARS:
         raise CgxError(
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} has {len(text)} characters; at most {MAX_RESULT_CHARS} are accepted",
         )
-    stripped = text.strip()
-    match = _NUMERAL.match(stripped)
-    word = WORD_NUMERAL.match(stripped)
-    end = max(match.end() if match else 0, word.end() if word else 0)
-    if end == 0:
+    cleaned = _AGENT_NOISE.sub("", expand_siunitx(text).replace("{,}", ",")).strip()
+    match = _NUMERAL.match(cleaned)
+    word = WORD_NUMERAL.match(cleaned)
+    chosen: Numeral | None = None
+    end = 0
+    if match is not None and match.end() > 0:
+        _check_caps(match, text, role)
+        numerals = [numeral for numeral, is_reported in _read_match(cleaned, match, False) if is_reported]
+        percent = [numeral for numeral in numerals if numeral.written.endswith("%")]
+        chosen = (percent or numerals or [None])[0]
+        end = match.end()
+    elif word is not None:
+        chosen, end = _exact(word_value(word)), word.end()
+    if chosen is None:
         _not_a_numeral(text, role)
-    numerals = [occurrence for occurrence in read_text(stripped[:end]) if occurrence.reported]
-    percent = [occurrence for occurrence in numerals if occurrence.numeral.written.endswith("%")]
-    chosen = (percent or numerals)[:1]
-    rest = stripped[end:]
+    assert chosen is not None
+    rest = clean_unit_text(cleaned[end:]).strip()
     unit: Unit | None = None
-    if rest.strip():
+    if rest:
         found = read_unit(rest)
-        if found is None or rest[found[1] :].strip() or percent:
+        if found is None or rest[found[1] :].strip() or chosen.written.endswith("%"):
             _not_a_numeral(text, role)
         unit = found[0]
-    if not chosen:
-        _check_caps(stripped[:end], text, role)
-        _not_a_numeral(text, role)
-    return chosen[0].numeral, unit
+    return chosen, unit
 
 
 def read_numeral(text: str, role: str = "result") -> Numeral:
@@ -328,10 +334,7 @@ def read_numeral(text: str, role: str = "result") -> Numeral:
     return numeral
 
 
-def _check_caps(written: str, text: str, role: str) -> None:
-    match = _NUMERAL.match(written)
-    if match is None:
-        return
+def _check_caps(match: re.Match[str], text: str, role: str) -> None:
     digits = len(_NOT_DIGIT.sub("", match["grouped"] or match["integer"] or "")) + len(match["fraction"] or "")
     if digits > MAX_NUMERAL_DIGITS:
         raise CgxError(

@@ -225,9 +225,13 @@ def unit_after(text: str, end: int) -> Unit | None:
     window = text[end : end + _WINDOW]
     if not window or (window[0].isalnum() and not window[0].isalpha()):
         return None
-    cleaned = _MACRO_LETTERS.sub(_macro_letter, _WRAPPERS.sub("", window))
-    found = read_unit(cleaned)
+    found = read_unit(clean_unit_text(window))
     return found[0] if found else None
+
+
+def clean_unit_text(text: str) -> str:
+    r"""A unit as LaTeX writes it, with the wrappers, braces and `$` removed and `\mu`, `\Omega` as letters."""
+    return _WRAPPERS.sub("", _MACRO_LETTERS.sub(_macro_letter, text))
 
 
 def _macro_letter(match: re.Match[str]) -> str:
