@@ -85,7 +85,7 @@ def evaluate_pair(node: Node) -> _Pair:
         elif isinstance(item, Unary):
             push((item,))
             push(item.operand)
-        elif type(item) is not tuple:
+        elif isinstance(item, Constant | Call):
             raise _NotPlain
         else:
             operation = item[0]

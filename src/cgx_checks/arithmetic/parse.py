@@ -87,6 +87,9 @@ def expression_parser() -> Lark:
     )
 
 
+_SUFFIXES = {"k": 3, "K": 3, "M": 6}
+
+
 def literal_value(text: str, column: int) -> Literal:
     """A numeral token as a literal with its exact value, or CgxError when it is over the caps."""
     if len(text) <= MAX_NUMERAL_DIGITS:  # the common forms first: 350 and 6.25
@@ -103,6 +106,9 @@ def literal_value(text: str, column: int) -> Literal:
     if body[-1] == "%":
         body = body[:-1]
         scale = -2
+    if body[-1] in _SUFFIXES:
+        scale += _SUFFIXES[body[-1]]
+        body = body[:-1]
     mantissa, marker, power = body.lower().partition("e")
     if marker:
         digits = power.lstrip("+-").lstrip("0")

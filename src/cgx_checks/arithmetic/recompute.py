@@ -231,9 +231,12 @@ def _operand_numeral(literal: LiteralNode) -> Numeral:
     text = literal.text
     percent = text.endswith("%")
     body = text[:-1] if percent else text
+    suffix = {"k": 3, "K": 3, "M": 6}.get(body[-1:])
+    if suffix is not None:
+        body = body[:-1]
     mantissa, _, power = body.lower().partition("e")
     integer, _, fraction = mantissa.partition(".")
-    exponent = int(power) if power else None
+    exponent = int(power) if power else suffix
     return numeral_from_parts(False, integer, fraction, exponent, percent)
 
 
@@ -414,10 +417,13 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
             if len(writers[value]) < _WHERE:
                 writers[value].append(label)
     for name in missing:
-        value = wanted.get(name)
-        if value is not None and writers.get(value):
-            found.append(f"{name} is written in {', '.join(writers[value])}")
-    return f" ({'; '.join(found)}: add those chunks to `cites`)" if found else " (no chunk of the run writes it)"
+        needed = wanted.get(name)
+        if needed is not None and writers.get(needed):
+            found.append(f"{name} is written in {', '.join(writers[needed])}")
+        else:
+            found.append(f"{name} is written in no chunk of the run")
+    advice = ": add those chunks to `cites`" if any(value for value in writers.values()) else ""
+    return f" ({'; '.join(found)}{advice})"
 
 
 def _listing(occurrences: tuple[Occurrence, ...]) -> str:
@@ -463,18 +469,18 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
         except Undecided:
             continue
         if measured.dimension != dimension:
-            unit_text = reported.unit.written if reported.unit is not None else "no unit"
+            given = reported.unit.written if reported.unit is not None else "no unit"
             raise CgxError(
                 Code.UNIT_INCOMPATIBLE,
                 f"the expression is {dimension_text(measured.dimension)} and the result {numeral.written} has "
-                f"{unit_text} ({dimension_text(dimension)}): write the result with the unit the text gives it",
+                f"{given} ({dimension_text(dimension)}): write the result with the unit the text gives it",
             )
-        value = Interval(measured.value.lo / factor, measured.value.hi / factor)
-        outcome = _outcome(value, reported)
+        enclosure = Interval(measured.value.lo / factor, measured.value.hi / factor)
+        outcome = _outcome(enclosure, reported)
         if outcome is None:
             continue
-        precision = None if value.exact else bits
-        middle = value.lo if value.exact else (value.lo + value.hi) / 2
+        precision = None if enclosure.exact else bits
+        middle = enclosure.lo if enclosure.exact else (enclosure.lo + enclosure.hi) / 2
         library = f"pint {library_version()}" if used_units else None
         unit_text = reported.unit.text if reported.unit is not None else None
         detail = _detail(rendered, middle, reported, outcome, unit_text, precision)

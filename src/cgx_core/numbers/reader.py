@@ -47,6 +47,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import NoReturn
 
 import attrs
 
@@ -307,7 +308,7 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
         _check_caps(match, text, role)
         numerals = [numeral for numeral, is_reported in _read_match(cleaned, match, False) if is_reported]
         percent = [numeral for numeral in numerals if numeral.written.endswith("%")]
-        chosen = (percent or numerals or [None])[0]
+        chosen = (percent or numerals)[0] if numerals else None
         end = match.end()
     elif word is not None:
         chosen, end = _exact(word_value(word)), word.end()
@@ -348,7 +349,7 @@ def _check_caps(match: re.Match[str], text: str, role: str) -> None:
         )
 
 
-def _not_a_numeral(text: str, role: str) -> None:
+def _not_a_numeral(text: str, role: str) -> NoReturn:
     raise CgxError(
         Code.EXPRESSION_INVALID,
         f"the {role} {text[:60]!r} is not one numeral; write it as the text does, such as 350, -4, 0.35, 0.8%, "

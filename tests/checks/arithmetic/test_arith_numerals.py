@@ -7,9 +7,9 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import Numeral, find_numerals, read_numeral
-from cgx_core.numbers.limits import MAX_NUMERAL_DIGITS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers.limits import MAX_NUMERAL_DIGITS
 
 
 def table(text: str) -> list[tuple[str, F, F]]:

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral
 from cgx_core.checks.api import Refusal
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral
 
 SHOWN_NUMERALS = 30  # how many of the chunks' numerals a refusal lists
 PLACES = 4  # decimal places of a percentage shown in a detail line
