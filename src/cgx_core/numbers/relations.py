@@ -7,7 +7,7 @@ the agent picks: an agent cannot make a check pass by loosening "350" into "at l
 * `<`: `<`, `\lt`, less than, fewer than, lower than, smaller than, below;
 * `<=`: `\le`, `\leq`, `\leqslant`, U+2264, at most, up to, no more than, not more than, no greater than,
   not exceeding, within;
-* `>`: `>`, `\gt`, more than, greater than, higher than, larger than, above, exceeding;
+* `>`: `>`, `\gt`, more than, greater than, higher than, larger than, above, exceeding, exceeded, exceeds;
 * `>=`: `\ge`, `\geq`, `\geqslant`, U+2265, at least, no less than, not less than, no fewer than;
 * `~` (a hedge): approximately, approx., about, around, roughly, circa, ca., c., nearly, almost, on the order
   of, of the order of, `\approx` and U+2248, `\simeq` and U+2243, `\sim` and U+223C, and a `~` glued to the
@@ -28,7 +28,7 @@ RELATIONS: Final = ("=", "<", "<=", ">", ">=", "~")
 _WORDS: Final = {
     "<": ("less than", "fewer than", "lower than", "smaller than", "below"),
     "<=": ("at most", "up to", "no more than", "not more than", "no greater than", "not exceeding", "within"),
-    ">": ("more than", "greater than", "higher than", "larger than", "above", "exceeding"),
+    ">": ("more than", "greater than", "higher than", "larger than", "above", "exceeding", "exceeded", "exceeds"),
     ">=": ("at least", "no less than", "not less than", "no fewer than"),
     "~": (
         "approximately",
