@@ -155,6 +155,7 @@ class _Lexer(Lexer):
         text: str = lexer_state.text.text
         match = self._match
         ignore = self._ignore
+        unit_ahead = _UNIT_AHEAD.match
         position = 0
         end = len(text)
         while position < end:
@@ -170,7 +171,7 @@ class _Lexer(Lexer):
             if kind not in ignore:
                 yield Token(kind, text[position:following], position, 1, position + 1)
             position = following
-            if kind == "NUMERAL" and following < end and text[following] in _UNIT_MAY_FOLLOW:
+            if kind == "NUMERAL" and unit_ahead(text, following):
                 unit = read_unit(text, following)
                 if unit is not None:
                     start = following + len(text[following:]) - len(text[following:].lstrip())
@@ -178,7 +179,8 @@ class _Lexer(Lexer):
                     position = unit[1]
 
 
-_UNIT_MAY_FOLLOW = frozenset(" \t\r\nABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz\u00b5\u03bc\u2126\u03a9")
+# Whether a letter follows a numeral (after spaces): only then may a unit, and most numerals have none.
+_UNIT_AHEAD = re.compile("[ \t\r\n]*[A-Za-z\u00b5\u03bc\u2126\u03a9]")
 
 
 class _Builder(Transformer[Token, Node]):
@@ -221,9 +223,18 @@ class _Builder(Transformer[Token, Node]):
             )
         return Constant(CONSTANTS[name], children[0].column or 0)
 
+    def arguments(self, children: list[Node]) -> tuple[Node, ...]:
+        return tuple(children)
+
+    def pow_constant(self, children: list[Any]) -> Binary:
+        return Binary("**", self.constant([children[0]]), children[1])
+
+    def pow_call(self, children: list[Any]) -> Binary:
+        return Binary("**", self.call([children[0], children[1]]), children[2])
+
     def call(self, children: list[Any]) -> Call:
         name = str(children[0])
-        arguments = tuple(child for child in children[1:] if not isinstance(child, Token))
+        arguments: tuple[Node, ...] = children[1]
         counts = FUNCTIONS.get(name)
         if counts is None:
             raise CgxError(
