@@ -387,9 +387,13 @@ def _units_missing(
 
 def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str | None:
     """The refusal message when the expression only restates the reported numeral."""
-    values = {Fraction(literal.numerator, literal.denominator) for literal in operands}
-    result = abs(numeral.value)
-    if result in values and values <= {result, Fraction(0), Fraction(1)}:
+    # The result's number by value, and by its digits without a percent sign (93.2 against 93.2%).
+    result = {abs(numeral.value), abs(numeral.value) * 100 if numeral.written.endswith("%") else abs(numeral.value)}
+    values = set()
+    for literal in operands:
+        value = Fraction(literal.numerator, literal.denominator)
+        values.add(value * 100 if literal.text.endswith("%") and value * 100 in result else value)
+    if values & result and values <= result | {Fraction(0), Fraction(1)}:
         return (
             f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
         )

@@ -196,6 +196,12 @@ def test_an_expression_that_is_only_its_result_is_refused(expression: str) -> No
     assert "restates the result 30" in error.message
 
 
+@pytest.mark.parametrize(("expression", "result"), [("93.2", "93.2%"), ("93.2%", "93.2"), ("4.52e-5 s", "4.52e-5 mm")])
+def test_the_result_without_its_percent_or_unit_is_not_a_recomputation_either(expression: str, result: str) -> None:
+    error = problems(expression, result, ["a fit of 93.2%, an error of 4.52e-5 mm, 4.52e-5 s"])
+    assert Code.EXPRESSION_IS_RESULT in getattr(error, "codes", (error.code,))
+
+
 def test_a_unit_conversion_is_not_free_evidence() -> None:
     text = "90 minutes (1.5 h)"
     assert recompute("90 min", "1.5 h", [text]).outcome == "passed"
