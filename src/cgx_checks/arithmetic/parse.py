@@ -30,6 +30,7 @@ from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Un
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import Numeral, numeral_from_parts
 from cgx_core.numbers.units import read_unit
 
 # Terminals lark names itself, shown to the agent as what they match.
@@ -101,24 +102,31 @@ def literal_value(text: str, column: int) -> Literal:
             numerator = int(integer + fraction)
             common = gcd(numerator, denominator)
             return Literal(text, numerator // common, denominator // common, column)
+    value = literal_numeral(text, column).value
+    return Literal(text, value.numerator, value.denominator, column)
+
+
+def literal_numeral(text: str, column: int) -> Numeral:
+    """A numeral token of an expression (`1.2e3`, `95%`, `50k`) as the numeral reader's `Numeral`: one rule
+    set for its value and written form. CgxError when it is over the caps."""
     body = text
-    scale = 0
-    if body[-1] == "%":
+    percent = body[-1] == "%"
+    if percent:
         body = body[:-1]
-        scale = -2
+    exponent: int | None = None
     if body[-1] in _SUFFIXES:
-        scale += _SUFFIXES[body[-1]]
+        exponent = _SUFFIXES[body[-1]]
         body = body[:-1]
     mantissa, marker, power = body.lower().partition("e")
     if marker:
         digits = power.lstrip("+-").lstrip("0")
-        exponent = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
-        if exponent > MAX_EXPONENT:
+        size = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
+        if size > MAX_EXPONENT:
             raise CgxError(
                 Code.EXPONENT_TOO_LARGE,
                 f"the numeral {text[:30]} at column {column} has a power of ten above {MAX_EXPONENT}",
             )
-        scale += -exponent if power[0] == "-" else exponent
+        exponent = -size if power[0] == "-" else size
     integer, _, fraction = mantissa.partition(".")
     if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
         raise CgxError(
@@ -126,13 +134,7 @@ def literal_value(text: str, column: int) -> Literal:
             f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
             f"at most {MAX_NUMERAL_DIGITS} are accepted",
         )
-    scale -= len(fraction)
-    numerator = int(integer + fraction)
-    if scale >= 0:
-        return Literal(text, numerator * 10**scale, 1, column)
-    denominator = 10**-scale
-    common = gcd(numerator, denominator)
-    return Literal(text, numerator // common, denominator // common, column)
+    return numeral_from_parts(False, integer, fraction, exponent, percent)
 
 
 class _Lexer(Lexer):

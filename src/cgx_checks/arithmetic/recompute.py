@@ -35,13 +35,12 @@ import attrs
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
-from cgx_checks.arithmetic.parse import parse_expression
+from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_checks.arithmetic.tree import Node, is_plain, literals, render
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
-from cgx_core.numbers.numeral import numeral_from_parts
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
@@ -228,16 +227,7 @@ def _occurrences_of(texts: Iterable[str]) -> tuple[Occurrence, ...]:
 
 
 def _operand_numeral(literal: LiteralNode) -> Numeral:
-    text = literal.text
-    percent = text.endswith("%")
-    body = text[:-1] if percent else text
-    suffix = {"k": 3, "K": 3, "M": 6}.get(body[-1:])
-    if suffix is not None:
-        body = body[:-1]
-    mantissa, _, power = body.lower().partition("e")
-    integer, _, fraction = mantissa.partition(".")
-    exponent = int(power) if power else suffix
-    return numeral_from_parts(False, integer, fraction, exponent, percent)
+    return literal_numeral(literal.text, literal.column)
 
 
 def _check_against_texts(
