@@ -27,6 +27,7 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
 from cgx_core.graph_edit import copy_graph
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.run.state import Effect, RunState
 from cgx_core.tools.arguments import problems
@@ -160,6 +161,7 @@ class Proposals:
             cited_digests=cited,
             sources=context.sources,
             offline=self.run.manifest.get("offline_sources", {}).get("sources", ()),
+            tolerances=run_tolerances(self.run.paths.root, self.run.manifest),
         )
 
     # -- the rules every type shares ------------------------------------------------------------------

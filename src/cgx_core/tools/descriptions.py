@@ -95,6 +95,14 @@ type, a second check of one type on one node, the same observation as a check on
 would pass or fail together are one observation), a proposal that cannot be run. Checks are append-only: never
 withdrawn, never run again, so a failed check stays observed. Each check that runs becomes an evidence node
 c-NNN. Send a few at a time (at most 20 per call).
+recompute-numbers reads numbers as the paper writes them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, 30% for
+30\\%, 50k, number words), each numeral optionally with the unit the text writes after it (90 min + 20 h), and
+compares the result with the relation the text writes before it (plain: its digits' rounding; less than, at
+least; approximately: the rubric's tolerance). A refusal for a missing numeral names the chunks (table rows
+too) that write it: add them to cites. More recompute-numbers forms (docs/numbers.md): units "90 min + 20 h +
+1 day" against "2 days"; a 72% reduction "(16.3 - 4.52) / 16.3" against "72%"; "differ by less than 2%"
+"abs(4.52 - 4.6) / 4.6" against "2%"; "3.6 times lower" "16.3e-5 / 4.52e-5" against "3.6"; "2 * pi * 5",
+"sqrt(2)", "ln(2)", "log10(1000)".
 Example: {"run": "runs/paper", "proposals": [{"type": "recompute-numbers", "target": "s-12", "cites": ["s-12"],
 "expression": "12 * 300", "result": "3000"}], "model": "<your model id>"}"""
 

@@ -31,6 +31,7 @@ from cgx_core.documents import Document, DocumentFile, read_document
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.numbers.tolerances import table_for_rubric
 from cgx_core.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
@@ -146,6 +147,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric_path = Path(args["rubric"])
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)
+    tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
@@ -167,6 +169,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         raise CgxError(Code.IO_ERROR, f"cannot create the run directory '{root.name}': {error.strerror}") from None
     try:
         write_atomic(paths.rubric, rubric_data)
+        write_atomic(paths.tolerances, tolerances_data)
         paths.cited.mkdir()
         for copy in cited:
             write_atomic(paths.cited / copy.name, copy.data)
@@ -188,6 +191,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "run": secrets.token_hex(8),
             "document": {"format": document.format, "files": [item.to_json() for item in document.files]},
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
+            "tolerances": {"name": tolerances_name, "digest": bytes_digest(tolerances_data)},
             "bibliography": bibliography,
             "cited": [copy.to_json() for copy in cited],
             **_offline_manifest(offline),
