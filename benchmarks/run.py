@@ -40,6 +40,7 @@ def arithmetic(workspace: Workspace, *, profile: bool) -> list[Figure]:
 
     count, repeats = (200, 5) if workspace.quick else (400, 15)
     baseline, ours, ratio = bench_arithmetic.run_benchmark(count, repeats, SEED, profile=profile)
+    plain, united, unit_ratio = bench_arithmetic.run_units_benchmark(count, repeats, SEED)
     return [
         Figure(
             "e",
@@ -50,7 +51,17 @@ def arithmetic(workspace: Workspace, *, profile: bool) -> list[Figure]:
             f"{ratio:.2f}x",
             "<= 1.5x",
             at_most(ratio, 1.5),
-        )
+        ),
+        Figure(
+            "e2",
+            "recompute-numbers: parse + evaluate with units",
+            united,
+            plain,
+            "the same expressions without units",
+            f"{unit_ratio:.2f}x",
+            "report",
+            None,
+        ),
     ]
 
 

@@ -37,6 +37,7 @@ def test_the_run_directory_has_exactly_the_specified_layout(tmp_path: Path) -> N
         "manifest.json",
         "rubric.toml",
         "state.json",
+        "tolerances.toml",
     ]
     assert (tmp_path / "run" / "rubric.toml").read_bytes() == EXAMPLE_RUBRIC.read_bytes()
     assert (tmp_path / "run" / "cited" / "smith2019.txt").read_bytes() == (

@@ -27,6 +27,7 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
 from cgx_core.graph_edit import copy_graph
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.run.state import Effect, RunState
 from cgx_core.tools.arguments import problems
@@ -97,6 +98,8 @@ def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str,
         "libraries": dict(outcome.libraries),
         "read": outcome.read,
     }
+    if outcome.notices:
+        stored["notices"] = [dict(notice) for notice in outcome.notices]
     return {
         "inputs.json": json.dumps(dict(record_inputs), indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
         "output.json": json.dumps(stored, indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
@@ -126,6 +129,7 @@ def outcome_from_files(inputs: bytes, output: bytes, log: bytes) -> tuple[dict[s
         libraries=stored["libraries"],
         code=stored["code"],
         read=stored["read"],
+        notices=stored.get("notices", ()),
     )
     return json.loads(inputs), outcome
 
@@ -156,6 +160,8 @@ class Proposals:
             root=self.run.paths.root,
             cited_digests=cited,
             sources=context.sources,
+            offline=self.run.manifest.get("offline_sources", {}).get("sources", ()),
+            tolerances=run_tolerances(self.run.paths.root, self.run.manifest),
         )
 
     # -- the rules every type shares ------------------------------------------------------------------
@@ -249,6 +255,15 @@ class Proposals:
                 if candidates
                 else f"no node of type {list(targets)} yet: classify one first",
             )
+        if node.base is None:  # an observed node without a base makes the graph uncompilable at finish_run
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_TARGET_NO_BASE,
+                f"'{target}' has no base (the rubric's type '{node.kind}' declares none), so a check observing it "
+                "would leave the graph uncompilable",
+                f"give [types.{node.kind}] a base in the rubric and start a new run with it",
+            )
         return None
 
     def _repeat_problem(self, index: int, check_type: CheckType, prepared: Prepared, key: str) -> dict[str, Any] | None:
@@ -317,7 +332,7 @@ class Proposals:
             self.artifacts[f"checks/{cid}/{name}"] = data
         installed = self.registry.get(check_type.name)
         assert installed is not None
-        record = {
+        record: dict[str, Any] = {
             "type": check_type.name,
             "target": prepared.target,
             "artifact": f"checks/{cid}/output.json",
@@ -334,6 +349,8 @@ class Proposals:
             "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
             "observation": key,
         }
+        if outcome.notices:
+            record["notices"] = [dict(notice) for notice in outcome.notices]
         attributes: dict[str, Any] = {"origin": "evidence", "check": record}
         if outcome.result != "error":
             attributes["observed"] = outcome.result == "passed"
@@ -356,6 +373,8 @@ class Proposals:
         if self.run.manifest.get("store_source"):
             for digest, data in outcome.sources.items():
                 self.artifacts[f"sources/{hex_of(digest)}"] = data
+        for digest, data in outcome.metadata.items():  # public records: kept so replay and verify decide again
+            self.artifacts[f"sources/{hex_of(digest)}"] = data
         slot = check_type.slot_of(prepared.inputs)
         self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
         return cid
@@ -385,7 +404,9 @@ class Proposals:
                     target,
                     Code.PROPOSAL_INVALID,
                     "; ".join(found),
-                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}",
+                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}"
+                    if schema.get("properties")
+                    else f"a {check_type.name} proposal has no fields besides type and target",
                 )
         if problem is not None:
             self.refused.append(problem)

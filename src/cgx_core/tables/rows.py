@@ -71,7 +71,7 @@ class TableText:
         self.table = table
         self.renderer = renderer
         # A key=value specification (tabularray's colspec={...}) is not a column list: read no kinds from it.
-        self.kinds = () if "=" in table.spec else column_kinds(table.spec)
+        self.kinds = () if _key_value(table.spec) else column_kinds(table.spec)
         self.rendered: dict[int, tuple[str, list[str]]] = {}
 
     def cell_text(self, cell: RawCell, column: int) -> str:
@@ -95,6 +95,19 @@ class TableText:
 
     def layout(self, rows: list[RawRow]) -> Layout:
         return layout(rows, self.cell_text)
+
+
+def _key_value(spec: str) -> bool:
+    """Whether a specification is key=value options (an `=` outside `[...]`: `S[table-format=2.1]` is not)."""
+    depth = 0
+    for char in spec:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(0, depth - 1)
+        elif char == "=" and depth == 0:
+            return True
+    return False
 
 
 def _siunitx(text: str, *, numbers: bool) -> str:

@@ -40,6 +40,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         "graph": summary["graph"],
         "verdicts": summary["verdicts"],
         "untied_citation_checks": len(summary["untied_citation_checks"]),
+        "references": {name: len(items) for name, items in summary["references"].items()},
         "uncalibrated": len(summary["uncalibrated"]),
         "review": {name: len(items) for name, items in summary["review"].items()},
         "files": {name: bytes_digest(data) for name, data in derived.items()},

@@ -436,3 +436,9 @@ def test_an_import_of_a_missing_file_or_one_outside_the_paper_is_not_read_and_no
     document = read_document(main)
     assert [item.name for item in document.files] == ["main.tex"]
     assert rows(main) == []
+
+
+def test_a_key_value_column_specification_is_not_read_as_columns(tmp_path: Path) -> None:
+    # tabularray: the letters of "colspec" are no columns (an S among them would make a cell \num{...})
+    main = paper(tmp_path, r"\begin{tblr}{colspec={lS}, hlines} Key & {Val} \\ \hline a & 1 2 \\ \end{tblr}")
+    assert rows(main) == ["Table (unnumbered); row Key: a; {Val}: 1 2"]
