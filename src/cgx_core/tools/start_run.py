@@ -38,6 +38,7 @@ from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
+from cgx_core.tables import read_tables
 from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
 
 if TYPE_CHECKING:
@@ -113,11 +114,13 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    chunks = list(document.chunks)
+    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.tables)
+    chunks = tables.prose(document.chunks)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
-    cited = cited_keys(chunks)
+    cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)
     graph, unresolved = chunks_to_graph([*chunks, *added], document.main.name, rubric.initial)
+    graph, unresolved = tables.add_to(graph, document.main.name, rubric.initial, unresolved)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
