@@ -43,12 +43,32 @@ def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     return ExitCode.OK
 
 
-def list_tools() -> int:
+def tools_listing() -> dict[str, object]:
+    """Every tool with its description, argument schema and result schema, and every installed check type
+    with the complete schema of its proposals: what an agent without MCP reads instead of `tools/list`."""
+    from cgx_core.errors import CgxError
+    from cgx_core.tools.proposal_schemas import published
     from cgx_core.tools.registry import TOOLS
 
     listing = [
-        {"name": tool.name, "description": tool.full_description(), "arguments": tool.arguments}
+        {
+            "name": tool.name,
+            "description": tool.full_description(),
+            "arguments": tool.listed_input_schema(),
+            "result": tool.result,
+        }
         for tool in TOOLS.values()
     ]
-    sys.stdout.write(result_text({"tools": listing}) + "\n")
+    check_types: list[dict[str, object]] = []
+    for tool in TOOLS.values():
+        if tool.lists_check_types:
+            try:
+                check_types.extend({"tool": tool.name, **item} for item in published(tool.name))
+            except CgxError as error:  # a broken plugin: say so, and list the tools all the same
+                check_types.append({"tool": tool.name, "error": {"code": str(error.code), "message": error.message}})
+    return {"tools": listing, "check_types": check_types}
+
+
+def list_tools() -> int:
+    sys.stdout.write(result_text(tools_listing()) + "\n")
     return ExitCode.OK

@@ -31,13 +31,14 @@ def _tool(name: str) -> types.Tool:
         name=tool.name,
         title=tool.title,
         description=tool.full_description(),
-        input_schema=dict(tool.arguments),
+        input_schema=dict(tool.listed_input_schema()),
+        output_schema=dict(tool.result),
         annotations=types.ToolAnnotations(
             title=tool.title,
             read_only_hint=tool.read_only_hint,
             destructive_hint=False,
             idempotent_hint=not tool.changes_run,
-            open_world_hint=False,
+            open_world_hint=tool.open_world_hint,
         ),
     )
 

@@ -49,8 +49,10 @@ START_RUN_ARGUMENTS: dict[str, Any] = changing(
 GET_STATE = """\
 Read the run as it stands (takes no lock, changes nothing): progress counts (chunks typed, untyped and split,
 conclusions with premises, checks by type and result, refusals so far, finished or not) and a page of nodes
-with their type, text, form and links. Ask for nodes by id (`nodes`), filter by `type` (for example
-"unassigned" for what is left to classify) or `unit`, and page with `start` and `limit` (default 50).
+with their type, text, form and links (a reference node also gives its bibliography key, DOI, arXiv id and
+title). Ask for nodes by id (`nodes`), filter by `type` (for example "unassigned" for what is left to
+classify) or `unit`, and page with `start` and `limit` (default 50): a page stops early rather than take the
+result past 20,000 characters, so continue from `next` until it is null.
 Example: {"run": "runs/paper", "type": "unassigned", "limit": 20}"""
 
 GET_STATE_ARGUMENTS: dict[str, Any] = reading(
@@ -96,10 +98,11 @@ RUN_CHECKS_ARGUMENTS: dict[str, Any] = changing(
             "type": "array",
             "minItems": 1,
             "maxItems": 20,
-            # Under anyOf, which the argument checker does not read: a bad proposal is refused on its own,
-            # with a fix, and the others run (as classify does with its records).
-            "items": {"anyOf": [{"type": "object"}]},
-            "description": "Check proposals: {type, target, ...the fields of the type}.",
+            # Replaced by one branch per installed check type (proposal_schemas.with_proposals), under anyOf,
+            # which the argument checker does not read: a bad proposal is refused on its own, with a fix, and
+            # the others run (as classify does with its records).
+            "items": {"type": "object"},
+            "description": "Check proposals: {type, target, ...the fields of the type}; one schema per check type.",
         }
     },
     ["proposals"],
@@ -117,31 +120,23 @@ Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2
 "Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
 
 JUDGE_CITATION_ARGUMENTS: dict[str, Any] = changing(
-    {
-        "node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The citing node."},
-        "entry": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The reference node (r-N)."},
-        "source": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 2000,
-            "description": "A file of cited/ (by name) or an http(s) URL.",
-        },
-        "passage": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 5000,
-            "description": "The passage of the source you judged, as it reads there.",
-        },
-        "supports": {"type": "boolean", "description": "Whether the passage supports the node."},
-    },
-    ["node", "entry", "source", "passage", "supports"],
+    {"node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The citing node."}}, ["node"]
 )
+"""judge_citation's own arguments; the fields of the check types it proposes are added from their plugins
+(`cgx_core.tools.proposal_schemas.with_judgement_fields`)."""
+
+JUDGE_CITATION_NOTES: dict[str, str] = {
+    "entry": "The reference node (r-N).",
+    "source": "A file of cited/ (by name) or an http(s) URL.",
+    "passage": "The passage of the source you judged, as it reads there.",
+    "supports": "Whether the passage supports the node.",
+}
+"""What judge_citation says of a field its check type leaves undescribed."""
 
 
 def check_types_section(tool: str) -> str:
-    """The installed check types a tool proposes, with their fields, for its description."""
-    import json
-
+    """The installed check types a tool proposes, for its description: each with what it checks. Their
+    fields are in the tool's argument schema (for run_checks, one branch of `proposals.items` per type)."""
     from cgx_core.plugins import installed_check_types
 
     lines = []
@@ -151,11 +146,9 @@ def check_types_section(tool: str) -> str:
             continue
         role = f" (runs by itself when {kind.fallback_for} errs; never proposed)" if kind.fallback_for else ""
         lines.append(f"- {kind.name}{role}: {kind.description}")
-        if not kind.fallback_for:
-            lines.append(f"  fields: {json.dumps(dict(kind.proposal_schema), separators=(',', ':'))}")
     if not lines:
         return ""
-    return "\nInstalled check types:\n" + "\n".join(lines)
+    return "\nInstalled check types (the argument schema gives each one's fields):\n" + "\n".join(lines)
 
 
 FINISH_RUN = """\

@@ -21,14 +21,13 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest
 from cgx_core.documents import Document, DocumentFile, read_document
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.fence import fence_token
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -185,48 +184,11 @@ def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result."""
-    run = context.run
-    rubric = run.rubric
-    graph = initial_graph(state.graph, rubric, run.id)
-    manifest = run.manifest
-    token = fence_token(run.id, context.seq)
-    chunks = []
-    references = []
-    cites_of: dict[str, list[str]] = {}
-    for relation in graph.relations.values():
-        if relation.type == "cites":
-            cites_of.setdefault(relation.source, []).append(graph.nodes[relation.target].attributes.get("key", ""))
-    for node in graph:
-        unit = node.attributes.get("unit")
-        if unit == "reference":
-            references.append(
-                {
-                    "id": node.id,
-                    "key": node.attributes.get("key"),
-                    **{name: node.attributes[name] for name in ("title", "doi", "arxiv") if name in node.attributes},
-                    "text": fenced(node.statement, token),
-                }
-            )
-            continue
-        text = fenced(node.statement, token)
-        chunks.append(
-            {"id": node.id, "unit": unit, "type": node.kind, "text": text, "cites": cites_of.get(node.id, [])}
-        )
+    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
+    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
+    from cgx_core.tools.start_summary import summary
 
-    result = {
-        "run": run.id,
-        "fence": fence_note(token),
-        "document": {"format": manifest["document"]["format"], "files": manifest["document"]["files"]},
-        "rubric": manifest["rubric"],
-        "chunks": chunks,
-        "references": references,
-        "bibliography": manifest["bibliography"],
-        "cited": manifest["cited"],
-        "types": types_view(rubric),
-        "hedges": sorted(rubric.hedges),
-        "premises": premises_view(rubric),
-        "checks": checks_view(rubric),
-        "next": "classify every chunk (classify), then add the premises of each conclusion (add_premises)",
-    }
+    run = context.run
+    graph = initial_graph(state.graph, run.rubric, run.id)
+    result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)
     return Effect(graph=graph, result=result)
