@@ -43,6 +43,8 @@ class Code(StrEnum):
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
+    CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"
 
     # -- replay and verify ---------------------------------------------------------------------
     SOURCE_MISMATCH = "source-mismatch"
@@ -144,6 +146,14 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
+    Code.CANCELLED: (
+        "The caller cancelled the call (an MCP notifications/cancelled) before it committed: its work stopped, the "
+        "run's lock was released, and nothing was written to the log."
+    ),
+    Code.INTERRUPTED: (
+        "The command was stopped by Ctrl-C (SIGINT). A tool call stopped before its commit left the run as it was; "
+        "one stopped after it is completed by the run's next call."
+    ),
     Code.PLUGIN_INVALID: (
         "An installed check-type plugin cannot be loaded: it fails to import, implements a hook no specification "
         "has, registers something that is not a check type, or a name another distribution already provides; "

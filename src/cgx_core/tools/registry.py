@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_core.call_control import Cancelled, Control, controlled
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.tools import descriptions, result_schemas
@@ -182,16 +183,24 @@ def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, A
     return run.change(call, lambda context, state: module.apply(context, state, logged), wait=wait).to_json()
 
 
-def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> tuple[dict[str, Any], bool]:
-    """Call a tool: its JSON result and whether it is an error. Never raises, never prints."""
+def call_tool(
+    name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT, control: Control | None = None
+) -> tuple[dict[str, Any], bool]:
+    """Call a tool: its JSON result and whether it is an error. Never raises (but for KeyboardInterrupt),
+    never prints. With a `control`, the call reports its progress to it and stops, committing nothing,
+    when it is cancelled (see `cgx_core.call_control`)."""
     try:
         tool = TOOLS.get(name)
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.input_schema())
-        payload = dict(_execute(tool, args, wait))
+        with controlled(control):
+            payload = dict(_execute(tool, args, wait))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
         return payload, False
+    except Cancelled:
+        stopped = CgxError(Code.CANCELLED, f"{name} was cancelled before it committed; the run is as it was")
+        return _refusal(stopped), True
     except CgxError as error:
         return _refusal(error), True
     except OSError as error:
