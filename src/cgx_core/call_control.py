@@ -36,9 +36,17 @@ class Control:
     def __init__(self, report: Report | None = None) -> None:
         self._cancelled = threading.Event()
         self._report = report
+        self._lock = threading.Lock()
+        self._stops: list[Callable[[], None]] = []
 
     def cancel(self) -> None:
-        self._cancelled.set()
+        """Cancel the call: its next checkpoint raises `Cancelled`, and the work registered with
+        `stopping` is told to stop now."""
+        with self._lock:
+            self._cancelled.set()
+            stops = list(self._stops)
+        for stop in stops:
+            stop()
 
     @property
     def cancelled(self) -> bool:
@@ -65,6 +73,28 @@ def controlled(control: Control | None) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
+
+
+@contextmanager
+def stopping(stop: Callable[[], None]) -> Iterator[None]:
+    """While inside, a cancel of the running call also calls `stop` (from the cancelling thread).
+
+    For work that blocks between checkpoints, such as a wait on a worker process: `stop` ends it (kills
+    the worker), the wait returns, and the next checkpoint raises `Cancelled`. `stop` must be safe to
+    call from another thread and harmless when the work has ended."""
+    control = _current.get()
+    if control is None:
+        yield
+        return
+    with control._lock:
+        if control.cancelled:
+            stop()
+        control._stops.append(stop)
+    try:
+        yield
+    finally:
+        with control._lock:
+            control._stops.remove(stop)
 
 
 def checkpoint() -> None:

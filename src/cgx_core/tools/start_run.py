@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cgx_core.bibliography import BibEntry, annotate_references, cited_keys, read_bib, reference_chunks
+from cgx_core.call_control import progress
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest
@@ -105,12 +106,15 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)
     paper = Path(args["paper"])
+    progress(0, 3, "reading the paper")
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
+    progress(1, 3, "ingesting the paper")
     graph, bibliography = ingest(document, bibs, rubric)
     keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
     cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
     store = bool(args.get("store_source", False))
+    progress(2, 3, "writing the run")
 
     paths = RunPaths(root)
     try:
