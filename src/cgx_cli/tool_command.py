@@ -17,7 +17,11 @@ def _arguments(run: str | None, text: str) -> object:
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError as error:
             raise CgxError(Code.INVALID_JSON, f"--args - read bytes that are not UTF-8 (byte {error.start})") from None
-    raw = parse_arguments(text)
+    return with_run(run, parse_arguments(text))
+
+
+def with_run(run: str | None, raw: object) -> object:
+    """The arguments with `--run` as their run directory (when given, and the arguments do not name another)."""
     if run is None:
         return raw
     if not isinstance(raw, dict):
