@@ -9,10 +9,12 @@ from cgx_core.tools import record_descriptions as records
 from cgx_core.tools.schema import changing, reading
 
 START_RUN = """\
-Step 1. Ingest a paper into a new run directory and list what you need for the next steps: the chunks (id,
-unit, text, the bibliography keys each cites), the reference entries (id, key, DOI, arXiv id), the document
-types (their form fields, what each rests on, whether it is assessed), the hedge phrases, the premise rules
-and the check types (declared by the rubric, installed or not, and which tool proposes each).
+Step 1. Ingest a paper into a new run directory and summarise what you need for the next steps, in a result
+of at most 20,000 characters whatever the paper: counts (nodes by unit, chunks left to classify), the document
+types (their form fields, what each rests on, whether it is assessed), the hedge phrases, the premise rules,
+the check types (declared by the rubric, installed or not, the tool that proposes each, and the JSON schema
+of a proposal), and the first page of nodes as get_state lists them (id, unit, type, text, the reference nodes
+each cites; a reference's key, DOI and arXiv id). `next` is where get_state continues: page through it.
 `paper` is a LaTeX main file (its \\input and \\include files are followed) or a PDF. `rubric` is a
 credencegraph rubric of format 2. `bibliography` names a .bib when the paper does not (a .bib named by
 \\bibliography or \\addbibresource is read anyway). `cited` is a directory of copies of cited works named by
@@ -173,29 +175,34 @@ ADD_PREMISES_ARGUMENTS: dict[str, Any] = changing(
 # What each tool returns, for docs/tools.md (generated from the registry).
 RESULTS: dict[str, str] = {
     "start_run": (
-        "`run` (the run id), `fence` (the token fencing paper text), `document` (format and files by name and "
-        "digest), `rubric`, `chunks` ([{id, unit, type, text, cites}]), `references` ([{id, key, title?, doi?, "
-        "arxiv?, text}]), `bibliography` (which keys came from a .bib or a .bbl, unresolved keys, .bbl/.bib "
-        "disagreements and which won), `cited`, `types`, `hedges`, `premises`, `checks` ([{name, targets, installed, "
-        "tool, fallback_for}]), `next`."
+        "A summary of at most 20,000 characters: `run` (the run id), `fence` (the token fencing paper text), "
+        "`document` (format, and its files by name and digest: `{total, first}`), `rubric`, `counts` (nodes, by "
+        "unit, untyped), `bibliography` (how many keys came from a .bib or a .bbl, the unresolved keys, .bbl/.bib "
+        "disagreements and which won), `cited`, `types`, `hedges`, `premises`, `checks` ([{name, description, "
+        "targets, installed, tool, fallback_for, proposal?}], `proposal` being the JSON schema of a proposal), the "
+        "first page of nodes as get_state lists them (`total`, `start`, `nodes`, `next`: where get_state "
+        "continues), `then` (what to do next), and `shortened` when a very large rubric's listing was cut. Lists "
+        "that grow with the paper come as `{total, first}`; manifest.json holds them whole."
     ),
     "get_state": (
         "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "
         "conclusions_with_premises, analyst_premises, checks by type and result, refusals, finished), `total`, "
-        "`start`, `nodes` ([{id, origin, unit, type, text, form?, stated?, assessment?, check?, rests_on?, "
-        "clauses?, part_of?, cites?, checks?, premise_of?}]), `next` (the start of the next page, or null)."
+        "`start`, `nodes` ([{id, origin, unit, type, text, key?, doi?, arxiv?, title?, form?, stated?, assessment?, "
+        "check?, rests_on?, clauses?, part_of?, cites?, checks?, premise_of?}]: at most `limit`, and no more than "
+        "keeps the result under 20,000 characters), `next` (the start of the next page, or null)."
     ),
     "classify": (
         "`applied` ([{record, node, type, children?, stated?, relations, previous?, dropped?}]), `refused` ([{record, "
-        "node, code, message, fix, child?, clause?}]), `unmapped_hedges` ([{node, phrase}])."
+        "node, code, message, fix, child?, clause?, also?}]: `also` the record's other problems), `unmapped_hedges` "
+        "([{node, phrase}])."
     ),
     "add_premises": (
         "`applied` ([{record, conclusion, premises: [{statement|stated_at, node?, created?, relation, added}]}]), "
-        "`refused` ([{record, node, code, message, fix, premise?}]), `overflow` ([{conclusion, statements}])."
+        "`refused` ([{record, node, code, message, fix, premise?, also?}]), `overflow` ([{conclusion, statements}])."
     ),
     "run_checks": (
         "`checks` ([{proposal, id, type, target, result, detail, fallback_for?}]: each check that ran, with the "
-        "fallback that ran when a check erred), `refused` ([{proposal, node, code, message, fix}])."
+        "fallback that ran when a check erred), `refused` ([{proposal, node, code, message, fix, also?}])."
     ),
     "judge_citation": "As run_checks: `checks` (the one citation check, or none) and `refused`.",
     "finish_run": (
