@@ -211,3 +211,12 @@ def test_the_results_of_a_whole_run_follow_their_tools_result_schemas(tmp_path: 
     for arguments in ({}, {"type": "reference"}, {"nodes": ["s-01", "r-1"]}, {"start": 5, "limit": 3}):
         payload, _ = call_tool("get_state", {"run": str(run), **arguments})
         check("get_state", payload)
+
+
+def test_an_error_result_follows_every_tools_result_schema_as_clients_that_check_errors_expect(tmp_path: Path) -> None:
+    for name, tool in TOOLS.items():
+        payload, is_error = call_tool(name, {"run": str(tmp_path / "missing"), "model": "m"})
+        assert is_error and set(payload) == {"error"}
+        jsonschema.validate(payload, tool.result)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"error": {"code": "x"}}, tool.result)  # an error says what went wrong

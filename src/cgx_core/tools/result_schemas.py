@@ -6,8 +6,10 @@ every result it receives). The top level of each result is closed (`additionalPr
 key added to a result without its schema fails those tests; entries inside are open, so a plugin's detail
 or a new field of a node does not.
 
-An error result (`{"error": {...}}`, with `isError` in MCP) is not described here: MCP clients do not
-check an error's structured content against the output schema.
+An error result (`{"error": {"code", "message"}}`, with `isError` in MCP) carries the same JSON as its
+structured content, and some clients (the MCP Inspector among them) check an error's structured content
+against the output schema too; so each schema accepts either the tool's result or an error
+(`anyOf` of the two sets of required keys).
 
 Every schema uses only keywords strict clients read (no type arrays: a nullable value is an `anyOf` of
 two types; no schema without a type), so `npx @modelcontextprotocol/inspector --cli --strict` finds
@@ -37,10 +39,29 @@ def _array(items: Json, description: str = "") -> Json:
     return {"type": "array", "items": items, **({"description": description} if description else {})}
 
 
-def _object(properties: Json, required: list[str], description: str = "", *, closed: bool = False) -> Json:
+ERROR: Final[Json] = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "description": "A stable code (docs/errors.md)."},
+        "message": {"type": "string"},
+    },
+    "required": ["code", "message"],
+    "description": "The call could not be made; the run is as it was.",
+}
+
+
+def _result(properties: Json, required: list[str]) -> Json:
+    """A tool's result schema: its result, or an error (the two never share a key)."""
+    return {
+        "type": "object",
+        "properties": {**properties, "error": ERROR},
+        "additionalProperties": False,
+        "anyOf": [{"required": required}, {"required": ["error"]}],
+    }
+
+
+def _object(properties: Json, required: list[str], description: str = "") -> Json:
     schema: Json = {"type": "object", "properties": properties, "required": required}
-    if closed:
-        schema["additionalProperties"] = False
     if description:
         schema["description"] = description
     return schema
@@ -127,7 +148,7 @@ PAGE: Final[Json] = {
     "next": _nullable(_integer("The `start` of the next page, or null at the end.")),
 }
 
-START_RUN: Final[Json] = _object(
+START_RUN: Final[Json] = _result(
     {
         "run": _string("The run id."),
         "fence": FENCE,
@@ -168,10 +189,9 @@ START_RUN: Final[Json] = _object(
         "recovery": RECOVERY,
     },
     ["run", "fence", "document", "rubric", "counts", "types", "hedges", "checks", "total", "nodes", "next", "then"],
-    closed=True,
 )
 
-GET_STATE: Final[Json] = _object(
+GET_STATE: Final[Json] = _result(
     {
         "run": _string(),
         "fence": FENCE,
@@ -179,10 +199,9 @@ GET_STATE: Final[Json] = _object(
         **PAGE,
     },
     ["run", "fence", "progress", "total", "start", "nodes", "next"],
-    closed=True,
 )
 
-CLASSIFY: Final[Json] = _object(
+CLASSIFY: Final[Json] = _result(
     {
         "applied": _array(
             _object(
@@ -204,10 +223,9 @@ CLASSIFY: Final[Json] = _object(
         "recovery": RECOVERY,
     },
     ["applied", "refused", "unmapped_hedges"],
-    closed=True,
 )
 
-ADD_PREMISES: Final[Json] = _object(
+ADD_PREMISES: Final[Json] = _result(
     {
         "applied": _array(
             _object(
@@ -225,10 +243,9 @@ ADD_PREMISES: Final[Json] = _object(
         "recovery": RECOVERY,
     },
     ["applied", "refused", "overflow"],
-    closed=True,
 )
 
-CHECKS: Final[Json] = _object(
+CHECKS: Final[Json] = _result(
     {
         "checks": _array(
             _object(
@@ -260,10 +277,9 @@ CHECKS: Final[Json] = _object(
         "recovery": RECOVERY,
     },
     ["checks", "refused"],
-    closed=True,
 )
 
-FINISH_RUN: Final[Json] = _object(
+FINISH_RUN: Final[Json] = _result(
     {
         "finished": _boolean(),
         "graph": _string("The digest of graph.json."),
@@ -275,5 +291,4 @@ FINISH_RUN: Final[Json] = _object(
         "recovery": RECOVERY,
     },
     ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "files"],
-    closed=True,
 )
