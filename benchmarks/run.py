@@ -24,6 +24,7 @@ import bench_calls
 import bench_cold
 import bench_ingest
 import bench_replay
+import bench_startup
 import bench_verify
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section
@@ -85,6 +86,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "d": ("(d) verify of 1000 runs with 1 and 2 jobs", bench_verify.figures),
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
+    "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
 }
 

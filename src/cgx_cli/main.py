@@ -219,6 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def entry() -> NoReturn:
     """The console script. Ctrl-C is one line and status 130: a tool call it stopped before its commit left
     the run as it was, and one it stopped after is completed by the run's next call."""
+    from cgx_cli.lazy_imports import install
+
+    install()  # numpy and credencegraph's diagnostics only when a command needs them
     try:
         status = main()
     except KeyboardInterrupt:
