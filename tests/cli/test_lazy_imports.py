@@ -21,6 +21,7 @@ print(json.dumps({
     "statuses": statuses,
     "numpy": "numpy._core" in sys.modules,
     "diagnostics": "credencegraph.diagnostics.claims" in sys.modules,
+    "mcp": "mcp" in sys.modules or "anyio" in sys.modules,
 }), file=sys.stderr)
 """
 
@@ -38,13 +39,13 @@ def in_one_process(argv: list[list[str]]) -> dict[str, object]:
     return report
 
 
-def test_start_run_and_classify_import_neither_numpy_nor_the_diagnostics(tmp_path: Path) -> None:
+def test_start_run_and_classify_import_neither_numpy_nor_the_diagnostics_nor_mcp(tmp_path: Path) -> None:
     run = tmp_path / "run"
     start = {"paper": str(EXAMPLE / "paper.tex"), "rubric": str(EXAMPLE_RUBRIC)}
     report = in_one_process(
         commands(run, ("start_run", start), ("classify", {"records": EXAMPLE_RECORDS}), ("get_state", {}))
     )
-    assert report == {"statuses": [0, 0, 0], "numpy": False, "diagnostics": False}
+    assert report == {"statuses": [0, 0, 0], "numpy": False, "diagnostics": False, "mcp": False}
 
 
 def test_finish_run_gets_the_real_modules_when_it_infers_and_the_run_replays_identically(tmp_path: Path) -> None:
