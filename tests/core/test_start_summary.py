@@ -138,7 +138,6 @@ def test_a_huge_rubric_is_shortened_and_says_what_it_left_out(tmp_path: Path) ->
     started = start(tmp_path / "run", synthetic_paper(tmp_path / "paper", 50), rubric=rubric)
     assert len(result_text(started)) <= MAX_RESULT_CHARS
     notes = started["shortened"]
-    assert any(note.startswith("checks: the proposal schemas") for note in notes)
     assert "types: the descriptions" in notes
     assert any(note.startswith("types: ") and " of " in note for note in notes)
     assert started["nodes"], "the shortened listing leaves room for a page"
@@ -157,3 +156,52 @@ def test_get_state_pages_hold_at_most_limit_nodes_and_stay_under_the_bound(tmp_p
         seen.extend(node["id"] for node in page["nodes"])
         start_at = page["next"]
     assert seen == state_ids(run)
+
+
+class Reworded:
+    """An installed check type whose proposal schema says more than it did: a plugin's new release."""
+
+    MEMBERS = (
+        "name", "tool", "description", "fallback_for", "uses_model", "retry_after_error",
+        "prepare", "slot_of", "observation_key", "run", "rerun",
+    )  # fmt: skip
+
+    def __init__(self, original: Any, padding: int) -> None:
+        for member in self.MEMBERS:  # as attributes of its own: the protocol is checked without __getattr__
+            setattr(self, member, getattr(original, member))
+        schema = dict(original.proposal_schema)
+        schema["description"] = "Reworded. " + "More words. " * padding
+        self.proposal_schema = schema
+
+
+def reworded_registry(padding: int) -> Any:
+    from cgx_core.plugins import CheckTypeRegistry, installed_check_types
+
+    registry = CheckTypeRegistry()
+    for item in installed_check_types():
+        registry.providing(item.distribution, item.version)
+        registry(Reworded(item.check_type, padding))  # type: ignore[arg-type]
+    return registry
+
+
+def test_proposal_schemas_are_shown_but_a_plugin_that_rewords_them_does_not_make_a_run_diverge(
+    tmp_path: Path,
+) -> None:
+    from cgx_core.plugins import check_types_scope
+    from cgx_core.replay import replay
+    from support import start_example
+
+    started = start_example(tmp_path / "run", store_source=True)
+    assert all("proposal" in item for item in started["checks"] if item["installed"] and not item["fallback_for"])
+    with check_types_scope(reworded_registry(20)):
+        assert replay(tmp_path / "run", source=None, sources=None).identical
+
+
+def test_proposal_schemas_too_long_for_their_room_are_named_with_where_to_read_them(tmp_path: Path) -> None:
+    from cgx_core.plugins import check_types_scope
+
+    with check_types_scope(reworded_registry(400)):
+        started = start(tmp_path / "run", synthetic_paper(tmp_path / "paper", 300))
+    assert len(result_text(started)) <= MAX_RESULT_CHARS
+    assert "too long to list here" in started["proposals_elsewhere"]
+    assert started["nodes"]

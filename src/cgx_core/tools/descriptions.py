@@ -182,7 +182,8 @@ RESULTS: dict[str, str] = {
         "targets, installed, tool, fallback_for, proposal?}], `proposal` being the JSON schema of a proposal), the "
         "first page of nodes as get_state lists them (`total`, `start`, `nodes`, `next`: where get_state "
         "continues), `then` (what to do next), and `shortened` when a very large rubric's listing was cut. Lists "
-        "that grow with the paper come as `{total, first}`; manifest.json holds them whole."
+        "that grow with the paper come as `{total, first}`; manifest.json holds them whole. The proposal schemas "
+        "come from the plugins installed now and, like `recovery`, are not part of the result's logged digest."
     ),
     "get_state": (
         "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "

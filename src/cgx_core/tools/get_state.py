@@ -190,16 +190,18 @@ def nodes_page(
     result: Json,
     *,
     at_least_one: bool = True,
+    reserve: int = 0,
 ) -> tuple[list[Json], int | None]:
-    """The page of `selected` from `start` that fits what `result` leaves of the character budget (with
-    `at_least_one`, one node at least when any is left), and the start of the next page or None."""
+    """The page of `selected` from `start` that fits what `result` leaves of the character budget, `reserve`
+    characters set aside (with `at_least_one`, one node at least when any is left), and the start of the
+    next page or None."""
     incoming: dict[str, list[Json]] = {}
     outgoing: dict[str, list[Json]] = {}
     for relation in relations:
         incoming.setdefault(relation["target"], []).append(relation)
         outgoing.setdefault(relation["source"], []).append(relation)
     # The result as it is without its page, with room for the widest `next` a run can have.
-    budget = MAX_RESULT_CHARS - len(result_text(result)) - len(str(len(selected)))
+    budget = MAX_RESULT_CHARS - reserve - len(result_text(result)) - len(str(len(selected)))
     return page_of(
         selected,
         start,

@@ -186,6 +186,7 @@ START_RUN: Final[Json] = _result(
         **PAGE,
         "then": _string("What to do next, and how to read the nodes not listed here."),
         "shortened": _array(_string(), "What a very large rubric's listing left out, to keep the result small."),
+        "proposals_elsewhere": _string("Which proposal schemas were too long to list here, and where to read them."),
         "recovery": RECOVERY,
     },
     ["run", "fence", "document", "rubric", "counts", "types", "hedges", "checks", "total", "nodes", "next", "then"],

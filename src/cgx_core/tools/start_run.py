@@ -29,6 +29,7 @@ from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
+from cgx_core.tools.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -161,7 +162,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
-        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
+        response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
+        return with_proposal_schemas(response.to_json())  # shown, not digested: see start_summary
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -190,8 +192,6 @@ def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
     """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
     summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
-    from cgx_core.tools.start_summary import summary
-
     run = context.run
     graph = initial_graph(state.graph, run.rubric, run.id)
     result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)

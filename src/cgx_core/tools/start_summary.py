@@ -8,10 +8,15 @@ leaves of `MAX_RESULT_CHARS`; `next` says where get_state continues. Lists that 
 (files, unresolved keys, cited copies, ...) are cut to their first few, with their total: the run's
 manifest.json holds them whole.
 
+The declared check types come with the JSON schema of their proposals, in a room of their own
+(`PROPOSAL_ROOM`), added to the result as it is returned (`with_proposal_schemas`) and not part of the
+result's logged digest, as `recovery` is not: the schemas come from the plugins installed when the result is
+shown, and a plugin that rewords a field's description must not make every run it started diverge on
+replay. The first page is measured with that room set aside, so it does not depend on them either.
+
 When a rubric is so large that its own listing would leave too little room for a page, its parts are
-shortened in a fixed order (the proposal schemas, which `tools` also lists, then the type descriptions,
-then the hedges, types and checks beyond what fits), and `shortened` says what was left out, so the bound
-holds for any rubric too.
+shortened in a fixed order (the type descriptions, then the hedges, types and checks beyond what fits),
+and `shortened` says what was left out, so the bound holds for any rubric too.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ FIRST: Final = 10
 """How many items of a list that grows with the paper the summary shows."""
 PAGE_ROOM: Final = 6_000
 """The characters a rubric's listing leaves for the first page at least, before it is shortened."""
+PROPOSAL_ROOM: Final = 8_000
+"""The characters set aside for the proposal schemas of the declared check types."""
 NEXT: Final = (
     "classify every chunk (classify), then add the premises of each conclusion (add_premises); the nodes not "
     'listed here come from get_state {"run": <run>, "start": <next>} (or {"type": "unassigned"} for what is '
@@ -83,9 +90,6 @@ def _shortened(result: Json, room: int) -> None:
         return len(result_text({**result, "shortened": notes})) + room <= MAX_RESULT_CHARS
 
     if not fits():
-        result["checks"] = [{k: v for k, v in item.items() if k != "proposal"} for item in result["checks"]]
-        notes.append("checks: the proposal schemas (the `tools` command and run_checks' schema give them)")
-    if not fits():
         result["types"] = [{k: v for k, v in item.items() if k != "description"} for item in result["types"]]
         notes.append("types: the descriptions")
     for key in ("hedges", "types", "checks"):
@@ -108,11 +112,6 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
     """The start_run result for the run's first state."""
     nodes = [node_json(node) for node in graph]
     relations = [relation_json(relation) for relation in graph.relations.values()]
-    checks = checks_view(rubric)
-    schemas = _proposal_schemas()
-    for item in checks:
-        if item["name"] in schemas:
-            item["proposal"] = schemas[item["name"]]
     result: Json = {
         "run": run_id,
         "fence": fence_note(token),
@@ -127,26 +126,49 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
         "types": types_view(rubric),
         "hedges": sorted(rubric.hedges),
         "premises": premises_view(rubric),
-        "checks": checks,
+        "checks": checks_view(rubric),
         "total": len(nodes),
         "start": 0,
         "nodes": [],
         "next": None,
         "then": NEXT,
     }
-    _shortened(result, PAGE_ROOM)
+    _shortened(result, PAGE_ROOM + PROPOSAL_ROOM)
     # Unlike get_state's, this page may be empty: a first node longer than the budget is left to get_state.
-    result["nodes"], result["next"] = nodes_page(nodes, relations, token, 0, DEFAULT_LIMIT, result, at_least_one=False)
+    result["nodes"], result["next"] = nodes_page(
+        nodes, relations, token, 0, DEFAULT_LIMIT, result, at_least_one=False, reserve=PROPOSAL_ROOM
+    )
     return result
 
 
-def _proposal_schemas() -> dict[str, Json]:
-    """Each installed, proposable check type's complete proposal schema, by name."""
+def with_proposal_schemas(result: Mapping[str, Any]) -> Json:
+    """The result as start_run returns it: each declared, installed, proposable check type with the JSON
+    schema of its proposals, as many as fit `PROPOSAL_ROOM` (the others are named, with where to read them)."""
     from cgx_core.plugins import installed_check_types
     from cgx_core.tools.proposal_schemas import proposal_schema
 
-    return {
-        item.check_type.name: proposal_schema(item.check_type)
-        for item in installed_check_types()
-        if item.check_type.fallback_for is None
-    }
+    registry = installed_check_types()
+    shown = dict(result)
+    checks: list[Json] = []
+    left: list[str] = []
+    room = PROPOSAL_ROOM
+    for item in result.get("checks", []):
+        installed = registry.get(item["name"]) if item.get("installed") else None
+        if installed is None or installed.check_type.fallback_for is not None:
+            checks.append(item)
+            continue
+        schema = proposal_schema(installed.check_type)
+        cost = size(schema) + len(',"proposal":')
+        if cost <= room:
+            room -= cost
+            checks.append({**item, "proposal": schema})
+        else:
+            checks.append(item)
+            left.append(item["name"])
+    shown["checks"] = checks
+    if left:
+        shown["proposals_elsewhere"] = (
+            f"the proposal schemas of {left} are too long to list here: run_checks' argument schema "
+            "(tools/list) and `credencegraph-extract tools` give them"
+        )
+    return shown
