@@ -71,12 +71,13 @@ def _parser() -> ArgumentParser:
     batch.add_argument("--wait", type=float, default=10.0, help="seconds each call waits for the run's lock")
     batch.add_argument("--stop-on-error", action="store_true", help="stop at the first line that fails")
 
-    command(
+    tools = command(
         "tools",
-        "list the tools with their descriptions, argument and result schemas, as JSON",
+        "list the tools with their descriptions and argument schemas, as JSON",
         "Also lists every installed check type with the JSON schema of its proposals: what an agent without MCP "
-        "reads instead of tools/list.",
+        "reads instead of tools/list. With a tool's NAME, that tool alone, with the JSON schema of its result.",
     )
+    tools.add_argument("name", nargs="?", help="one tool, shown with the schema of its result")
     command(
         "mcp",
         "serve the tools over MCP on stdio",
@@ -181,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.command == "tools":
         from cgx_cli.tool_command import list_tools
 
-        return list_tools()
+        return list_tools(options.name)
     if options.command == "rubrics":
         from cgx_cli.bundled import rubrics_command
 

@@ -153,7 +153,7 @@ def test_judge_citation_with_two_types_lets_the_agent_choose_and_requires_what_b
     assert schema["required"] == ["run", "node", "entry", "model"]
 
 
-def test_the_tools_command_shows_each_check_types_proposal_schema_and_each_result_schema() -> None:
+def test_the_tools_command_shows_each_check_types_proposal_schema_and_one_tool_its_result_schema() -> None:
     done = subprocess.run([CLI, "tools"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     listing = json.loads(done.stdout)
@@ -163,8 +163,12 @@ def test_the_tools_command_shows_each_check_types_proposal_schema_and_each_resul
         if kind.fallback_for is None:
             assert shown[(kind.tool, kind.name)] == proposal_schema(kind)
     for tool in listing["tools"]:
-        assert tool["result"] == TOOLS[tool["name"]].result
         assert tool["arguments"] == TOOLS[tool["name"]].input_schema()
+        assert "result" not in tool  # the full listing stays short: one tool at a time gives its result
+        one = json.loads(subprocess.run([CLI, "tools", tool["name"]], capture_output=True, text=True).stdout)
+        assert one["tools"][0]["result"] == TOOLS[tool["name"]].result
+    unknown = subprocess.run([CLI, "tools", "make_coffee"], capture_output=True, text=True, check=False)
+    assert unknown.returncode == 2 and unknown.stderr.startswith("error [unknown-tool]: ")
 
 
 def test_every_tool_declares_a_result_schema_that_is_a_valid_schema_with_a_closed_top_level() -> None:
