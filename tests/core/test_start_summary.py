@@ -143,6 +143,18 @@ def test_a_huge_rubric_is_shortened_and_says_what_it_left_out(tmp_path: Path) ->
     assert started["nodes"], "the shortened listing leaves room for a page"
 
 
+def test_long_unresolved_cite_keys_are_cut_and_the_bound_holds(tmp_path: Path) -> None:
+    keys = [f"key{number}" + "x" * 400 for number in range(60)]
+    body = " ".join(f"Claim {number} holds~\\cite{{{key}}}." for number, key in enumerate(keys))
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    started = start(tmp_path / "run", paper)
+    assert len(result_text(started)) <= MAX_RESULT_CHARS
+    unresolved = started["bibliography"]["unresolved"]
+    assert unresolved["total"] == 60
+    assert all(len(key) <= 200 and key.endswith("...") for key in unresolved["first"])
+
+
 @pytest.mark.parametrize("limit", [1, 7, 50, 500])
 def test_get_state_pages_hold_at_most_limit_nodes_and_stay_under_the_bound(tmp_path: Path, limit: int) -> None:
     run = tmp_path / "run"

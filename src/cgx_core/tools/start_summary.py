@@ -39,6 +39,8 @@ Json = dict[str, Any]
 
 FIRST: Final = 10
 """How many items of a list that grows with the paper the summary shows."""
+CLIP: Final = 200
+"""The most characters of any one text in those lists (a cite key or a printed reference can be long)."""
 PAGE_ROOM: Final = 6_000
 """The characters a rubric's listing leaves for the first page at least, before it is shortened."""
 PROPOSAL_ROOM: Final = 8_000
@@ -51,8 +53,18 @@ NEXT: Final = (
 
 
 def first(items: Sequence[Any], count: int = FIRST) -> Json:
-    """A list cut to its first `count` items, with its total."""
-    return {"total": len(items), "first": list(items[:count])}
+    """A list cut to its first `count` items, each text in them cut to `CLIP` characters, with its total."""
+    return {"total": len(items), "first": [_clipped(item) for item in items[:count]]}
+
+
+def _clipped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if len(value) <= CLIP else value[: CLIP - 3] + "..."
+    if isinstance(value, dict):
+        return {key: _clipped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clipped(item) for item in value]
+    return value
 
 
 def _bibliography(report: Mapping[str, Any]) -> Json:
