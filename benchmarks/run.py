@@ -25,6 +25,7 @@ import bench_cold
 import bench_ingest
 import bench_replay
 import bench_tables
+import bench_startup
 import bench_verify
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section
@@ -98,6 +99,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
     "t": ("(t) start_run with table reading against without", bench_tables.figures),
+    "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
 }
 

@@ -45,6 +45,8 @@ class Code(StrEnum):
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
     TOLERANCES_INVALID = "tolerances-invalid"
+    CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"
 
     # -- replay and verify ---------------------------------------------------------------------
     SOURCE_MISMATCH = "source-mismatch"
@@ -163,6 +165,14 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
     Code.TOLERANCES_INVALID: "The rubric's tolerance table (<rubric>.tolerances.toml) is not valid.",
+    Code.CANCELLED: (
+        "The caller cancelled the call (an MCP notifications/cancelled) before it committed: its work stopped, the "
+        "run's lock was released, and nothing was written to the log."
+    ),
+    Code.INTERRUPTED: (
+        "The command was stopped by Ctrl-C (SIGINT). A tool call stopped before its commit left the run as it was; "
+        "one stopped after it is completed by the run's next call."
+    ),
     Code.PLUGIN_INVALID: (
         "An installed check-type plugin cannot be loaded: it fails to import, implements a hook no specification "
         "has, registers something that is not a check type, or a name another distribution already provides; "

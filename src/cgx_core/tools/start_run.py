@@ -24,12 +24,13 @@ from cgx_core.bibliography import (
     read_bib,
     reference_chunks,
 )
+from cgx_core.call_control import progress
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.documents import Document, DocumentFile, read_document
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.fence import fence_token
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
 from cgx_core.numbers.tolerances import table_for_rubric
 from cgx_core.offline_sources import OfflineSource, read_offline_sources
@@ -39,7 +40,7 @@ from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
 from cgx_core.tables import read_tables
-from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
+from cgx_core.tools.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -152,8 +153,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)
     tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
+    progress(0, 3, "reading the paper")
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
+    progress(1, 3, "ingesting the paper")
     graph, bibliography = ingest(document, bibs, rubric)
     hint = _bibliography_hint(paper, bibs, bibliography["unresolved"]) if "bibliography" not in args else None
     if hint is not None:
@@ -164,6 +167,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     if "sources" in args:
         offline = read_offline_sources(Path(args["sources"]), _reference_identifiers(graph))
     store = bool(args.get("store_source", False))
+    progress(2, 3, "writing the run")
 
     paths = RunPaths(root)
     try:
@@ -218,7 +222,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
-        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
+        response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
+        return with_proposal_schemas(response.to_json())  # shown, not digested: see start_summary
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -239,66 +244,15 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
     return replace_nodes(graph, {node.id: with_extraction(node, extraction) for node in graph})
 
 
-def _offline_result(manifest: Mapping[str, Any]) -> dict[str, Any]:
-    offline = manifest.get("offline_sources")
-    if offline is None:
-        return {}
-    return {"offline_sources": {"urls": [item["url"] for item in offline["sources"]], "ignored": offline["ignored"]}}
-
-
 def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
     """The node marked as created or changed by a call of this run."""
     return dataclasses.replace(node, attributes={**node.attributes, "extraction": dict(extraction)})
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result."""
+    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
+    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
     run = context.run
-    rubric = run.rubric
-    graph = initial_graph(state.graph, rubric, run.id)
-    manifest = run.manifest
-    token = fence_token(run.id, context.seq)
-    chunks = []
-    references = []
-    cites_of: dict[str, list[str]] = {}
-    for relation in graph.relations.values():
-        if relation.type == "cites":
-            cites_of.setdefault(relation.source, []).append(graph.nodes[relation.target].attributes.get("key", ""))
-    for node in graph:
-        unit = node.attributes.get("unit")
-        if unit == "reference":
-            references.append(
-                {
-                    "id": node.id,
-                    "key": node.attributes.get("key"),
-                    **{
-                        name: node.attributes[name]
-                        for name in ("title", "first_author", "year", "doi", "arxiv")
-                        if name in node.attributes
-                    },
-                    "text": fenced(node.statement, token),
-                }
-            )
-            continue
-        text = fenced(node.statement, token)
-        chunks.append(
-            {"id": node.id, "unit": unit, "type": node.kind, "text": text, "cites": cites_of.get(node.id, [])}
-        )
-
-    result = {
-        "run": run.id,
-        "fence": fence_note(token),
-        "document": {"format": manifest["document"]["format"], "files": manifest["document"]["files"]},
-        "rubric": manifest["rubric"],
-        "chunks": chunks,
-        "references": references,
-        "bibliography": manifest["bibliography"],
-        "cited": manifest["cited"],
-        **_offline_result(manifest),
-        "types": types_view(rubric),
-        "hedges": sorted(rubric.hedges),
-        "premises": premises_view(rubric),
-        "checks": checks_view(rubric),
-        "next": "classify every chunk (classify), then add the premises of each conclusion (add_premises)",
-    }
+    graph = initial_graph(state.graph, run.rubric, run.id)
+    result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)
     return Effect(graph=graph, result=result)
