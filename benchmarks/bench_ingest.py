@@ -37,8 +37,8 @@ def start_run_phases() -> Phases:
     from cgx_core.run.session import Run
 
     phases = Phases()
-    # Reading (credencegraph's read_latex and chunks_to_graph, the file scan, the .bib) runs in a child forked
-    # from the zygote, within its budget: timed here as one phase, from the request to the reply.
+    # Reading (credencegraph's read_latex and chunks_to_graph, the file scan, table rows, the .bib) runs in a
+    # child forked from the zygote, within its budget: timed here as one phase, from the request to the reply.
     phases.add("reading in the budgeted child (fork, read, reply)", cgx_core.tools.start_run, "ingest_bounded")
     phases.add("rubric load", cgx_core.rubrics, "load_rubric_bytes")
     phases.add("installed check types", cgx_core.plugins, "installed_check_types")

@@ -8,6 +8,9 @@ included, is admitted by the paper's boundary (`paper_root`: under the root, sym
 here once, checked for size and UTF-8, and named by its path relative to the root. While credencegraph then
 reads the paper, `read_watch` refuses any file it opens that the scan did not admit, so a file the scan
 missed (an `\input` hidden behind `\verb`, a braceless `\input .`) never enters the run unrecorded.
+Files read with the import package's `\import{dir}{file}` (and `\subimport`, relative to the importing file)
+are read and recorded too: credencegraph does not read them, but their tables become chunks (cgx_core.tables);
+one that is missing or outside the root is not read.
 """
 
 from __future__ import annotations
@@ -34,12 +37,16 @@ _FILE_MACRO = re.compile(
     r"\\(?P<macro>input|include|bibliography|addbibresource|addglobalbib|printbibliography)\b"
     r"\s*(?:\[[^\]]*\]\s*)?(?:\{(?P<argument>[^{}]*)\})?"
 )
+_IMPORT_MACRO = re.compile(
+    r"\\(?P<macro>(?:sub)?import|(?:sub)?(?:input|include)from)\*?\s*"
+    r"\{(?P<directory>[^{}]*)\}\s*\{(?P<file>[^{}]*)\}"
+)
 _UNFOLLOWED = re.compile(
     r"\\(?P<macro>(?:sub)?import|(?:sub)?inputfrom|(?:sub)?includefrom|subfile)\*?\s*"
     r"(?P<arguments>(?:\{[^{}]*\}\s*){1,2})"
 )
-"""File macros credencegraph's reader does not follow (the import and subfiles packages): their files' text is
-not in the run, and start_run says so."""
+"""File macros credencegraph's reader does not follow (the import and subfiles packages): their files' prose is
+not in the run's chunks, and start_run says so."""
 _DEFINED_BIB = re.compile(r"\\(?:def\s*\\[A-Za-z@]+|(?:re)?newcommand\*?\s*\{?\\[A-Za-z@]+\}?)\s*\{([^{}]+\.bib)\}")
 
 
@@ -179,19 +186,32 @@ class _LatexFiles:
         tried = ", ".join(self.boundary.name_of(path) for path in candidates)
         raise CgxError(Code.PAPER_NOT_FOUND, f"{what} (in {named_by}) names no file: tried {tried}")
 
-    def walk(self, path: Path, stack: tuple[str, ...] = (), what: str = "", named_by: str | None = None) -> None:
+    def walk(
+        self,
+        path: Path,
+        stack: tuple[str, ...] = (),
+        what: str = "",
+        named_by: str | None = None,
+        imported: Path | None = None,
+    ) -> None:
         """Read a file and, in the order they appear in its uncommented text, the files it inputs.
 
         A scan of the text rather than a second LaTeX parse: finding the macros that name files needs no
         more, and parsing every file twice cost 40% of credencegraph's own reading. What the scan misses, the
-        read watch catches."""
+        read watch catches. `imported` is the folder of the `\\import` a file was read through."""
         name = self.boundary.name_of(path, what=what or f"the paper '{path.name}'", named_by=named_by)
         if name in stack:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
         text = _uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
-        for match in _FILE_MACRO.finditer(text):
+        found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
+        for match in found:
+            if match.re is _IMPORT_MACRO:
+                self.walk_import(match, path, (*stack, name))
+                continue
             macro, argument = match.group("macro"), match.group("argument")
-            if macro in _INPUT_MACROS and argument is not None:
+            if macro in _INPUT_MACROS and argument is not None and imported is not None:
+                self.walk_imported(Path(argument.strip()), imported, (*stack, name))
+            elif macro in _INPUT_MACROS and argument is not None:
                 self.walk(self.resolve(argument, name), (*stack, name), _input_label(argument), name)
             elif macro in _BIB_MACROS and argument is not None:
                 self.bib_names.extend((part.strip(), name) for part in argument.split(","))
@@ -204,6 +224,27 @@ class _LatexFiles:
             f"\\{match.group('macro')}{''.join(match.group('arguments').split())} (in {name})"
             for match in _UNFOLLOWED.finditer(text)
         )
+
+    def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...]) -> None:
+        r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).
+
+        credencegraph does not read imported files, but their tables are chunks (cgx_core.tables), so the
+        files are read, recorded and digested like any other. A file that is missing or outside the root is
+        not read, and is no error: nothing credencegraph reads depends on it."""
+        base = Path(os.path.abspath(path)).parent if match.group("macro").startswith("sub") else self.folder
+        folder = Path(os.path.normpath(base / match.group("directory").strip()))
+        self.walk_imported(folder / match.group("file").strip(), folder, stack, relative=False)
+
+    def walk_imported(self, argument: Path, folder: Path, stack: tuple[str, ...], *, relative: bool = True) -> None:
+        """A file an imported file names: relative to its import folder, then to the main file's folder."""
+        candidates = [folder / argument, self.folder / argument] if relative else [argument]
+        for candidate in candidates:
+            try:
+                path = self.resolve(str(candidate), stack[-1])
+            except CgxError:
+                continue
+            self.walk(path, stack, _input_label(str(argument)), stack[-1], imported=folder)
+            return
 
     def add_bbl(self, named_by: str) -> None:
         bbl = self.main.with_suffix(".bbl")

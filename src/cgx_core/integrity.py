@@ -9,8 +9,8 @@ keeps of that log, and every digest the manifest or the log records.
   of its last line (its head). A finished run whose log is not exactly that is `tampered`: its last line was
   edited or deleted, or the chain was recomputed after a line was rewritten. A log that holds the anchored
   calls and more is a run that went on after it finished: it is no longer finished (`not-finished`);
-- every file whose digest the manifest holds: rubric.toml, ingested.json, each cited copy, each finished file
-  (graph.json, rejections.json, report.json), the stored source; and each fetched source under sources/,
+- every file whose digest the manifest holds: rubric.toml, tolerances.toml, ingested.json, each cited copy,
+  each finished file (graph.json, rejections.json, report.json), the stored source; and each file of sources/,
   which is named by its own digest;
 - state.json, when it says it reflects the anchored call, must be the state that call recorded.
 
@@ -125,6 +125,8 @@ def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
         (paths.ingested, manifest.get("ingested")),
     ]
     expected += [(paths.cited / str(item.get("name")), item.get("digest")) for item in manifest.get("cited", [])]
+    if "tolerances" in manifest:  # runs made before hedge tolerances existed have none
+        expected.append((paths.tolerances, manifest["tolerances"].get("digest")))
     finished = manifest.get("finished")
     if isinstance(finished, Mapping):
         files = finished.get("files", {})

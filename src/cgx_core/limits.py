@@ -43,3 +43,12 @@ using CPU (it waits on something), so it is generous enough never to decide a ca
 REPLAY_BUDGET_FACTOR: Final = 4
 """replay reads the paper with this many times the CPU budget the run recorded: the paper was read within
 budget once, and a slower machine must not make the run unreplayable."""
+
+MAX_TABLE_COLUMNS: Final = 200
+"""Columns of one table (a row with more cells is refused; a column specification is read up to this)."""
+MAX_TABLE_NESTING: Final = 200
+"""Environments, groups and macro arguments the table reader descends through; deeper content is not read."""
+MAX_TABLE_EXPANSIONS: Final = 100_000
+"""User-macro expansions while rendering all table cells of a paper; past it, cells keep their macros as written."""
+MAX_TABLE_RENDERED_CHARS: Final = 8 * 1024 * 1024
+"""Characters that user-macro expansion may produce in all table cells of a paper, for the same reason."""

@@ -28,6 +28,7 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.errors import CgxError
 from cgx_core.integrity import check_run, graph_problem
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -110,7 +111,14 @@ def verify_run(root: Path) -> RunVerdict:
         return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
     registry = installed_check_types()
     cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
-    view = JsonRunView(graph, "verify", root=root, cited_digests=cited, sources=stored_sources(paths))
+    view = JsonRunView(
+        graph,
+        "verify",
+        root=root,
+        cited_digests=cited,
+        sources=stored_sources(paths),
+        tolerances=run_tolerances(root, manifest),
+    )
     differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
     notes: list[str] = []
     checks = rerun = 0
@@ -138,6 +146,12 @@ def verify_run(root: Path) -> RunVerdict:
         if outcome is None:
             continue
         rerun += 1
+        made_with_libraries = record.get("tool", {}).get("libraries", {})
+        for library, now in sorted(outcome.libraries.items()):
+            if made_with_libraries.get(library) not in (None, now):
+                notes.append(
+                    f"{cid}: made with {library} {made_with_libraries.get(library)}, re-run with {library} {now}"
+                )
         if outcome.result != record.get("result"):
             differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
         if recorded_detail(outcome) != record.get("detail"):

@@ -15,6 +15,7 @@ A type only says what is particular to it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
@@ -85,6 +86,12 @@ class RunView(Protocol):
     def offline_source(self, url: str) -> OfflineSource | None:
         """The offline source start_run was given for this URL (its bytes and content type), or None: a check
         reads it instead of fetching the URL, and records that it did."""
+        ...
+
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        """The relative tolerance the rubric's author declares for each hedge phrase ("approximately" ->
+        1/10), keyed by the normalised phrase: the run's `tolerances.toml`, checked against the digest its
+        manifest recorded (see `cgx_core.numbers.tolerances`). Raises CgxError `tampered` when it differs."""
         ...
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +33,10 @@ class GraphRunView:
         recorded: Any = None,
         sources: Callable[[str], bytes | None] | None = None,
         offline: Sequence[Mapping[str, str]] = (),
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
         self._graph = graph
+        self._tolerances = tolerances
         self._mode: Mode = mode
         self._root = root
         self._cited = cited_digests or {}
@@ -92,6 +95,9 @@ class GraphRunView:
             return None  # the run's copy changed: it is no longer the source start_run was given
         return OfflineSource(url, item["content_type"], data)
 
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        return {} if self._tolerances is None else self._tolerances()
+
     def _copy(self, graph: Graph) -> GraphRunView:
         view = copy.copy(self)
         view._graph = graph
@@ -119,8 +125,9 @@ class JsonRunView(GraphRunView):
         root: Path | None = None,
         cited_digests: dict[str, str] | None = None,
         sources: Callable[[str], bytes | None] | None = None,
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
-        super().__init__(None, mode, root=root, cited_digests=cited_digests, sources=sources)
+        super().__init__(None, mode, root=root, cited_digests=cited_digests, sources=sources, tolerances=tolerances)
         self._by_id = {node["id"]: node for node in graph["nodes"]}
         self._json_relations = graph["relations"]
 

@@ -24,15 +24,17 @@ from cgx_core.bibliography import (
     read_bib,
     reference_chunks,
 )
+from cgx_core.call_control import progress
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.documents import Document, DocumentFile
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.fence import fence_token
 from cgx_core.ingest_worker import default_budget, ingest_bounded
 from cgx_core.ingestion import Ingested, IngestRequest
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.numbers.tolerances import table_for_rubric
 from cgx_core.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
@@ -40,7 +42,8 @@ from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
+from cgx_core.tables import read_tables
+from cgx_core.tools.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -76,10 +79,10 @@ def _document_record(ingested: Ingested) -> dict[str, Any]:
         record["not_followed"] = {
             "macros": list(ingested.not_followed),
             "message": (
-                "credencegraph's reader does not follow these macros (the import and subfiles packages): the text "
-                "of the files they name is not in the run's chunks, so nothing in it can be classified or checked. "
-                "Tell the person you work for; a copy of the paper with each replaced by \\input{dir/file} is read "
-                "whole"
+                "credencegraph's reader does not follow these macros (the import and subfiles packages): the prose "
+                "of the files they name is not in the run's chunks (only their tables are, as table rows), so it "
+                "cannot be classified or checked. Tell the person you work for; a copy of the paper with each "
+                "replaced by \\input{dir/file} is read whole"
             ),
         }
     return record
@@ -134,13 +137,15 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    chunks = list(document.chunks)
+    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.tables)
+    chunks = tables.prose(document.chunks)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
-    cited = cited_keys(chunks)
+    cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)
     # The graph names its document by the main file's own name, whatever root the run was given.
     main_name = PurePosixPath(document.main.name).name
     graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
+    graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -169,7 +174,9 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric_path = Path(args["rubric"])
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
+    tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
+    progress(0, 3, "reading the paper")
     budget = default_budget()
     request = IngestRequest(
         paper=str(paper),
@@ -179,11 +186,13 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         bibliography=args.get("bibliography"),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
+    progress(1, 3, "reading the cited works")
     cited = _cited_copies(args, paper, ingested)
     offline: tuple[list[OfflineSource], int] | None = None
     if "sources" in args:
         offline = read_offline_sources(Path(args["sources"]), list(ingested.reference_identifiers))
     store = bool(args.get("store_source", False))
+    progress(2, 3, "writing the run")
 
     paths = RunPaths(root)
     try:
@@ -192,6 +201,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         raise CgxError(Code.IO_ERROR, f"cannot create the run directory '{root.name}': {error.strerror}") from None
     try:
         write_atomic(paths.rubric, rubric_data)
+        write_atomic(paths.tolerances, tolerances_data)
         paths.cited.mkdir()
         for copy in cited:
             write_atomic(paths.cited / copy.name, copy.data)
@@ -212,6 +222,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "run": secrets.token_hex(8),
             "document": _document_record(ingested),
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
+            "tolerances": {"name": tolerances_name, "digest": bytes_digest(tolerances_data)},
             "bibliography": ingested.bibliography,
             "cited": [copy.to_json() for copy in cited],
             **_offline_manifest(offline),
@@ -236,7 +247,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
-        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
+        response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
+        return with_proposal_schemas(response.to_json())  # shown, not digested: see start_summary
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -257,66 +269,15 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
     return replace_nodes(graph, {node.id: with_extraction(node, extraction) for node in graph})
 
 
-def _offline_result(manifest: Mapping[str, Any]) -> dict[str, Any]:
-    offline = manifest.get("offline_sources")
-    if offline is None:
-        return {}
-    return {"offline_sources": {"urls": [item["url"] for item in offline["sources"]], "ignored": offline["ignored"]}}
-
-
 def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
     """The node marked as created or changed by a call of this run."""
     return dataclasses.replace(node, attributes={**node.attributes, "extraction": dict(extraction)})
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result."""
+    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
+    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
     run = context.run
-    rubric = run.rubric
-    graph = initial_graph(state.graph, rubric, run.id)
-    manifest = run.manifest
-    token = fence_token(run.id, context.seq)
-    chunks = []
-    references = []
-    cites_of: dict[str, list[str]] = {}
-    for relation in graph.relations.values():
-        if relation.type == "cites":
-            cites_of.setdefault(relation.source, []).append(graph.nodes[relation.target].attributes.get("key", ""))
-    for node in graph:
-        unit = node.attributes.get("unit")
-        if unit == "reference":
-            references.append(
-                {
-                    "id": node.id,
-                    "key": node.attributes.get("key"),
-                    **{
-                        name: node.attributes[name]
-                        for name in ("title", "first_author", "year", "doi", "arxiv")
-                        if name in node.attributes
-                    },
-                    "text": fenced(node.statement, token),
-                }
-            )
-            continue
-        text = fenced(node.statement, token)
-        chunks.append(
-            {"id": node.id, "unit": unit, "type": node.kind, "text": text, "cites": cites_of.get(node.id, [])}
-        )
-
-    result = {
-        "run": run.id,
-        "fence": fence_note(token),
-        "document": manifest["document"],
-        "rubric": manifest["rubric"],
-        "chunks": chunks,
-        "references": references,
-        "bibliography": manifest["bibliography"],
-        "cited": manifest["cited"],
-        **_offline_result(manifest),
-        "types": types_view(rubric),
-        "hedges": sorted(rubric.hedges),
-        "premises": premises_view(rubric),
-        "checks": checks_view(rubric),
-        "next": "classify every chunk (classify), then add the premises of each conclusion (add_premises)",
-    }
+    graph = initial_graph(state.graph, run.rubric, run.id)
+    result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)
     return Effect(graph=graph, result=result)
