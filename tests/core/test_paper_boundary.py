@@ -143,10 +143,11 @@ def test_a_sibling_folder_layout_is_refused_with_a_fix_and_works_with_root(tmp_p
 
     result, is_error = start(tmp_path, rubric, main, root=str(tmp_path / "repo"), store_source=True)
     assert not is_error, result
-    names = [item["name"] for item in result["document"]["files"]]
+    names = [item["name"] for item in result["document"]["files"]["first"]]
     assert names == ["paper/main.tex", "outputs/table.tex"]
-    assert [item["name"] for item in result["bibliography"]["files"]] == ["paper/refs.bib"]
-    assert any("0.42" in chunk["text"] for chunk in result["chunks"])
+    assert [item["name"] for item in result["bibliography"]["files"]["first"]] == ["paper/refs.bib"]
+    page, _ = call_tool("get_state", {"run": str(tmp_path / "run"), "limit": 500})
+    assert any("0.42" in node["text"] for node in page["nodes"])
     assert sorted(tree(tmp_path / "run" / "source")) == ["outputs/table.tex", "paper/main.tex", "paper/refs.bib"]
     assert replay(tmp_path / "run", source=None, sources=None).identical  # from the stored copy
     assert replay(tmp_path / "run", source=main, sources=None).identical  # from the paper, its root found again
@@ -172,7 +173,8 @@ def test_the_shared_paper_that_reads_a_sibling_folder_starts_with_root(
     assert payload["error"]["message"].startswith("\\input{../openreview/packages.tex} (named in article.tex)")
     result, is_error = start(tmp_path, rubric, main, root=str(folder))
     assert not is_error, result
-    names = [item["name"] for item in result["document"]["files"]]
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_bytes())
+    names = [item["name"] for item in manifest["document"]["files"]]
     assert names[0] == "journal/article.tex"
     assert {"openreview/content.tex", "openreview/appendix.tex", "journal/header.tex"} <= set(names)
     # its sections come through \import, which credencegraph's reader does not follow: the result says so

@@ -186,7 +186,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         bibliography=args.get("bibliography"),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
-    progress(1, 3, "reading the cited works")
+    progress(1, 3, "ingesting the paper")
     cited = _cited_copies(args, paper, ingested)
     offline: tuple[list[OfflineSource], int] | None = None
     if "sources" in args:
