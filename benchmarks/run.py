@@ -24,8 +24,8 @@ import bench_calls
 import bench_cold
 import bench_ingest
 import bench_replay
-import bench_tables
 import bench_startup
+import bench_tables
 import bench_verify
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section

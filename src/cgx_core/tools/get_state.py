@@ -27,7 +27,7 @@ from cgx_core.tools.output import result_text
 from cgx_core.tools.paging import MAX_RESULT_CHARS, page_of
 
 DEFAULT_LIMIT = 50
-REFERENCE_FIELDS = ("key", "doi", "arxiv", "title")
+REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
 """What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
 Json = dict[str, Any]
 

@@ -133,6 +133,8 @@ NODE: Final[Json] = _object(
         "doi": _string(),
         "arxiv": _string(),
         "title": _string(),
+        "first_author": _string("A reference's first author's family name."),
+        "year": _string("A reference's year."),
         "form": {"type": "object"},
         "stated": _boolean(),
         "assessment": {"type": "object"},
@@ -296,6 +298,10 @@ FINISH_RUN: Final[Json] = _result(
         "untied_citation_checks": _integer(),
         "uncalibrated": _integer(),
         "review": _counts("How many of each thing a reviewer should look at next."),
+        "references": _counts(
+            "How many references a reference-resolves check found wrong (failed), could not resolve "
+            "(unresolved), or found a retraction or expression of concern against (notices)."
+        ),
         "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Digests by file."},
         "recovery": RECOVERY,
     },
