@@ -68,7 +68,36 @@ def _parser() -> ArgumentParser:
 
     unlock = commands.add_parser("unlock", help="report whether a tool call holds the run's lock, and which process")
     unlock.add_argument("run")
+    _report_parsers(commands)
     return parser
+
+
+def _report_parsers(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
+    """The commands a person uses on a finished run: report and review."""
+    report = commands.add_parser(
+        "report", help="what a finished run says, for a person: text, and a self-contained HTML page or Markdown"
+    )
+    report.add_argument("run")
+    report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")
+    report.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    report.add_argument("--source", help="the paper's main file, for the replay, when the run did not store it")
+    report.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
+    report.add_argument("--no-replay", action="store_true", help="do not replay the run (the report says so)")
+    report.add_argument("--no-verify", action="store_true", help="do not verify the run (the report says so)")
+
+    review = commands.add_parser("review", help="record a person's verdict on a node or a check, as a logged check")
+    review.add_argument("run")
+    subject = review.add_mutually_exclusive_group(required=True)
+    subject.add_argument("--node", help="the node reviewed")
+    subject.add_argument("--check", help="the check reviewed (c-NNN): the verdict is on its target, in view of it")
+    review.add_argument("--verdict", required=True, choices=["holds", "fails", "undetermined"])
+    review.add_argument("--reviewer", required=True, help="the person whose judgement this is")
+    review.add_argument("--reason", required=True, help="why, in the reviewer's words")
+    review.add_argument(
+        "--agent-model", metavar="MODEL", help="an agent running MODEL enters the person's verdict for them"
+    )
+    review.add_argument("--no-finish", action="store_true", help="leave a finished run reopened after the review")
+    review.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,6 +127,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.demo import demo
 
         return demo(options.directory)
+    if options.command == "report":
+        from cgx_cli.report_command import report_command
+
+        return report_command(
+            options.run,
+            html=options.html,
+            markdown=options.markdown,
+            source=options.source,
+            sources=options.sources,
+            replay=not options.no_replay,
+            verify=not options.no_verify,
+        )
+    if options.command == "review":
+        from cgx_cli.review_command import review_command
+
+        return review_command(
+            options.run,
+            node=options.node,
+            check=options.check,
+            verdict=options.verdict,
+            reviewer=options.reviewer,
+            reason=options.reason,
+            agent_model=options.agent_model,
+            finish=not options.no_finish,
+            wait=options.wait,
+        )
     if options.command == "unlock":
         from cgx_cli.unlock import unlock
 

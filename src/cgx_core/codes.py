@@ -114,6 +114,7 @@ class Code(StrEnum):
     FETCH_TIMEOUT = "fetch-timeout"
     FETCH_CONTENT_TYPE = "fetch-content-type"
     FETCH_REDIRECTS = "fetch-redirects"
+    REVIEW_UNDETERMINED = "review-undetermined"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -218,6 +219,7 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
     Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
     Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
+    Code.REVIEW_UNDETERMINED: "The reviewer could not decide whether the node holds: recorded, it moves no credence.",
 }
 
 

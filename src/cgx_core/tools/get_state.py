@@ -24,6 +24,7 @@ from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
 DEFAULT_LIMIT = 50
+AWAITING_SHOWN = 20
 Json = dict[str, Any]
 
 
@@ -142,9 +143,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     nodes: list[Json] = graph["nodes"]
     relations: list[Json] = graph["relations"]
     try:
-        premises = tomllib.loads(paths.rubric.read_text(encoding="utf-8")).get("premises", {})
+        rubric = tomllib.loads(paths.rubric.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise CgxError(Code.RUN_CORRUPT, f"rubric.toml cannot be read: {error}") from None
+    premises = rubric.get("premises", {})
     conclusions = set(premises.get("for", ()))
     page_of = nodes
     if "type" in args:
@@ -175,4 +177,13 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
         "start": start,
         "nodes": [node_view(node, incoming, outgoing, token) for node in page],
         "next": start + limit if start + limit < len(page_of) else None,
+        "awaiting_review": _awaiting_review(nodes, relations, rubric),
     }
+
+
+def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[str, Any]) -> Json:
+    """What a person should look at (see cgx_core.review_queue): the count, and the first items."""
+    from cgx_core.review_queue import awaiting_review, models_from_rubric_toml
+
+    items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
+    return {"total": len(items), "items": items[:AWAITING_SHOWN]}

@@ -120,6 +120,14 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.finish_run",
             changes_run=True,
         ),
+        Tool(
+            "review",
+            "Record a person's review",
+            descriptions.REVIEW,
+            descriptions.REVIEW_ARGUMENTS,
+            "cgx_core.tools.review",
+            changes_run=True,
+        ),
     )
 }
 
