@@ -135,3 +135,9 @@ def test_review_usage_errors_are_one_line_and_change_nothing(run: Path, argv: li
     assert done.returncode == 2
     assert done.stderr.startswith("error [usage]: ") and done.stderr.count("\n") == 1
     assert tree(run) == before
+
+
+def test_a_page_that_cannot_be_written_is_an_io_error(tmp_path: Path) -> None:
+    done = cli("report", str(EXAMPLE_RUN), "--no-replay", "--no-verify", "--html", str(tmp_path / "none" / "r.html"))
+    assert done.returncode == 2
+    assert done.stderr.startswith("error [io-error]: ") and done.stderr.count("\n") == 1

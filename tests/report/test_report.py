@@ -224,3 +224,36 @@ def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary
     assert integrity.verify.summary == "not run: --no-verify was given"
+
+
+def test_a_node_inference_cannot_answer_for_is_listed_not_a_crash() -> None:
+    """Evidence of probability zero (a certain node whose perfect check failed): credencegraph refuses the
+    query, and the report lists the node with credencegraph's reason instead of failing."""
+    from credencegraph.core import Graph, Node, Relation
+
+    from cgx_core.report.credences import credences
+
+    graph = Graph()
+    graph.add_node(Node("s-1", base=1.0, attributes={"origin": "document"}))
+    graph.add_node(Node("s-2", base=0.5, attributes={"origin": "document"}))
+    graph.add_node(Node("c-001", kind="check", attributes={"origin": "evidence", "observed": False}))
+    graph.add_relation(Relation("s-1-observes-c-001", "observes", "s-1", "c-001", sensitivity=1.0, false_pass=0.0))
+    found = credences(graph, ["s-1", "s-2"])
+    assert found.by_node == {}
+    assert found.failed["s-1"].startswith("ZeroProbabilityError")
+    assert set(found.failed) == {"s-1", "s-2"}
+
+
+@pytest.mark.parametrize(
+    ("locator", "shown"),
+    [
+        ("file=paper.tex;lines=12-12", "paper.tex, line 12"),
+        ("file=sections/method.tex;lines=3-5;chars=0-47", "sections/method.tex, lines 3-5"),
+        ("page=2;bbox=72,700,540,712", "page 2"),
+        ("something else", "something else"),
+    ],
+)
+def test_a_locator_reads_as_a_place_in_the_paper(locator: str, shown: str) -> None:
+    from cgx_core.report.html import where
+
+    assert where(locator) == shown
