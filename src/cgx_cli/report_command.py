@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import attrs
+
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
 
@@ -32,17 +34,15 @@ def report_command(
     verify: bool,
 ) -> int:
     from cgx_core.report.html import html_report
-    from cgx_core.report.integrity import run_integrity
+    from cgx_core.report.integrity import Integrity, not_run, run_integrity
     from cgx_core.report.markdown import markdown_report
     from cgx_core.report.model import build_report
     from cgx_core.report.text import text_report
 
     root = Path(run)
     try:
-        from cgx_core.run.layout import RunPaths
-        from cgx_core.run.manifest import read_manifest
-
-        read_manifest(RunPaths(root))  # a missing or foreign directory is refused before anything is run
+        # What is not a finished run is refused before the replay and the verify are run.
+        report = build_report(root, Integrity(not_run("pending"), not_run("pending")))
         integrity = run_integrity(
             root,
             replay=replay,
@@ -50,7 +50,7 @@ def report_command(
             source=Path(source) if source else None,
             sources=Path(sources) if sources else None,
         )
-        report = build_report(root, integrity)
+        report = attrs.evolve(report, integrity=integrity)
         if html is not None:
             _write(Path(html), html_report(report))
         if markdown is not None:

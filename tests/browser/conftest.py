@@ -48,9 +48,10 @@ def _unavailable(reason: str) -> None:
     pytest.skip(f"{reason}: install Debian's chromium package (apt-get install -y chromium), as .ci/run does")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A Chromium context with a fresh profile, shared by the session's tests (each opens its own pages)."""
+    """A Chromium context with a fresh profile, shared by a module's tests (each opens its own pages), and
+    closed after them."""
     executable = chromium()
     if executable is None:
         _unavailable("no Chromium is installed")
