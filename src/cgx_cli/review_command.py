@@ -2,8 +2,9 @@
 
 It makes the `review` tool call, logged like any other. Made by the person, the call records the model as
 `person`; with `--agent-model MODEL` it records that an agent running MODEL entered the person's verdict.
-A review reopens a finished run, so the command finishes it again (a second logged call, by the same
-hands) unless `--no-finish` is given, and the report can be made straight away.
+A review reopens a finished run (a refused one too: it is logged with its refusal), so the command finishes
+it again (a second logged call, by the same hands) unless `--no-finish` is given, and the report can be made
+straight away.
 """
 
 from __future__ import annotations
@@ -67,15 +68,15 @@ def review_command(
     if is_error:
         return _error(reviewed)
     out: dict[str, Any] = {"review": reviewed}
-    if reviewed["refused"]:
-        sys.stdout.write(result_text(out) + "\n")
-        refusal = reviewed["refused"][0]
-        sys.stderr.write(f"error [{refusal['code']}]: {refusal['message']}; {refusal['fix']}\n")
-        return ExitCode.ERROR
+    # A refused review is logged too (with its refusal), so it reopens a finished run all the same.
     if finished_before and finish:
         finished, is_error = call_tool("finish_run", {"run": run, "model": arguments["model"]}, wait=wait)
         if is_error:
             return _error({**out, **finished})
         out["finish_run"] = finished
     sys.stdout.write(result_text(out) + "\n")
+    if reviewed["refused"]:
+        refusal = reviewed["refused"][0]
+        sys.stderr.write(f"error [{refusal['code']}]: {refusal['message']}; {refusal['fix']}\n")
+        return ExitCode.ERROR
     return ExitCode.OK

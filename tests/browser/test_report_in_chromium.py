@@ -205,6 +205,9 @@ def test_the_report_of_each_shared_paper_renders(visit: Open, paper_run: tuple[s
     if holds:  # the maths check that passed on the paper's own step
         seen.page.get_by_role("button", name="All nodes").click()
         assert f"node-{holds[0]}" in seen.visible("#paper .node, #assumptions .node")
+    narrow = visit(path, width=WIDTHS[1])
+    assert narrow.page.evaluate("document.documentElement.scrollWidth") <= WIDTHS[1]  # long LaTeX wraps
+    clean(narrow)
 
 
 def test_a_paper_that_writes_script_runs_none_of_it(visit: Open, hostile_page: Path) -> None:

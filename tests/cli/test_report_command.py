@@ -114,10 +114,12 @@ def test_review_entered_by_an_agent_names_its_model_and_no_finish_leaves_the_run
     assert not (run / "graph.json").exists()
 
 
-def test_a_refused_review_exits_2_with_the_fix(run: Path) -> None:
+def test_a_refused_review_exits_2_with_the_fix_and_leaves_the_run_finished(run: Path) -> None:
     done = cli("review", str(run), "--node", "s-05", "--verdict", "fails", "--reviewer", "A", "--reason", "r")
     assert done.returncode == 2
     assert done.stderr.startswith("error [check-not-assessed]: ") and "; checks go on nodes of" in done.stderr
+    assert json.loads(done.stdout)["finish_run"]["finished"] is True  # the logged refusal reopened it
+    assert cli("report", str(run), "--no-replay", "--no-verify").returncode == 0
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def text_report(report: RunReport) -> str:
     for node in report.assessed:
         verdict = node.verdict or ""
         lines.append(f"  {node.id:5} {node.kind:16} {verdict:13} {_credence(node)}  {_short(node.text)}")
-    lines += ["", "Failed checks:"]
+    lines += ["", "Failed checks:" if report.failed_checks else "Failed checks: none."]
     lines += [
         f"  {check.id} {check.type} on {check.target}: {printable(check.detail)}" for check in report.failed_checks
     ]
