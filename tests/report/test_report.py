@@ -13,6 +13,8 @@ import pytest
 from credencegraph.core import load
 from credencegraph.inference import conditional, marginal
 from credencegraph.semantics import compile_graph
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
 from report_runs import checked_example, finished_hostile, ok, review_rubric
@@ -257,3 +259,25 @@ def test_a_locator_reads_as_a_place_in_the_paper(locator: str, shown: str) -> No
     from cgx_core.report.html import where
 
     assert where(locator) == shown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=80).filter(lambda text: printable(text).strip()))
+def test_any_text_in_a_code_span_renders_as_exactly_that_text(text: str) -> None:
+    import html
+
+    rendered = MarkdownIt("commonmark").render(f"a {text_code(text)} b").strip()
+    assert rendered.startswith("<p>a <code>") and rendered.endswith("</code> b</p>")
+    inside = rendered.removeprefix("<p>a <code>").removesuffix("</code> b</p>")
+    assert "<" not in inside and html.unescape(inside).strip() == printable(text).strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="ascii", exclude_categories=["Cc"]), min_size=1, max_size=80))
+def test_any_plain_text_renders_as_exactly_that_text(text: str) -> None:
+    import html
+
+    rendered = MarkdownIt("commonmark").render(f"a {text_plain(text)} b").strip()
+    assert rendered.startswith("<p>a ") and rendered.endswith(" b</p>")
+    inside = rendered.removeprefix("<p>a ").removesuffix(" b</p>")
+    assert "<" not in inside and html.unescape(inside) == " ".join(text.split())
