@@ -34,6 +34,20 @@ def review_rubric(folder: Path) -> Path:
     return path
 
 
+def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
+    """Every node get_state lists with these filters, page by page, as an agent reads them."""
+    from cgx_core.tools.registry import call_tool
+
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page, is_error = call_tool("get_state", {"run": str(run), **filters, "start": start})
+        assert not is_error, page
+        found.extend(page["nodes"])
+        start = page["next"]
+    return found
+
+
 def ok(payload: dict[str, Any]) -> dict[str, Any]:
     assert "error" not in payload, payload
     assert not payload.get("refused"), payload
@@ -129,8 +143,8 @@ def finished_paper(run: Path, papers: Path, paper: str) -> Path:
     scripted = {record["node"] for record in script["records"]}
     rest = [
         {"node": chunk["id"], "type": "context"}
-        for chunk in started["chunks"]
-        if chunk["type"] == "unassigned" and chunk["id"] not in scripted
+        for chunk in listed(run, type="unassigned")
+        if chunk["id"] not in scripted
     ]
     ok(call(run, "classify", records=[*script["records"], *rest]))
     call(run, "add_premises", records=script["premises"])  # one conclusion overflows, by design of the script
@@ -196,7 +210,7 @@ def finished_hostile(folder: Path) -> Path:
         store_source=True,
     )
     assert "error" not in started, started
-    first, second, third = (chunk["id"] for chunk in started["chunks"] if chunk["unit"] == "sentence")
+    first, second, third = (chunk["id"] for chunk in listed(run, unit="sentence"))
     ok(
         call(
             run,
@@ -210,7 +224,7 @@ def finished_hostile(folder: Path) -> Path:
     )
     proposal = {"type": "recompute-numbers", "target": first, "cites": [first], "expression": "12 * 300"}
     ok(call(run, "run_checks", proposals=[{**proposal, "result": "3000"}]))
-    entry = next(item["id"] for item in started["references"])
+    entry = next(item["id"] for item in listed(run, unit="reference"))
     ok(
         call(
             run,

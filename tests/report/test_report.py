@@ -95,11 +95,8 @@ def test_the_example_report_holds_what_a_person_needs(example: RunReport) -> Non
     assert (example.coverage.numeral_chunks, example.coverage.equation_chunks) == (4, 5)
     assert example.review_type is None  # the example's rubric declares no reviews
     identity = example.identity
-    assert (identity.run, identity.rubric_name, identity.rubric_version) == (
-        "56eaf457d2f39d55",
-        "example-paper",
-        "0.1-example",
-    )
+    run_id = json.loads((EXAMPLE_RUN / "manifest.json").read_bytes())["run"]
+    assert (identity.run, identity.rubric_name, identity.rubric_version) == (run_id, "example-paper", "0.1-example")
     assert identity.paper[0][0] == "paper.tex" and identity.paper[0][1].startswith("sha256:")
     assert identity.models == (("anthropic-claude", 10),)
     assert (example.integrity.replay.summary, example.integrity.verify.summary) == ("byte-identical", "0 differences")
