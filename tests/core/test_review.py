@@ -293,3 +293,18 @@ def test_before_and_after_in_the_rubric_are_credencegraphs_own_marginals(run: Pa
     ok(review(run, node="s-13", verdict="fails"))
     graph = graph_from_dict(graph_json(run))
     assert marginal(compile_graph(graph), "s-13", draws=0).point == pytest.approx(prior)
+
+
+def test_reviews_and_the_awaiting_list_follow_their_published_result_schemas(run: Path) -> None:
+    import jsonschema
+
+    from cgx_core.tools.registry import TOOLS, call_tool
+
+    accepted = review(run, node="s-12", verdict="fails")
+    refused = review(run, node="s-12", verdict="holds")
+    for payload in (accepted, refused):
+        jsonschema.validate(payload, TOOLS["review"].result)
+    state, is_error = call_tool("get_state", {"run": str(run), "limit": 1})
+    assert not is_error
+    jsonschema.validate(state, TOOLS["get_state"].result)
+    assert state["awaiting_review"]["total"] == 2

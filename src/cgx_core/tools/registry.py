@@ -159,6 +159,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.REVIEW_ARGUMENTS,
             "cgx_core.tools.review",
             changes_run=True,
+            lists_check_types=True,  # the review type is a plugin: listed with its tool, like every type
             result=result_schemas.CHECKS,
         ),
     )
