@@ -202,14 +202,36 @@ START_RUN: Final[Json] = _result(
     ["run", "fence", "document", "rubric", "counts", "types", "hedges", "checks", "total", "nodes", "next", "then"],
 )
 
+AWAITING_REVIEW: Final[Json] = _object(
+    {
+        "total": _integer("How many items await a person's review."),
+        "items": _array(
+            _object(
+                {
+                    "node": _string("The node a review would cover."),
+                    "check": _string("The check that awaits review (a failed or uncalibrated one)."),
+                    "type": _string(),
+                    "why": _array({"type": "string", "enum": ["failed", "uncalibrated", "unanchored"]}),
+                    "conclusions": _array(_string(), "What an unanchored assumption is a premise of."),
+                },
+                ["node", "type", "why"],
+            ),
+            "The first 20 items.",
+        ),
+    },
+    ["total", "items"],
+    "What a person should review: failed checks, uncalibrated checks, the assumptions the agent added.",
+)
+
 GET_STATE: Final[Json] = _result(
     {
         "run": _string(),
         "fence": FENCE,
         "progress": {"type": "object", "description": "The counts an agent plans its next calls by."},
         **PAGE,
+        "awaiting_review": AWAITING_REVIEW,
     },
-    ["run", "fence", "progress", "total", "start", "nodes", "next"],
+    ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
 )
 
 CLASSIFY: Final[Json] = _result(
