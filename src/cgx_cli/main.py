@@ -164,6 +164,41 @@ def _parser() -> ArgumentParser:
         "it (a child that inherited it included), so a person can decide whether to stop a hung agent.",
     )
     unlock.add_argument("run")
+
+    report = command(
+        "report",
+        "what a finished run says, for a person: text, and a self-contained HTML page or Markdown",
+        "The text goes to stdout; --html writes one page that loads nothing (verdicts, credences before and after "
+        "the observations from credencegraph's inference, failed checks with their inputs, assumptions, coverage, "
+        "what awaits review, the run's identity). The run is replayed and verified now, offline, and the report "
+        "says what came of it; status 1 when either did not pass.",
+    )
+    report.add_argument("run")
+    report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")
+    report.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    report.add_argument("--source", help="the paper's main file, for the replay, when the run did not store it")
+    report.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
+    report.add_argument("--no-replay", action="store_true", help="do not replay the run (the report says so)")
+    report.add_argument("--no-verify", action="store_true", help="do not verify the run (the report says so)")
+
+    review = command(
+        "review",
+        "record a person's verdict on a node or a check, as a logged check",
+        "The review tool's call, made for a person: it becomes a check of the rubric's review type (human-review) "
+        "and moves credence through inference. A finished run is finished again afterwards (--no-finish: not).",
+    )
+    review.add_argument("run")
+    subject = review.add_mutually_exclusive_group(required=True)
+    subject.add_argument("--node", help="the node reviewed")
+    subject.add_argument("--check", help="the check reviewed (c-NNN): the verdict is on its target, in view of it")
+    review.add_argument("--verdict", required=True, choices=["holds", "fails", "undetermined"])
+    review.add_argument("--reviewer", required=True, help="the person whose judgement this is")
+    review.add_argument("--reason", required=True, help="why, in the reviewer's words")
+    review.add_argument(
+        "--agent-model", metavar="MODEL", help="an agent running MODEL enters the person's verdict for them"
+    )
+    review.add_argument("--no-finish", action="store_true", help="leave a finished run reopened after the review")
+    review.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
     return parser
 
 
@@ -223,6 +258,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.demo import demo
 
         return demo(options.directory)
+    if options.command == "report":
+        from cgx_cli.report_command import report_command
+
+        return report_command(
+            options.run,
+            html=options.html,
+            markdown=options.markdown,
+            source=options.source,
+            sources=options.sources,
+            replay=not options.no_replay,
+            verify=not options.no_verify,
+        )
+    if options.command == "review":
+        from cgx_cli.review_command import review_command
+
+        return review_command(
+            options.run,
+            node=options.node,
+            check=options.check,
+            verdict=options.verdict,
+            reviewer=options.reviewer,
+            reason=options.reason,
+            agent_model=options.agent_model,
+            finish=not options.no_finish,
+            wait=options.wait,
+        )
     if options.command == "unlock":
         from cgx_cli.unlock import unlock
 

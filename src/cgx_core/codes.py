@@ -132,6 +132,7 @@ class Code(StrEnum):
     FETCH_REDIRECTS = "fetch-redirects"
     METADATA_UNREADABLE = "metadata-unreadable"
     REGISTRY_UNSUPPORTED = "registry-unsupported"
+    REVIEW_UNDETERMINED = "review-undetermined"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -275,6 +276,7 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.REGISTRY_UNSUPPORTED: (
         "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
     ),
+    Code.REVIEW_UNDETERMINED: "The reviewer could not decide whether the node holds: recorded, it moves no credence.",
 }
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NO_CHECK_APPLIES = "no v1 check applies"
 NOT_SELECTED = "not selected"
+REVIEW_TOOL = "review"  # a person's review is not a check the agent could have selected
 SHOWN_FINDINGS = 15
 
 
@@ -51,7 +52,9 @@ def assess(graph: Graph, rubric: Rubric, run_id: str, tool: str) -> Graph:
     checkable = {
         node_type
         for name, declared in rubric.checks.items()
-        if (installed := registry.get(name)) is not None and installed.check_type.fallback_for is None
+        if (installed := registry.get(name)) is not None
+        and installed.check_type.fallback_for is None
+        and installed.check_type.tool != REVIEW_TOOL
         for node_type in declared.targets
     }
     by_target = _checks_by_target(graph)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cgx_core.bibliography import arxiv_from_doi, first_author_family, read_bib
+from support import listed_nodes
 
 
 @pytest.mark.parametrize(
@@ -135,7 +136,7 @@ def test_start_run_says_which_bib_beside_the_paper_would_resolve_its_citations(t
     first, is_error = call_tool("start_run", {"run": str(tmp_path / "run"), **arguments})
     assert not is_error, first
     bibliography = first["bibliography"]
-    assert bibliography["unresolved"] == ["doe2020", "jones2021", "smith2019"]
+    assert bibliography["unresolved"] == {"total": 3, "first": ["doe2020", "jones2021", "smith2019"]}
     assert bibliography["hint"]["files"] == [{"file": "zz-refs.bib", "resolves": 2}]
     assert bibliography["hint"]["message"].startswith("zz-refs.bib beside the paper has 2 of the 3 unresolved keys")
     assert '"bibliography"' in bibliography["hint"]["message"]
@@ -143,6 +144,9 @@ def test_start_run_says_which_bib_beside_the_paper_would_resolve_its_citations(t
         "start_run", {"run": str(tmp_path / "run2"), **arguments, "bibliography": str(paper / "zz-refs.bib")}
     )
     assert not is_error, second
-    assert second["bibliography"]["unresolved"] == ["doe2020"]
+    assert second["bibliography"]["unresolved"] == {"total": 1, "first": ["doe2020"]}
     assert "hint" not in second["bibliography"]
-    assert {reference["key"] for reference in second["references"]} == {"smith2019", "jones2021"}
+    assert {reference["key"] for reference in listed_nodes(tmp_path / "run2", unit="reference")} == {
+        "smith2019",
+        "jones2021",
+    }

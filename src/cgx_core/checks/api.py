@@ -24,7 +24,7 @@ from cgx_core.codes import Code
 from cgx_core.offline_sources import OfflineSource
 
 Result = Literal["passed", "failed", "error"]
-ProposingTool = Literal["run_checks", "judge_citation"]
+ProposingTool = Literal["run_checks", "judge_citation", "review"]
 Mode = Literal["live", "recover", "replay", "verify"]
 
 
@@ -136,11 +136,12 @@ class Outcome:
 class CheckType(Protocol):
     """A check type. `name` is the rubric's `[checks]` key.
 
-    `tool` is the tool that proposes it (`run_checks` or `judge_citation`); `proposal_schema` is the JSON
-    schema of a proposal's own fields (besides `type` and `target`); `fallback_for` names the type this one
-    stands in for when that one errs (it is then never proposed directly); `uses_model` says the result
-    rests on the calling model's judgement (its model is recorded); `retry_after_error` lets a check that
-    erred be followed by another on the same target and slot."""
+    `tool` is the tool that proposes it (`run_checks`, `judge_citation`, or `review` for a person's
+    verdict); `proposal_schema` is the JSON schema of a proposal's own fields (besides `type` and
+    `target`); `fallback_for` names the type this one stands in for when that one errs (it is then never
+    proposed directly); `uses_model` says the result rests on the calling model's judgement (its model is
+    recorded); `retry_after_error` lets a check that erred be followed by another on the same target and
+    slot."""
 
     name: str
     tool: ProposingTool

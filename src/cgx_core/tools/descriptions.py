@@ -76,7 +76,8 @@ conclusions with premises, checks by type and result, refusals so far, finished 
 with their type, text, form and links (a reference node also gives its bibliography key, DOI, arXiv id and
 title). Ask for nodes by id (`nodes`), filter by `type` (for example "unassigned" for what is left to
 classify) or `unit`, and page with `start` and `limit` (default 50): a page stops early rather than take the
-result past 20,000 characters, so continue from `next` until it is null.
+result past 20,000 characters, so continue from `next` until it is null. `awaiting_review` lists what a
+person should review (failed checks, uncalibrated checks, your assumptions).
 Example: {"run": "runs/paper", "type": "unassigned", "limit": 20}"""
 
 GET_STATE_ARGUMENTS: dict[str, Any] = reading(
@@ -195,6 +196,46 @@ Example: {"run": "runs/paper", "model": "<your model id>"}"""
 
 FINISH_RUN_ARGUMENTS: dict[str, Any] = changing({}, [])
 
+REVIEW = """\
+After the checks, for a person. Record a person's verdict on a node (`node`), or on one check of a node
+(`check`: the verdict is then on that check's target, in view of the check, and says whether it confirms or
+overrides it; the check itself stays as it was). `verdict` is holds, fails or undetermined; `reviewer` names
+the person whose judgement it is and `reason` says why. `entered_by` is "person" when the person makes this
+call, "agent" when you enter a person's verdict for them: never review on your own judgement. The review
+becomes a check of the type the rubric declares for reviews (human-review) and moves the node's credence
+through inference with that type's sensitivity and false_pass; undetermined is recorded and moves nothing.
+One reviewer gives one decisive verdict per node; another reviewer's is another observation. get_state's
+`awaiting_review` lists what a person should look at: failed checks, checks made with a model their type was
+not fitted with, and the assumptions you added. On a finished run, call finish_run again afterwards.
+Example: {"run": "runs/paper", "node": "s-12", "verdict": "fails", "reviewer": "Ada Lovelace", "reason":
+"12 runs of 300 s are 3600 s, not 3000 s", "entered_by": "agent", "model": "<your model id>"}"""
+
+REVIEW_ARGUMENTS: dict[str, Any] = changing(
+    {
+        "node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The node reviewed."},
+        "check": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Instead of node: the check reviewed (c-NNN); the verdict is on its target.",
+        },
+        "verdict": {"type": "string", "enum": ["holds", "fails", "undetermined"], "description": "The verdict."},
+        "reviewer": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "The person whose judgement this is.",
+        },
+        "reason": {"type": "string", "minLength": 1, "maxLength": 5000, "description": "Why, in the reviewer's words."},
+        "entered_by": {
+            "type": "string",
+            "enum": ["person", "agent"],
+            "description": "Who makes this call: the person, or an agent acting for them.",
+        },
+    },
+    ["verdict", "reviewer", "reason", "entered_by"],
+)
+
 CLASSIFY = "Step 2. " + records.CLASSIFY_DESCRIPTION
 CLASSIFY_ARGUMENTS: dict[str, Any] = changing(
     {"records": {**records.CLASSIFY_RECORDS_SCHEMA, "minItems": 1, "maxItems": 500}}, ["records"]
@@ -224,7 +265,9 @@ RESULTS: dict[str, str] = {
         "conclusions_with_premises, analyst_premises, checks by type and result, refusals, finished), `total`, "
         "`start`, `nodes` ([{id, origin, unit, type, text, key?, doi?, arxiv?, title?, form?, stated?, assessment?, "
         "check?, rests_on?, clauses?, part_of?, cites?, checks?, premise_of?}]: at most `limit`, and no more than "
-        "keeps the result under 20,000 characters), `next` (the start of the next page, or null)."
+        "keeps the result under 20,000 characters), `next` (the start of the next page, or null), "
+        "`awaiting_review` (`total`, and the first 20 `items`: [{node, check?, type, why: failed | uncalibrated | "
+        "unanchored, conclusions?}]: what a person should review; an item leaves once a review covers it)."
     ),
     "classify": (
         "`applied` ([{record, node, type, children?, stated?, relations, previous?, dropped?}]), `refused` ([{record, "
@@ -240,6 +283,10 @@ RESULTS: dict[str, str] = {
         "fallback that ran when a check erred), `refused` ([{proposal, node, code, message, fix, also?}])."
     ),
     "judge_citation": "As run_checks: `checks` (the one citation check, or none) and `refused`.",
+    "review": (
+        "As run_checks: `checks` (the review, recorded as a check of its type, or none) and `refused`; a call "
+        "naming neither or both of node and check is an error."
+    ),
     "finish_run": (
         "`finished`, `graph` (digest of graph.json), `verdicts` (counts), `untied_citation_checks`, `references` "
         "(counts of references failed, unresolved and with notices such as a retraction), `uncalibrated`, "

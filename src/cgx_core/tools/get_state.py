@@ -28,7 +28,8 @@ from cgx_core.tools.output import result_text
 from cgx_core.tools.paging import MAX_RESULT_CHARS, page_of
 
 DEFAULT_LIMIT = 50
-REFERENCE_FIELDS = ("key", "doi", "arxiv", "title")
+AWAITING_SHOWN = 20
+REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
 """What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
 Json = dict[str, Any]
 
@@ -171,9 +172,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     nodes: list[Json] = graph["nodes"]
     relations: list[Json] = graph["relations"]
     try:
-        premises = tomllib.loads(paths.rubric.read_text(encoding="utf-8")).get("premises", {})
+        rubric = tomllib.loads(paths.rubric.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise CgxError(Code.RUN_CORRUPT, f"rubric.toml cannot be read: {error}") from None
+    premises = rubric.get("premises", {})
     conclusions = set(premises.get("for", ()))
     page_of = nodes
     if "type" in args:
@@ -196,11 +198,20 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
         "start": args.get("start", 0),
         "nodes": [],
         "next": None,
+        "awaiting_review": _awaiting_review(nodes, relations, rubric),
     }
     result["nodes"], result["next"] = nodes_page(
         page_of, relations, token, args.get("start", 0), args.get("limit", DEFAULT_LIMIT), result
     )
     return result
+
+
+def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[str, Any]) -> Json:
+    """What a person should look at (see cgx_core.review_queue): the count, and the first items."""
+    from cgx_core.review_queue import awaiting_review, models_from_rubric_toml
+
+    items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
+    return {"total": len(items), "items": items[:AWAITING_SHOWN]}
 
 
 def nodes_page(

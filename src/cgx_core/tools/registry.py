@@ -152,6 +152,16 @@ TOOLS: dict[str, Tool] = {
             changes_run=True,
             result=result_schemas.FINISH_RUN,
         ),
+        Tool(
+            "review",
+            "Record a person's review",
+            descriptions.REVIEW,
+            descriptions.REVIEW_ARGUMENTS,
+            "cgx_core.tools.review",
+            changes_run=True,
+            lists_check_types=True,  # the review type is a plugin: listed with its tool, like every type
+            result=result_schemas.CHECKS,
+        ),
     )
 }
 

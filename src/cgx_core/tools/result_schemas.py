@@ -143,6 +143,8 @@ NODE: Final[Json] = _object(
         "doi": _string(),
         "arxiv": _string(),
         "title": _string(),
+        "first_author": _string("A reference's first author's family name."),
+        "year": _string("A reference's year."),
         "form": {"type": "object"},
         "stated": _boolean(),
         "assessment": {"type": "object"},
@@ -223,14 +225,36 @@ START_RUN: Final[Json] = _result(
     ["run", "fence", "document", "rubric", "counts", "types", "hedges", "checks", "total", "nodes", "next", "then"],
 )
 
+AWAITING_REVIEW: Final[Json] = _object(
+    {
+        "total": _integer("How many items await a person's review."),
+        "items": _array(
+            _object(
+                {
+                    "node": _string("The node a review would cover."),
+                    "check": _string("The check that awaits review (a failed or uncalibrated one)."),
+                    "type": _string(),
+                    "why": _array({"type": "string", "enum": ["failed", "uncalibrated", "unanchored"]}),
+                    "conclusions": _array(_string(), "What an unanchored assumption is a premise of."),
+                },
+                ["node", "type", "why"],
+            ),
+            "The first 20 items.",
+        ),
+    },
+    ["total", "items"],
+    "What a person should review: failed checks, uncalibrated checks, the assumptions the agent added.",
+)
+
 GET_STATE: Final[Json] = _result(
     {
         "run": _string(),
         "fence": FENCE,
         "progress": {"type": "object", "description": "The counts an agent plans its next calls by."},
         **PAGE,
+        "awaiting_review": AWAITING_REVIEW,
     },
-    ["run", "fence", "progress", "total", "start", "nodes", "next"],
+    ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
 )
 
 CLASSIFY: Final[Json] = _result(
@@ -322,6 +346,10 @@ FINISH_RUN: Final[Json] = _result(
         "untied_citation_checks": _integer(),
         "uncalibrated": _integer(),
         "review": _counts("How many of each thing a reviewer should look at next."),
+        "references": _counts(
+            "How many references a reference-resolves check found wrong (failed), could not resolve "
+            "(unresolved), or found a retraction or expression of concern against (notices)."
+        ),
         "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Digests by file."},
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,

@@ -19,6 +19,7 @@ from cgx_core.replay import replay
 from cgx_core.testing import RUBRIC
 from cgx_core.tools.registry import call_tool
 from cgx_core.verify import verify_run
+from support import listed_nodes
 
 PAPER = r"""\documentclass{article}
 \begin{document}
@@ -64,7 +65,7 @@ def call(run: Path, tool: str, **arguments: Any) -> dict[str, Any]:
 def checked_run(tmp_path: Path, companion: str | None) -> tuple[Path, dict[str, Any]]:
     run, started = start(tmp_path, companion)
     assert "error" not in started, started
-    method, result = (chunk["id"] for chunk in started["chunks"])
+    method, result = (chunk["id"] for chunk in listed_nodes(run, type="unassigned"))
     records = [
         {"node": method, "type": "method", "form": {"kind": "procedure"}},
         {"node": result, "type": "result", "rests_on": [method]},
@@ -157,8 +158,8 @@ def test_a_bad_tolerance_table_is_refused_with_every_problem_and_nothing_written
 
 def test_a_hedge_the_table_leaves_out_is_refused_with_a_fix(tmp_path: Path) -> None:
     companion = '[rubric]\nname = "cgx-testing"\nversion = "1"\n[hedges]\n"about" = "10%"\n'
-    run, started = start(tmp_path, companion)
-    method, result = (chunk["id"] for chunk in started["chunks"])
+    run, _ = start(tmp_path, companion)
+    method, result = (chunk["id"] for chunk in listed_nodes(run, type="unassigned"))
     call(
         run,
         "classify",

@@ -11,7 +11,7 @@ import pytest
 from cgx_checks.citation.ties import Entry, Tie, tie_for_cited
 from cgx_core.cited import cited_name, escape_key, key_of_stem
 from cgx_core.tools.registry import call_tool
-from support import EXAMPLE_RUBRIC, call
+from support import EXAMPLE_RUBRIC, call, listed_nodes
 
 KEY = "https://doi.org/10.48550/arxiv.2010.06121"
 NAME = "https%3A%2F%2Fdoi.org%2F10.48550%2Farxiv.2010.06121.txt"
@@ -84,8 +84,8 @@ def test_a_paper_citing_a_doi_url_key_has_its_copy_judged(tmp_path: Path) -> Non
         },
     )
     assert not is_error, started
-    assert started["cited"][0]["key"] == KEY and started["cited"][0]["name"] == NAME
-    [reference] = started["references"]
+    assert started["cited"]["first"][0]["key"] == KEY and started["cited"]["first"][0]["name"] == NAME
+    [reference] = listed_nodes(run, unit="reference")
     assert reference["arxiv"] == "2010.06121"  # derived from the DataCite arXiv DOI and its URL
     assert (run / "cited" / NAME).is_file()
     call(run, "classify", records=[{"node": "s-1", "type": "literature_claim"}])

@@ -68,7 +68,7 @@ def test_an_offline_source_makes_a_doi_tied_check_pass_or_fail_with_no_network(
     run = tmp_path / "run"
     started, is_error = start(run, landing)
     assert not is_error, started
-    assert started["offline_sources"] == {"urls": [ARXIV_URL, DOI_URL], "ignored": 1}
+    assert started["offline_sources"] == {"urls": {"total": 2, "first": [ARXIV_URL, DOI_URL]}, "ignored": 1}
     manifest = json.loads((run / "manifest.json").read_bytes())
     kept = {item["url"]: item for item in manifest["offline_sources"]["sources"]}
     assert (run / "sources" / hex_of(kept[DOI_URL]["digest"])).read_bytes() == LANDING_HTML.encode()
@@ -122,7 +122,7 @@ def test_an_untied_url_is_not_read_from_the_offline_folder_either(tmp_path: Path
     run = tmp_path / "run"
     started, is_error = start(run, folder)
     assert not is_error, started
-    assert started["offline_sources"]["urls"] == ["https://publisher.example/10.5555/jip.2019.012"]
+    assert started["offline_sources"]["urls"]["first"] == ["https://publisher.example/10.5555/jip.2019.012"]
     call(run, "classify", records=EXAMPLE_RECORDS)
     result = call(
         run,

@@ -24,7 +24,7 @@ from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_che
 from cgx_core.replay import replay
 from cgx_core.tools.registry import call_tool
 from cgx_core.verify import verify_run
-from support import EXAMPLE, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call
+from support import EXAMPLE, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, listed_nodes
 
 SMITH_DOI = "10.5555/jip.2019.012"  # r-1, smith2019: Smith, Jane; "Damped oscillators in the laboratory"; 2019
 JONES_ARXIV = "2101.00001"  # r-2, jones2021: Jones, Alex; "The logarithmic decrement revisited"; 2021
@@ -115,7 +115,8 @@ def started(tmp_path: Path, rubric_text: str = REFERENCE_RUBRIC, *, store_source
         },
     )
     assert not is_error, payload
-    assert [(item["id"], item.get("first_author"), item.get("year")) for item in payload["references"]] == [
+    references = listed_nodes(run, unit="reference")
+    assert [(item["id"], item.get("first_author"), item.get("year")) for item in references] == [
         ("r-1", "Smith", "2019"),
         ("r-2", "Jones", "2021"),
     ]
@@ -385,8 +386,8 @@ def test_a_real_paper_with_resolved_references_finishes_and_replays(
         "start_run", {"run": str(run), "paper": str(paper), "rubric": str(rubric), "model": "test-model"}
     )
     assert not is_error, started
-    by_key = {item["key"]: item["id"] for item in started["references"]}
-    untyped = [chunk["id"] for chunk in started["chunks"] if chunk["type"] == "unassigned"]
+    by_key = {item["key"]: item["id"] for item in listed_nodes(run, unit="reference")}
+    untyped = [chunk["id"] for chunk in listed_nodes(run, type="unassigned")]
     classified = call(run, "classify", records=[{"node": node, "type": "assumption"} for node in untyped])
     assert classified["refused"] == [], classified["refused"][:3]
     with online(REAL):
