@@ -8,6 +8,7 @@ command with one `error [interrupted]: ...` line and status 130, never a traceba
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -28,6 +29,19 @@ class ArgumentParser(argparse.ArgumentParser):
         shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in message)
         sys.stderr.write(f"error [usage]: {shown} (see '{self.prog} --help')\n")
         raise SystemExit(ExitCode.ERROR)
+
+
+def _wait_seconds(text: str) -> float:
+    """--wait: a finite number of seconds from 0 to 3600 (`nan` and `inf` would wait for ever)."""
+    from cgx_core.run.lock import MAX_WAIT_SECONDS
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--wait takes a number of seconds, not {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_WAIT_SECONDS:
+        raise argparse.ArgumentTypeError(f"--wait takes seconds from 0 to {MAX_WAIT_SECONDS:g}, not {text!r}")
+    return value
 
 
 def _parser() -> ArgumentParser:
@@ -55,7 +69,9 @@ def _parser() -> ArgumentParser:
     tool.add_argument("name", help="the tool: start_run, classify, add_premises, run_checks, judge_citation, ...")
     tool.add_argument("--run", help="the run directory (the same as the 'run' argument)")
     tool.add_argument("--args", default="{}", help="the arguments as a JSON object, or '-' to read them from stdin")
-    tool.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
+    tool.add_argument(
+        "--wait", type=_wait_seconds, default=10.0, help="seconds to wait for the run's lock (default 10, at most 3600)"
+    )
 
     batch = command(
         "batch",

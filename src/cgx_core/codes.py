@@ -41,6 +41,8 @@ class Code(StrEnum):
     BIBLIOGRAPHY_INVALID = "bibliography-invalid"
     CITED_INVALID = "cited-invalid"
     SOURCES_INVALID = "sources-invalid"
+    OUTSIDE_ROOT = "outside-root"
+    INGEST_OVER_BUDGET = "ingest-over-budget"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
@@ -162,6 +164,15 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.SOURCES_INVALID: (
         "The offline sources folder has no valid index.json, or an entry names a file that is missing, not a regular "
         "file of the folder, too large, or of no known content type."
+    ),
+    Code.OUTSIDE_ROOT: (
+        "A file of the paper (an \\input, the .bbl, a .bib, the cited works) lies outside the paper's root, by "
+        "its path or through a symbolic link; the message names it and where it lies. Pass start_run `root`, a "
+        "folder that holds both, when the file belongs to the paper."
+    ),
+    Code.INGEST_OVER_BUDGET: (
+        "Reading the paper used more CPU time or memory than its budget (the message says which and how much); "
+        "the paper holds something no real paper needs, such as a huge .bib field or macros nested to blow up."
     ),
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",

@@ -21,7 +21,7 @@ from credencegraph.core.serialization import FORMAT as GRAPH_FORMAT
 from credencegraph.core.serialization import VERSION as GRAPH_VERSION
 from credencegraph.core.serialization import _node_to_dict, _relation_to_dict
 
-from cgx_core.digests import PREFIX
+from cgx_core.digests import GRAPH_DIGEST_HEADER, PREFIX
 
 
 def node_json(node: Node) -> dict[str, Any]:
@@ -66,7 +66,7 @@ class GraphDigester:
         item = self._item
         nodes = b"".join(b"n" + item(node)[1] for node in graph.nodes.values())
         relations = b"".join(b"r" + item(relation)[1] for relation in graph.relations.values())
-        hasher = hashlib.sha256(b"credencegraph-extract graph 1\n" + nodes + relations)
+        hasher = hashlib.sha256(GRAPH_DIGEST_HEADER + nodes + relations)
         if len(self._seen) > 4 * (len(graph.nodes) + len(graph.relations)) + 1024:
             self._forget(graph)
         return PREFIX + hasher.hexdigest()

@@ -16,8 +16,33 @@ MAX_BIBLIOGRAPHY_BYTES: Final = 16 * 1024 * 1024
 MAX_CITED_BYTES: Final = 64 * 1024 * 1024
 """One cited work's copy."""
 
+MAX_ARGUMENT_STRING: Final = 20_000
+"""Characters in any one string of a call's arguments (a note, a clause, a statement, a passage)."""
+
+MAX_ARGUMENT_DEPTH: Final = 64
+"""Levels of nesting of a call's arguments (records are at most a few levels deep)."""
+
+MAX_ARGUMENT_BYTES: Final = 2 * 1024 * 1024
+"""A call's arguments as JSON, all together: what one accepted call can add to the log (a classify call
+typing every chunk of a 300-chunk paper takes about 40 kB)."""
+
 MAX_INPUT_FILES: Final = 500
 MAX_CHUNKS: Final = 20000
+
+INGEST_CPU_SECONDS: Final = 60
+"""CPU time start_run's reading of a paper may use (the four shared papers take under 1.5 s each). CPU time,
+not wall time, so a busy machine refuses exactly what an idle one refuses."""
+
+INGEST_MEMORY_BYTES: Final = 2 * 1024**3
+"""Address space the reading may add to what its process holds once its libraries are imported."""
+
+INGEST_WALL_FACTOR: Final = 10
+"""The reader's wall-clock safety net, in multiples of its CPU budget: it only catches a process that stopped
+using CPU (it waits on something), so it is generous enough never to decide a case the CPU budget decides."""
+
+REPLAY_BUDGET_FACTOR: Final = 4
+"""replay reads the paper with this many times the CPU budget the run recorded: the paper was read within
+budget once, and a slower machine must not make the run unreplayable."""
 
 MAX_TABLE_COLUMNS: Final = 200
 """Columns of one table (a row with more cells is refused; a column specification is read up to this)."""

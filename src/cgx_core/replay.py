@@ -10,20 +10,23 @@ in which checks run again and what a citation check read is read again from its 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import attrs
 
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, file_digest, hex_of, json_digest
-from cgx_core.documents import DocumentFile, read_document
 from cgx_core.errors import CgxError
-from cgx_core.numbers.tolerances import read_run_tolerances
+from cgx_core.ingest_worker import Budget, ingest_bounded
+from cgx_core.ingestion import IngestRequest
+from cgx_core.integrity import digest_problems, log_problems
+from cgx_core.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.run import log
 from cgx_core.run.session import CallContext, Run
-from cgx_core.run.state import RunState, state_bytes
+from cgx_core.run.state import Effect, RunState, state_bytes
 
 
 @attrs.frozen
@@ -32,19 +35,6 @@ class ReplayReport:
 
     identical: bool
     body: dict[str, Any]
-
-
-def check_run_files(run: Run) -> None:
-    """The rubric and the cited copies must be the bytes the manifest names."""
-    manifest = run.manifest
-    if file_digest(run.paths.rubric) != manifest["rubric"]["digest"]:
-        raise CgxError(Code.TAMPERED, "rubric.toml differs from the digest the manifest recorded")
-    if "tolerances" in manifest:  # runs made before hedge tolerances existed have none
-        read_run_tolerances(run.paths.root, manifest["tolerances"])
-    for item in manifest.get("cited", []):
-        path = run.paths.cited / item["name"]
-        if not path.is_file() or file_digest(path) != item["digest"]:
-            raise CgxError(Code.TAMPERED, f"cited/{item['name']} differs from the digest the manifest recorded")
 
 
 def _document_path(run: Run, source: Path | None) -> Path:
@@ -61,15 +51,27 @@ def _document_path(run: Run, source: Path | None) -> Path:
 
 
 def reingest(run: Run, source: Path | None) -> bytes:
-    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest)."""
-    from credencegraph.core import dumps
-
-    from cgx_core.tools.start_run import ingest
-
+    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest),
+    read through the paper's boundary and within the run's ingestion budget as start_run read it."""
     paper = _document_path(run, source)
-    document = read_document(paper)
     recorded = run.manifest["document"]["files"]
-    found = [item.to_json() for item in document.files]
+    bibliography = run.manifest["bibliography"]["files"]
+    root = _root_of(paper, recorded[0]["name"])
+    for item in bibliography:
+        path = (root if root is not None else paper.parent) / item["name"]
+        if not path.is_file() or file_digest(path) != item["digest"]:
+            raise CgxError(
+                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
+            )
+    request = IngestRequest(
+        paper=str(paper),
+        root=str(root) if root is not None else None,
+        rubric=run.paths.rubric.read_bytes(),
+        rubric_name=run.manifest["rubric"]["name"],
+        bibliography_names=tuple(item["name"] for item in bibliography),
+    )
+    ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
+    found = [item.to_json() for item in ingested.files]
     if found != recorded:
         differing = [item["name"] for item in recorded if item not in found] or [
             item["name"] for item in found if item not in recorded
@@ -78,17 +80,29 @@ def reingest(run: Run, source: Path | None) -> bytes:
             Code.SOURCE_MISMATCH,
             f"the document's files are not those the run recorded: {differing} differ or are missing",
         )
-    bibs = []
-    for item in run.manifest["bibliography"]["files"]:
-        path = paper.parent / item["name"]
-        if not path.is_file() or file_digest(path) != item["digest"]:
-            raise CgxError(
-                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
-            )
-        bibs.append(DocumentFile(item["name"], path.read_bytes()))
-    graph, _ = ingest(document, bibs, run.rubric)
-    text: str = dumps(graph)
-    return text.encode("utf-8") + b"\n"
+    if [item.to_json() for item in ingested.bibliographies] != bibliography:
+        raise CgxError(Code.SOURCE_MISMATCH, "the bibliography read again differs from the one the run recorded")
+    return ingested.graph
+
+
+def _root_of(paper: Path, main_name: str) -> Path | None:
+    """The root a run's paper was read under, found from the main file's recorded name (relative to the
+    root): `journal/article.tex` read from `.../x/journal/article.tex` had the root `.../x`."""
+    depth = len(PurePosixPath(main_name).parts) - 1
+    if depth <= 0:
+        return None
+    folder = Path(os.path.abspath(paper)).parent
+    return folder.parents[depth - 1] if depth <= len(folder.parents) else None
+
+
+def _recorded_budget(run: Run) -> Budget:
+    recorded = run.manifest.get("limits", {}).get("ingest", {})
+    default = Budget()
+    cpu, memory = recorded.get("cpu_seconds"), recorded.get("memory_bytes")
+    return Budget(
+        cpu if isinstance(cpu, int) and 0 < cpu <= default.cpu_seconds else default.cpu_seconds,
+        memory if isinstance(memory, int) and 0 < memory <= default.memory_bytes else default.memory_bytes,
+    )
 
 
 def source_lookup(run: Run, sources: Path | None) -> Callable[[str], bytes | None]:
@@ -110,12 +124,14 @@ def source_lookup(run: Run, sources: Path | None) -> Callable[[str], bytes | Non
 
 def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayReport:
     """Rebuild the run at `root` and compare it with what it recorded."""
-    from credencegraph.core import dumps, loads
+    from credencegraph.core import loads
 
     from cgx_core.tools.registry import handler_for
 
     run = Run(root, handler_for)
-    check_run_files(run)
+    tampered = digest_problems(run.paths, run.manifest)
+    if tampered:
+        raise CgxError(Code.TAMPERED, "; ".join(tampered))
     found = log.scan(run.paths.log, 0, 1, None)
     if not found.entries or found.entries[0].line.tool != "start_run":
         raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
@@ -127,6 +143,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
         )
     lookup = source_lookup(run, sources)
     state = RunState(run.id, 0, 0, None, loads(ingested.decode("utf-8")), (), False)
+    last: Effect | None = None
     for entry in found.entries:
         line = entry.line
         context = CallContext(run, line.seq, "replay", line.model, line, sources=lookup)
@@ -152,6 +169,12 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
                     },
                 )
         state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
+        last = effect
+    # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
+    # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
+    _, tampered = log_problems(run.paths, run.manifest)
+    if tampered:
+        raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
     if found.tail is not None:
         body["uncommitted_tail"] = found.tail.to_json()
@@ -161,17 +184,19 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
         stored = json.loads(run.paths.state.read_bytes())
     except (OSError, ValueError):
         stored = None
-    if (
-        isinstance(stored, dict)
-        and stored.get("seq") == state.seq
-        and stored != json.loads(state_bytes(state, run.digester))
-    ):
+    stored_seq = stored.get("seq") if isinstance(stored, dict) else None
+    if isinstance(stored_seq, int) and stored_seq > state.seq:
+        how = (
+            f"state.json reflects call {stored_seq}, but the log ends at call {state.seq}: lines were deleted from "
+            "the log (or the file system lost them)"
+        )
+        return ReplayReport(False, {**body, "diverged": "state", "how": how})
+    if stored_seq == state.seq and stored != json.loads(state_bytes(state, run.digester)):
         return ReplayReport(False, {**body, "diverged": "state", "how": "state.json differs from the rebuilt state"})
-    if state.finished:
-        graph_bytes = dumps(state.graph).encode("utf-8") + b"\n"
-        if not run.paths.graph.is_file() or run.paths.graph.read_bytes() != graph_bytes:
-            return ReplayReport(
-                False, {**body, "diverged": "graph.json", "how": "graph.json differs from the rebuilt graph"}
-            )
-        body["graph_json"] = bytes_digest(graph_bytes)
+    if state.finished and last is not None:
+        for name, data in sorted(last.derived.items()):
+            path = run.paths.root / name
+            if not path.is_file() or path.read_bytes() != data:
+                return ReplayReport(False, {**body, "diverged": name, "how": f"{name} differs from the rebuilt one"})
+        body["graph_json"] = bytes_digest(last.derived["graph.json"])
     return ReplayReport(True, {**body, "identical": True})

@@ -1,13 +1,15 @@
 """Verify: re-run every deterministic check of finished runs from the inputs their records hold, with the
 code installed now, and report every field the re-run does not reproduce.
 
-It needs neither the document nor the network. A run whose graph.json or rubric.toml differs from the
-manifest's digest is refused (someone changed what was checked); a check record edited after the run is
-caught by comparing it with the inputs.json and output.json its check wrote, and those files with the
-digest the record holds. Citation-support checks rest on an agent's judgement and are not re-run, but
-their records and files are compared all the same. A check that read something from outside and can decide
-again from it (reference-resolves, from the metadata responses the run keeps in sources/) gets what it read
-back: its recorded read (output.json) and the run's stored bytes, never the network.
+It needs neither the document nor the network. A run whose files are not what it recorded is refused before
+anything is re-run (`integrity.check_run`: the whole hash chain of the log, the anchor of the log the
+manifest kept at finish_run, every digest the manifest holds); graph.json is compared with the graph digest
+the log's finish recorded; a check record edited after the run is caught by comparing it with the
+inputs.json and output.json its check wrote, and those files with the digest the record holds.
+Citation-support checks rest on an agent's judgement and are not re-run, but their records and files are
+compared all the same. A check that read something from outside and can decide again from it
+(reference-resolves, from the metadata responses the run keeps in sources/) gets what it read back: its
+recorded read (output.json) and the run's stored bytes, never the network.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, file_digest, hex_of
+from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.errors import CgxError
+from cgx_core.integrity import check_run, graph_problem
 from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
@@ -54,10 +57,7 @@ def _load(paths: RunPaths) -> tuple[dict[str, Any], dict[str, Any]]:
     finished = manifest.get("finished")
     if not finished or not paths.graph.is_file():
         raise CgxError(Code.NOT_FINISHED, f"'{paths.root.name}' is not finished: it has no graph.json to verify")
-    if file_digest(paths.graph) != finished["files"]["graph.json"]:
-        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/graph.json' differs from the digest in its manifest")
-    if file_digest(paths.rubric) != manifest["rubric"]["digest"]:
-        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/rubric.toml' differs from the digest in its manifest")
+    check_run(paths, manifest)
     try:
         graph: dict[str, Any] = json.loads(paths.graph.read_bytes())
         graph["nodes"], graph["relations"]
@@ -119,7 +119,7 @@ def verify_run(root: Path) -> RunVerdict:
         sources=stored_sources(paths),
         tolerances=run_tolerances(root, manifest),
     )
-    differences: list[str] = []
+    differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
     notes: list[str] = []
     checks = rerun = 0
     for node in graph["nodes"]:

@@ -237,6 +237,8 @@ def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(
     )
     done = cli("verify", str(copy))
     assert done.returncode == 1
+    # graph.json's digest in the manifest was adjusted, but the log's finish recorded the graph it left
+    assert "graph.json: its graph is not the one the log's finish_run recorded (the graph was edited)" in done.stdout
     assert "c-001 result: the record says passed, output.json says failed" in done.stdout
     assert "c-001 result: recorded passed, re-run failed" in done.stdout
 
@@ -304,27 +306,22 @@ def test_verify_over_200_runs_in_parallel_prints_a_json_summary(finished: Path, 
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
 
 
-def test_verify_notes_a_check_re_run_by_another_plugin_version(copy: Path) -> None:
-    from credencegraph.core import dump
+def test_verify_notes_a_check_re_run_by_another_plugin_version(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The run was made with this package's plugins; verify re-runs with a newer release of them.
+    import attrs
 
-    from cgx_core.digests import file_digest
-    from cgx_core.graph_edit import replace_nodes
+    import cgx_core.verify
+    from cgx_core.plugins import CheckTypeRegistry, installed_check_types
 
-    graph = load(copy / "graph.json")
-    import dataclasses
-
-    node_ = graph.nodes["c-002"]
-    record = json.loads(json.dumps(node_.attributes["check"], default=dict))
-    record["tool"]["plugin"]["version"] = "0.0.1"
-    dump(
-        replace_nodes(graph, {"c-002": dataclasses.replace(node_, attributes={**node_.attributes, "check": record})}),
-        copy / "graph.json",
-    )
-    edit_json(
-        copy / "manifest.json",
-        lambda m: m["finished"]["files"].update({"graph.json": file_digest(copy / "graph.json")}),
-    )
-    done = cli("verify", str(copy))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "note: " in done.stderr
-    assert "made with credencegraph-extract 0.0.1, re-run with credencegraph-extract" in done.stderr
+    newer = CheckTypeRegistry()
+    for installed in installed_check_types():
+        newer.providing(installed.distribution, "9.9.9")
+        newer(attrs.evolve(installed).check_type)
+    monkeypatch.setattr(cgx_core.verify, "installed_check_types", lambda: newer)
+    verdict = verify_run(copy)
+    assert verdict.error is None and verdict.differences == (), verdict
+    assert any(
+        note.startswith("c-002: made with credencegraph-extract ")
+        and note.endswith("re-run with credencegraph-extract 9.9.9")
+        for note in verdict.notes
+    ), verdict.notes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,6 @@ def test_the_manifest_names_every_file_by_name_and_digest(tmp_path: Path) -> Non
 def test_no_local_path_is_recorded_anywhere_in_the_run(tmp_path: Path) -> None:
     start(tmp_path / "run", cited=str(EXAMPLE / "cited"), store_source=True)
     for name, data in tree(tmp_path / "run").items():
-        if name == ".lock":
-            continue  # the lock file holds the holder's command line, for information only
         text = data.decode("utf-8", "replace")
         assert str(tmp_path) not in text, name
         assert str(EXAMPLE.parent) not in text, name
@@ -215,7 +214,9 @@ def test_an_input_outside_the_papers_directory_is_refused(tmp_path: Path, rubric
     (tmp_path / "paper").mkdir()
     (tmp_path / "secret.tex").write_text("A secret sentence.")
     (tmp_path / "paper" / "main.tex").write_text("\\begin{document}Hello there.\\input{../secret}\\end{document}")
-    refused(tmp_path, "paper-invalid", paper=str(tmp_path / "paper" / "main.tex"), rubric=str(rubric))
+    message = refused(tmp_path, "outside-root", paper=str(tmp_path / "paper" / "main.tex"), rubric=str(rubric))
+    assert message.startswith("\\input{../secret} (named in main.tex) is outside the paper's root 'paper'")
+    assert "pass start_run `root`" in message
 
 
 def test_a_paper_that_inputs_itself_is_refused(tmp_path: Path, rubric: Path) -> None:
@@ -277,35 +278,37 @@ def test_a_run_directory_that_already_exists_is_refused_and_left_alone(tmp_path:
     assert (tmp_path / "run" / "keep.txt").read_text() == "mine"
 
 
+def example_with_cited(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the example paper whose cited folder (under the paper's root) is empty."""
+    paper = tmp_path / "paper"
+    shutil.copytree(EXAMPLE, paper)
+    shutil.rmtree(paper / "cited")
+    (paper / "cited").mkdir()
+    return paper / "paper.tex", paper / "cited"
+
+
 def test_a_cited_copy_named_after_no_bibliography_key_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "cited").mkdir()
-    (tmp_path / "cited" / "nobody2020.txt").write_text("text")
-    message = refused(
-        tmp_path,
-        "cited-invalid",
-        paper=str(EXAMPLE / "paper.tex"),
-        rubric=str(EXAMPLE_RUBRIC),
-        cited=str(tmp_path / "cited"),
-    )
+    paper, cited = example_with_cited(tmp_path)
+    (cited / "nobody2020.txt").write_text("text")
+    message = refused(tmp_path, "cited-invalid", paper=str(paper), rubric=str(EXAMPLE_RUBRIC), cited=str(cited))
     assert "smith2019" in message  # the message lists the keys it could have been
 
 
 def test_a_cited_copy_with_another_suffix_or_a_link_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "cited").mkdir()
-    (tmp_path / "cited" / "smith2019.docx").write_text("text")
-    paper, rubric_path = str(EXAMPLE / "paper.tex"), str(EXAMPLE_RUBRIC)
-    refused(tmp_path, "cited-invalid", paper=paper, rubric=rubric_path, cited=str(tmp_path / "cited"))
-    (tmp_path / "cited" / "smith2019.docx").unlink()
-    os.symlink("/etc/hostname", tmp_path / "cited" / "smith2019.txt")
-    refused(tmp_path, "cited-invalid", paper=paper, rubric=rubric_path, cited=str(tmp_path / "cited"))
+    paper, cited = example_with_cited(tmp_path)
+    (cited / "smith2019.docx").write_text("text")
+    arguments = {"paper": str(paper), "rubric": str(EXAMPLE_RUBRIC), "cited": str(cited)}
+    refused(tmp_path, "cited-invalid", **arguments)
+    (cited / "smith2019.docx").unlink()
+    os.symlink("/etc/hostname", cited / "smith2019.txt")
+    refused(tmp_path, "cited-invalid", **arguments)
 
 
 def test_a_bibliography_that_is_not_utf8_is_refused(tmp_path: Path, rubric: Path) -> None:
     paper = write_tiny_paper(tmp_path / "paper")
-    (tmp_path / "refs.bib").write_bytes("@article{a, title={Caf\xe9}}".encode("latin-1"))
-    refused(
-        tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(tmp_path / "refs.bib")
-    )
+    bib = tmp_path / "paper" / "refs.bib"
+    bib.write_bytes("@article{a, title={Caf\xe9}}".encode("latin-1"))
+    refused(tmp_path, "bibliography-invalid", paper=str(paper), rubric=str(rubric), bibliography=str(bib))
 
 
 def test_the_bbl_credencegraph_reads_is_recorded_and_stored(papers: Path, tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
-import sys
 import time
 from pathlib import Path
 from types import TracebackType
@@ -25,6 +25,8 @@ from cgx_core.errors import CgxError
 
 POLL_SECONDS = 0.002
 INFO_WIDTH = 512
+MAX_WAIT_SECONDS = 3600.0
+"""The longest a call may wait for the lock: a finite number, so no call waits for ever (`--wait nan` did)."""
 
 
 @attrs.frozen
@@ -81,6 +83,11 @@ class RunLock:
     """An exclusive lock on one run, held for the length of one changing call."""
 
     def __init__(self, lock_path: Path, *, wait_seconds: float) -> None:
+        if not math.isfinite(wait_seconds) or not 0 <= wait_seconds <= MAX_WAIT_SECONDS:
+            raise CgxError(
+                Code.INVALID_ARGUMENTS,
+                f"the time to wait for the run's lock must be from 0 to {MAX_WAIT_SECONDS} seconds, not {wait_seconds}",
+            )
         self._path = lock_path
         self._wait = wait_seconds
         self._fd: int | None = None
@@ -113,16 +120,21 @@ class RunLock:
                     ) from None
                 time.sleep(POLL_SECONDS)
         self._fd = fd
-        # For information only (the holder is read from /proc/locks). Written in place at a fixed width, never
-        # truncated: truncating makes ext4 flush, which cost a call up to 3 ms.
-        info = json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:400]}).encode("utf-8")
-        with contextlib.suppress(OSError):
-            os.pwrite(fd, info[: INFO_WIDTH - 1].ljust(INFO_WIDTH - 1) + b"\n", 0)
+        # For information only (the holder is read from /proc/locks): the holder's pid, never its command line,
+        # which holds local paths and the call's arguments. Written in place at a fixed width, never truncated:
+        # truncating makes ext4 flush, which cost a call up to 3 ms.
+        _write_info(fd, json.dumps({"pid": os.getpid()}).encode("ascii"))
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         if self._fd is not None:
+            _write_info(self._fd, b"")  # released: the file names no holder
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
+
+
+def _write_info(fd: int, info: bytes) -> None:
+    with contextlib.suppress(OSError):
+        os.pwrite(fd, info[: INFO_WIDTH - 1].ljust(INFO_WIDTH - 1) + b"\n", 0)

@@ -65,15 +65,19 @@ Resolver = Callable[[str], Handler]
 
 @attrs.frozen
 class Response:
-    """A committed call's result, and what recovery repaired before it (reported, never digested)."""
+    """A committed call's result, what recovery repaired before it, and whether writing its derived files
+    failed after the commit (both reported, never digested)."""
 
     result: Mapping[str, Any]
     recovery: Mapping[str, Any] | None
+    underived: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = dict(self.result)
         if self.recovery:
             out["recovery"] = dict(self.recovery)
+        if self.underived:
+            out["committed_but"] = self.underived
         return out
 
 
@@ -95,6 +99,8 @@ def _signature(path: Path) -> tuple[int, int, int]:
 _STATES: dict[Path, tuple[tuple[int, int, int], RunState]] = {}
 _RUBRICS: dict[Path, tuple[tuple[int, int, int], Any]] = {}
 _DIGESTERS: dict[Path, GraphDigester] = {}
+_CHAINS: dict[Path, tuple[tuple[int, int, int], int, str | None]] = {}
+"""The log's signature when its hash chain was last checked (or extended by this process), and where it ended."""
 
 
 class Run:
@@ -110,6 +116,8 @@ class Run:
         self._handlers = handlers
         self._key = root.resolve()
         self._digester = _DIGESTERS.setdefault(self._key, GraphDigester())
+        self.set_aside: str | None = None
+        """Why the last read of state.json set it aside and rebuilt the state from the log, if it did."""
 
     def _has_committed_call(self) -> bool:
         try:
@@ -149,29 +157,67 @@ class Run:
 
     def _stored_state(self) -> RunState:
         """state.json as a RunState: from this process's cache while the file is the one it last wrote or
-        read, else parsed; an unreadable state.json (the file system lost it) is rebuilt from the log."""
+        checked, else parsed and checked against the log's line it says it reflects. A state.json that is
+        missing (the file system lost it), unreadable, ahead of the log, or disagreeing with that line (an
+        edit) is set aside and the state rebuilt from the log; `set_aside` then says why."""
+        self.set_aside = None
         try:
             signature = _signature(self.paths.state)
         except FileNotFoundError:
             return self.initial_state()
         cached = _STATES.get(self._key)
-        if cached is not None and cached[0] == signature:
+        trusted = cached is not None and cached[0] == signature
+        if cached is not None and trusted:
             state = cached[1]
         else:
             try:
                 state = state_from_json(read_state_json(self.paths.state))
-            except (FileNotFoundError, CgxError):
+            except FileNotFoundError:
                 return self.initial_state()
+            except CgxError as error:
+                self.set_aside = error.message
+                return self.initial_state()
+        self.set_aside = self._disagreement(state, whole=not trusted)
+        if self.set_aside is not None:
+            return self.initial_state()
+        if not trusted:
             _STATES[self._key] = (signature, state)
-        if state.run != self.id or not self._log_holds(state):
-            return self.initial_state()  # the state is ahead of a log that lost writes: rebuild from the log
         return state
 
-    def _log_holds(self, state: RunState) -> bool:
-        """Whether the log still ends a line at `state.log_end` with the digest `state.last`."""
-        return state.seq == 0 or (
-            state.last is not None and log.ends_with_line(self.paths.log, state.log_end, state.last)
-        )
+    def _disagreement(self, state: RunState, *, whole: bool) -> str | None:
+        """Why `state` is not the state after the log's line it names, or None. The line's digest is checked
+        every time; a state.json not read before (`whole`) is also checked against what that line recorded:
+        its sequence number, the digest of the graph it left, and whether it finished the run."""
+        if state.run != self.id:
+            return "state.json belongs to another run"
+        if state.seq == 0:
+            return None
+        raw = log.line_ending_at(self.paths.log, state.log_end)
+        if raw is None:
+            return f"state.json reflects call {state.seq}, which the log no longer holds (lost or deleted)"
+        if bytes_digest(raw) != state.last:
+            return f"state.json reflects another call {state.seq} than the log's line (one of the two was edited)"
+        if whole:
+            line = log.parse_line(raw)
+            if (
+                line is None
+                or line.seq != state.seq
+                or (line.tool == "finish_run") != state.finished
+                or self.graph_digest(state.graph) != line.graph
+            ):
+                return f"state.json is not the state call {state.seq} left (its graph or fields were edited)"
+        return None
+
+    def _check_chain(self, state: RunState) -> None:
+        """Check the log's whole hash chain up to the line `state` reflects, once per version of the file
+        in this process: a line rewritten or deleted anywhere stops every changing call (`run-corrupt`)."""
+        if state.seq == 0:
+            return  # rebuilt from the log's first line: the scan that follows checks the whole chain
+        signature = _signature(self.paths.log)
+        if _CHAINS.get(self._key) == (signature, state.log_end, state.last):
+            return
+        log.check_chain(self.paths.log, state.log_end, state.last)
+        _CHAINS[self._key] = (signature, state.log_end, state.last)
 
     def current(self) -> RunState:
         """The run as it stands, for a reader: committed lines not yet derived are applied in memory and
@@ -218,9 +264,19 @@ class Run:
                 prev=state.last,
             )
             entry = log.append(self.paths.log, line)
+            _CHAINS[self._key] = (_signature(self.paths.log), entry.end, entry.digest)  # the chain, extended
             state = state.advance(effect, tool=call.tool, end=entry.end, digest=entry.digest)
-            self._derive(state, effect)
-        return Response(effect.result, recovery)
+            underived = None
+            try:
+                self._derive(state, effect)
+            except OSError as error:
+                # The call is committed: an io-error here would make the agent make it again, and apply it twice.
+                underived = (
+                    f"call {state.seq} is committed (its line is in calls.jsonl), but writing the files derived "
+                    f"from it failed ({error.strerror or error}): do not make this call again. Free the disk "
+                    "space; the next changing call writes them (get_state already reads the run as it stands)"
+                )
+        return Response(effect.result, recovery, underived)
 
     def _remove_stale_temporaries(self) -> None:
         """Remove the temp files a writer killed mid-write left behind. Every writer holds the lock, so
@@ -231,9 +287,12 @@ class Run:
 
     def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
         state = self._stored_state()
+        self._check_chain(state)
         found = log.scan(self.paths.log, state.log_end, state.seq + 1, state.last)
         self._require_start(state, found)
         recovery: dict[str, Any] = {}
+        if self.set_aside is not None and found.entries:
+            recovery["state"] = f"{self.set_aside}: rebuilt from the log"
         if found.tail is not None:
             log.cut(self.paths.log, found.tail)
             recovery["cut"] = found.tail.to_json()
@@ -260,14 +319,16 @@ class Run:
         return state
 
     def _derive(self, state: RunState, effect: Effect) -> None:
-        """Write what follows from a committed call: the finished files (and their digests in the manifest,
-        which verify checks them against), then state.json."""
+        """Write what follows from a committed call: the finished files (and, in the manifest, their digests
+        and the log's length and head digest, which verify and replay check), then state.json."""
         from cgx_core.run.manifest import write_manifest
 
         finished = None
         if effect.finished:
             files = {name: bytes_digest(data) for name, data in sorted(effect.derived.items())}
-            finished = {"seq": state.seq, "files": files}
+            # The log's anchor: verify and replay refuse a log that is not exactly this long, with this head.
+            anchor = {"calls": state.seq, "bytes": state.log_end, "head": state.last}
+            finished = {"seq": state.seq, "files": files, "log": anchor}
         if self.manifest.get("finished") != finished:
             manifest = {key: value for key, value in self.manifest.items() if key != "finished"}
             if finished is not None:

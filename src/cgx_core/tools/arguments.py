@@ -18,6 +18,7 @@ from typing import Any
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.json_values import json_kind
+from cgx_core.limits import MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -88,28 +89,41 @@ def _key_path(path: str, key: str) -> str:
 
 
 def json_problems(value: Any, path: str = "$") -> list[str]:
-    """Every value that is not JSON one can write back: NaN or an infinity (JSON has neither, though
-    Python's parser reads 1e400 as one), a string or key holding a lone surrogate (no UTF-8 for it), an
-    integer too large to print. The schema check cannot see these inside values it does not describe,
-    and any of them would break the log's canonical JSON, so they are refused here, whatever the schema."""
+    """Every value that is not JSON one can write back, or that no call needs: NaN or an infinity (JSON has
+    neither, though Python's parser reads 1e400 as one), a string or key holding a lone surrogate (no UTF-8 for
+    it), an integer too large to print, a string longer than MAX_ARGUMENT_STRING characters (one accepted call
+    could add 50 MB to the log), a value nested deeper than MAX_ARGUMENT_DEPTH (9,997 levels ran the converter
+    out of stack). The schema check cannot see these inside values it does not describe, and any of them would
+    break the log's canonical JSON or bloat it, so they are refused here, whatever the schema."""
     found: list[str] = []
-    pending: list[tuple[Any, str]] = [(value, path)]
+    pending: list[tuple[Any, str, int]] = [(value, path, 0)]
     while pending:
-        item, where = pending.pop()
-        if isinstance(item, float) and not math.isfinite(item):
+        item, where, depth = pending.pop()
+        if isinstance(item, (list, dict)) and depth >= MAX_ARGUMENT_DEPTH:
+            found.append(f"{where} is nested deeper than {MAX_ARGUMENT_DEPTH} levels")
+        elif isinstance(item, float) and not math.isfinite(item):
             found.append(f"{where} must be a finite number")
         elif isinstance(item, int) and not isinstance(item, bool) and item.bit_length() > MAX_INTEGER_BITS:
             found.append(f"{where} is an integer too large to be a JSON number")
         elif isinstance(item, str) and not _encodable(item):
             found.append(f"{where} holds a lone surrogate, which is not text (no UTF-8 encodes it)")
+        elif isinstance(item, str) and len(item) > MAX_ARGUMENT_STRING:
+            found.append(f"{where} has {len(item)} characters; a string takes at most {MAX_ARGUMENT_STRING}")
         elif isinstance(item, list):
-            pending.extend((element, f"{where}[{index}]") for index, element in enumerate(item))
+            pending.extend((element, f"{where}[{index}]", depth + 1) for index, element in enumerate(item))
         elif isinstance(item, dict):
             for key, element in item.items():
                 if isinstance(key, str) and not _encodable(key):
                     found.append(f"{where} has a name holding a lone surrogate, which is not text")
                     continue
-                pending.append((element, _key_path(where, str(key))))
+                if isinstance(key, str) and len(key) > MAX_ARGUMENT_STRING:
+                    found.append(f"{where} has a name of {len(key)} characters (at most {MAX_ARGUMENT_STRING})")
+                    continue
+                pending.append((element, _key_path(where, str(key)), depth + 1))
+    if not found:
+        size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+        if size > MAX_ARGUMENT_BYTES:
+            found.append(f"{path}: the arguments take {size} bytes as JSON; a call takes at most {MAX_ARGUMENT_BYTES}")
     return sorted(found)
 
 

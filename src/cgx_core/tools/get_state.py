@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cgx_core.codes import Code
+from cgx_core.digests import bytes_digest, graph_json_digest
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.run.layout import RunPaths
@@ -121,15 +122,20 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
 
 
 def _state_json(paths: RunPaths) -> Json:
-    """state.json when it reflects the whole log (the common case, read without credencegraph); else the
-    state rebuilt in memory from the log (committed calls not yet derived are applied, a torn tail ignored)."""
-    from cgx_core.run.log import ends_with_line
+    """state.json when it is the state after the log's last line (the common case, read without
+    credencegraph); else the state rebuilt in memory from the log (committed calls not yet derived are
+    applied, a torn tail ignored, an edited state.json set aside)."""
+    from cgx_core.run.log import line_ending_at
 
     # A state.json that cannot be read or does not match the log is not an error here: the run is rebuilt below.
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         data: Json = json.loads(paths.state.read_bytes())
         end, last = data["log"]["end"], data["log"]["last"]
-        if paths.log.stat().st_size == end and isinstance(last, str) and ends_with_line(paths.log, end, last):
+        if (
+            paths.log.stat().st_size == end
+            and isinstance(last, str)
+            and _is_state_after(data, line_ending_at(paths.log, end))
+        ):
             return data
     from cgx_core.run.session import Run
     from cgx_core.run.state import state_bytes
@@ -138,6 +144,22 @@ def _state_json(paths: RunPaths) -> Json:
     state = Run(paths.root, handler_for).current()
     rebuilt: Json = json.loads(state_bytes(state))
     return rebuilt
+
+
+def _is_state_after(data: Json, raw: bytes | None) -> bool:
+    """Whether state.json's `data` is the state the log line `raw` left: the line's digest, sequence number,
+    whether it finished the run, and the digest of the graph it recorded (so an edited graph is never served)."""
+    from cgx_core.run.log import parse_line
+
+    if raw is None or bytes_digest(raw) != data["log"]["last"]:
+        return False
+    line = parse_line(raw)
+    return (
+        line is not None
+        and line.seq == data["seq"]
+        and (line.tool == "finish_run") == data["finished"]
+        and graph_json_digest(data["graph"]) == line.graph
+    )
 
 
 def execute(args: Mapping[str, Any], *, wait: float) -> Json:

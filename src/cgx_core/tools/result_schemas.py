@@ -93,7 +93,17 @@ FENCE: Final[Json] = _object(
 )
 RECOVERY: Final[Json] = {
     "type": "object",
-    "description": "What this call repaired before it ran: a torn last log line cut away, committed calls completed.",
+    "description": (
+        "What this call repaired before it ran: a torn last log line cut away, committed calls completed, a "
+        "state.json that disagreed with the log rebuilt from it."
+    ),
+}
+COMMITTED_BUT: Final[Json] = {
+    "type": "string",
+    "description": (
+        "Present when the call was committed but the files derived from it could not be written (a full disk): "
+        "the call was applied; never make it again."
+    ),
 }
 FIRST: Final[Json] = _object(
     {"total": _integer("How many there are."), "first": _array(ANY, "The first few.")},
@@ -154,7 +164,19 @@ START_RUN: Final[Json] = _result(
     {
         "run": _string("The run id."),
         "fence": FENCE,
-        "document": _object({"format": _string(), "files": FIRST}, ["format", "files"]),
+        "document": _object(
+            {
+                "format": _string(),
+                "files": FIRST,
+                "not_followed": _object(
+                    {"macros": _array(_string()), "message": _string()},
+                    ["macros", "message"],
+                    "File macros credencegraph's reader does not follow (\\import, \\subfile): their prose is not "
+                    "in the run's chunks.",
+                ),
+            },
+            ["format", "files"],
+        ),
         "rubric": {"type": "object", "description": "The rubric's file name, digest, name and version."},
         "counts": _object(
             {
@@ -198,6 +220,7 @@ START_RUN: Final[Json] = _result(
         "shortened": _array(_string(), "What a very large rubric's listing left out, to keep the result small."),
         "proposals_elsewhere": _string("Which proposal schemas were too long to list here, and where to read them."),
         "recovery": RECOVERY,
+        "committed_but": COMMITTED_BUT,
     },
     ["run", "fence", "document", "rubric", "counts", "types", "hedges", "checks", "total", "nodes", "next", "then"],
 )
@@ -254,6 +277,7 @@ CLASSIFY: Final[Json] = _result(
         "refused": _array(RECORD_REFUSAL),
         "unmapped_hedges": _array(_object({"node": _string(), "phrase": _string()}, ["node", "phrase"])),
         "recovery": RECOVERY,
+        "committed_but": COMMITTED_BUT,
     },
     ["applied", "refused", "unmapped_hedges"],
 )
@@ -274,6 +298,7 @@ ADD_PREMISES: Final[Json] = _result(
             )
         ),
         "recovery": RECOVERY,
+        "committed_but": COMMITTED_BUT,
     },
     ["applied", "refused", "overflow"],
 )
@@ -308,6 +333,7 @@ CHECKS: Final[Json] = _result(
             "Each refused proposal: its first problem, and `also` the others.",
         ),
         "recovery": RECOVERY,
+        "committed_but": COMMITTED_BUT,
     },
     ["checks", "refused"],
 )
@@ -326,6 +352,7 @@ FINISH_RUN: Final[Json] = _result(
         ),
         "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Digests by file."},
         "recovery": RECOVERY,
+        "committed_but": COMMITTED_BUT,
     },
     ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "files"],
 )

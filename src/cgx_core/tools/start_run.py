@@ -13,7 +13,7 @@ import secrets
 import shutil
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cgx_core.bibliography import (
@@ -28,12 +28,15 @@ from cgx_core.call_control import progress
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, hex_of
-from cgx_core.documents import Document, DocumentFile, read_document
+from cgx_core.documents import Document, DocumentFile
 from cgx_core.errors import CgxError
 from cgx_core.fence import fence_token
+from cgx_core.ingest_worker import default_budget, ingest_bounded
+from cgx_core.ingestion import Ingested, IngestRequest
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
 from cgx_core.numbers.tolerances import table_for_rubric
 from cgx_core.offline_sources import OfflineSource, read_offline_sources
+from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
@@ -58,21 +61,34 @@ def _read_limited(path: Path, limit: int, code: Code, what: str) -> bytes:
     return path.read_bytes()
 
 
-def _bibliographies(args: Mapping[str, Any], paper: Path, document: Document) -> list[DocumentFile]:
-    if "bibliography" in args:
-        path = Path(args["bibliography"])
-        data = _read_limited(path, MAX_BIBLIOGRAPHY_BYTES, Code.BIBLIOGRAPHY_INVALID, "bibliography")
-        return [DocumentFile(path.name, data)]
-    root = paper.parent
-    return [
-        DocumentFile(
-            name, _read_limited(root / name, MAX_BIBLIOGRAPHY_BYTES, Code.BIBLIOGRAPHY_INVALID, "bibliography")
-        )
-        for name in document.bibliographies
-    ]
+def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> list[CitedCopy]:
+    """The cited copies, from a folder the paper's boundary admits (read_cited refuses links inside it)."""
+    if "cited" not in args:
+        return []
+    folder = Path(args["cited"])
+    root = Path(args["root"]) if "root" in args else None
+    PaperRoot.for_paper(paper, root).name_of(folder, what=f"the cited works folder '{folder.name}'")
+    return read_cited(folder, set(ingested.reference_keys))
 
 
-def _reference_identifiers(graph: Graph) -> list[str]:
+def _document_record(ingested: Ingested) -> dict[str, Any]:
+    """The document as the manifest, the log and the result name it: its format, its files by name and
+    digest, and what it names that the reader does not follow (only when there is such a thing)."""
+    record: dict[str, Any] = {"format": ingested.format, "files": [item.to_json() for item in ingested.files]}
+    if ingested.not_followed:
+        record["not_followed"] = {
+            "macros": list(ingested.not_followed),
+            "message": (
+                "credencegraph's reader does not follow these macros (the import and subfiles packages): the prose "
+                "of the files they name is not in the run's chunks (only their tables are, as table rows), so it "
+                "cannot be classified or checked. Tell the person you work for; a copy of the paper with each "
+                "replaced by \\input{dir/file} is read whole"
+            ),
+        }
+    return record
+
+
+def reference_identifiers(graph: Graph) -> list[str]:
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
     found: list[str] = []
     for node in graph:
@@ -88,19 +104,25 @@ def _offline_manifest(offline: tuple[list[OfflineSource], int] | None) -> dict[s
     return {"offline_sources": {"sources": [source.to_json() for source in offline[0]], "ignored": offline[1]}}
 
 
-def _bibliography_hint(paper: Path, read: list[DocumentFile], unresolved: list[str]) -> dict[str, Any] | None:
-    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint)."""
-    if not unresolved:
+def bibliography_hint_beside(
+    document: Document, read: list[DocumentFile], unresolved: list[str]
+) -> dict[str, Any] | None:
+    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint).
+
+    The files are listed and read through the paper's boundary: one outside the root (a link leading out of
+    it) is passed over, not read."""
+    if not unresolved or document.root is None:
         return None
     names = {bib.name for bib in read}
-    beside = {
-        path.name: path.read_bytes()
-        for path in sorted(paper.parent.glob("*.bib"))
-        if path.name not in names
-        and path.is_file()
-        and not path.is_symlink()
-        and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES
-    }
+    folder = document.root.written / PurePosixPath(document.main.name).parent
+    beside: dict[str, bytes] = {}
+    for path in sorted(folder.glob("*.bib")):
+        try:
+            name = document.root.name_of(path)
+        except CgxError:
+            continue
+        if name not in names and path.is_file() and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES:
+            beside[name] = path.read_bytes()
     return bibliography_hint(beside, unresolved)
 
 
@@ -120,8 +142,10 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)
-    graph, unresolved = chunks_to_graph([*chunks, *added], document.main.name, rubric.initial)
-    graph, unresolved = tables.add_to(graph, document.main.name, rubric.initial, unresolved)
+    # The graph names its document by the main file's own name, whatever root the run was given.
+    main_name = PurePosixPath(document.main.name).name
+    graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
+    graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -137,7 +161,6 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
 
 def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     """Create the run, or refuse with nothing written."""
-    from credencegraph.core import dumps
 
     from cgx_core.plugins import distribution_version, installed_check_types
     from cgx_core.rubrics import load_rubric_bytes
@@ -150,22 +173,24 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         )
     rubric_path = Path(args["rubric"])
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
-    rubric = load_rubric_bytes(rubric_data, rubric_path.name)
+    rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
     tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
     progress(0, 3, "reading the paper")
-    document = read_document(paper)
-    bibs = _bibliographies(args, paper, document)
+    budget = default_budget()
+    request = IngestRequest(
+        paper=str(paper),
+        root=args.get("root"),
+        rubric=rubric_data,
+        rubric_name=rubric_path.name,
+        bibliography=args.get("bibliography"),
+    )
+    ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")
-    graph, bibliography = ingest(document, bibs, rubric)
-    hint = _bibliography_hint(paper, bibs, bibliography["unresolved"]) if "bibliography" not in args else None
-    if hint is not None:
-        bibliography["hint"] = hint
-    keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
-    cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
+    cited = _cited_copies(args, paper, ingested)
     offline: tuple[list[OfflineSource], int] | None = None
     if "sources" in args:
-        offline = read_offline_sources(Path(args["sources"]), _reference_identifiers(graph))
+        offline = read_offline_sources(Path(args["sources"]), list(ingested.reference_identifiers))
     store = bool(args.get("store_source", False))
     progress(2, 3, "writing the run")
 
@@ -185,24 +210,24 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             for source in offline[0]:
                 write_atomic(paths.sources / hex_of(source.digest), source.data)
         if store:
-            for item in (*document.files, *bibs):
+            for item in (*ingested.files, *ingested.bibliographies):
                 target = paths.source / item.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 write_atomic(target, item.data)
-        ingested = dumps(graph).encode("utf-8") + b"\n"
-        write_atomic(paths.ingested, ingested)
+        write_atomic(paths.ingested, ingested.graph)
         registry = installed_check_types()
         manifest: dict[str, Any] = {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "run": secrets.token_hex(8),
-            "document": {"format": document.format, "files": [item.to_json() for item in document.files]},
+            "document": _document_record(ingested),
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
             "tolerances": {"name": tolerances_name, "digest": bytes_digest(tolerances_data)},
-            "bibliography": bibliography,
+            "bibliography": ingested.bibliography,
             "cited": [copy.to_json() for copy in cited],
             **_offline_manifest(offline),
-            "ingested": bytes_digest(ingested),
+            "ingested": bytes_digest(ingested.graph),
+            "limits": {"ingest": budget.to_json()},
             "store_source": store,
             "versions": {
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
@@ -216,7 +241,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         logged = {
             "paper": manifest["document"],
             "rubric": {"name": rubric_path.name, "digest": manifest["rubric"]["digest"]},
-            "bibliography": bibliography["files"],
+            "bibliography": ingested.bibliography["files"],
             "cited": manifest["cited"],
             **_offline_manifest(offline),
             "store_source": store,

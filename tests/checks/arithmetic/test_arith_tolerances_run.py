@@ -123,10 +123,11 @@ def test_a_changed_copy_of_the_tolerances_is_refused_by_replay_and_verify(tmp_pa
     tampered = tmp_path / "tampered"
     shutil.copytree(run, tampered)
     (tampered / "tolerances.toml").write_text(tolerances("50%"), encoding="utf-8")
-    with pytest.raises(CgxError, match=r"tolerances\.toml differs"):
+    with pytest.raises(CgxError, match=r"tolerances\.toml' differs from the digest in its manifest"):
         replay(tampered, source=None, sources=None)
-    verdict = verify_run(tampered)
-    assert any("result" in line or "detail" in line for line in verdict.differences), verdict
+    verdict = verify_run(tampered)  # refused before any check is re-run: the run at rest is not what it recorded
+    assert verdict.error is not None and verdict.error["code"] == "tampered", verdict
+    assert "tolerances.toml' differs from the digest in its manifest" in verdict.error["message"]
 
 
 @pytest.mark.parametrize(

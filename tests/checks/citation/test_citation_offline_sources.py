@@ -108,7 +108,9 @@ def test_replay_refuses_an_offline_source_changed_in_the_run(tmp_path: Path, lan
     (run / "sources" / hex_of(digest)).write_bytes(b"<html>another page</html>")
     with pytest.raises(Exception) as caught:
         replay(run, source=EXAMPLE / "paper.tex", sources=None)
-    assert getattr(caught.value, "code", None) == "source-mismatch"
+    # Every file of sources/ is named by its digest: the run at rest is checked before anything is replayed.
+    assert getattr(caught.value, "code", None) == "tampered"
+    assert f"sources/{hex_of(digest)}' is not the source its name's digest names" in str(caught.value)
 
 
 def test_an_untied_url_is_not_read_from_the_offline_folder_either(tmp_path: Path) -> None:
