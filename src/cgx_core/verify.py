@@ -134,4 +134,3 @@ def verify_run(root: Path) -> RunVerdict:
     identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
     identity["digest"] = manifest["rubric"]["digest"]
     return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), None, tuple(notes))
-

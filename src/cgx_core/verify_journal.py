@@ -98,7 +98,7 @@ class RecordedRuns:
                 continue
             verified = _parse(line, f"'{name}' line {number}")
             if verified.versions == self.versions and _kept(verified.verdict):
-                rows.append((verified.verdict.path, result_text(verified.verdict.to_json())))
+                rows.append((verified.verdict.path, journal_line(verified)))
             if len(rows) >= 10_000:
                 self._store(rows)
         self._store(rows)
@@ -114,7 +114,7 @@ class RecordedRuns:
         row = self._db.execute("SELECT verdict FROM recorded WHERE path = ?", (shown,)).fetchone()
         if row is None:
             return None
-        return Verified(_verdict(json.loads(row[0]), "a recorded verdict"), self.versions)
+        return _parse(row[0].encode("utf-8"), "a recorded verdict")
 
     def close(self) -> None:
         self._db.close()
