@@ -25,6 +25,7 @@ import bench_cold
 import bench_ingest
 import bench_replay
 import bench_verify
+import bench_verify_cluster
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section
 
@@ -86,6 +87,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
+    "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
 }
 
 

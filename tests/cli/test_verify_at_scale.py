@@ -477,3 +477,42 @@ def test_a_run_that_keeps_killing_its_worker_is_reported_and_the_others_verified
     assert summary["results"][3]["error"]["code"] == "worker-died"
     assert f"error [worker-died]: {runs[3]}: the process verifying the run died" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- the summary, streamed --------------------------------------------------------------------------------
+
+
+def test_the_streamed_summary_is_the_bytes_of_the_whole_object_and_the_warning_counts_what_it_does_not_name() -> None:
+    import io
+
+    from cgx_cli.verify_summary import Tally
+    from cgx_core.tools.output import result_text
+    from cgx_core.verify import RunVerdict
+
+    def verdict(number: int, digest: str) -> RunVerdict:
+        rubric = {"name": "r", "version": "1", "digest": digest}
+        return RunVerdict(f"id{number}", f"runs/é{number}", rubric, 3, 2, ("c-001 result: x",) * (number % 2), None)
+
+    verdicts = [verdict(number, "sha256:a") for number in range(12)] + [verdict(12, "sha256:b")]
+    verdicts.append(RunVerdict("", "runs/gone", {}, 0, 0, (), {"code": "run-not-found", "message": "no run"}))
+    tally = Tally()
+    for item in verdicts:
+        tally.add(item)
+    warnings = tally.warnings()
+    out = io.StringIO()
+    tally.write_json(out, warnings)
+    tally.close()
+    whole = {
+        "runs": 14,
+        "checks": 39,
+        "rerun": 26,
+        "differences": 6,
+        "errors": 1,
+        "warnings": warnings,
+        "results": [item.to_json() for item in verdicts],
+    }
+    assert out.getvalue() == result_text(whole) + "\n"
+    shown = ", ".join(f"runs/é{number}" for number in range(10))
+    assert warnings == [
+        f"warning: rubric r 1 has different files: sha256:a in {shown} and 2 more runs; sha256:b in runs/é12"
+    ]
