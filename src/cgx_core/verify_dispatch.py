@@ -73,6 +73,8 @@ def verify_one(item: Item, verify: PerRun = verify_run) -> RunVerdict:
     shown, location = item
     try:
         verdict = verify(Path(location))
+    except CgxError as error:  # such as an installed plugin that cannot be loaded (plugin-invalid)
+        return RunVerdict("", shown, {}, 0, 0, (), {"code": str(error.code), "message": error.message})
     except Exception as error:
         message = f"verifying the run raised {type(error).__name__}: {error}; please report it"
         return RunVerdict("", shown, {}, 0, 0, (), {"code": str(Code.INTERNAL_ERROR), "message": message})

@@ -516,3 +516,40 @@ def test_the_streamed_summary_is_the_bytes_of_the_whole_object_and_the_warning_c
     assert warnings == [
         f"warning: rubric r 1 has different files: sha256:a in {shown} and 2 more runs; sha256:b in runs/é12"
     ]
+
+
+def _raises_on_bad(path: Path) -> Any:
+    from cgx_core.errors import CgxError
+    from cgx_core.verify import verify_run
+
+    if path.name == "bad":
+        raise ZeroDivisionError("a plugin's bug")
+    if path.name == "refused":
+        from cgx_core.codes import Code
+
+        raise CgxError(Code.PLUGIN_INVALID, "a plugin cannot be loaded")
+    return verify_run(path)
+
+
+def test_a_run_whose_verification_raises_is_that_runs_error_and_the_others_are_verified(
+    template: Path, tmp_path: Path
+) -> None:
+    from cgx_core.verify_dispatch import dispatch
+    from cgx_core.verify_engines import InProcessEngine
+
+    runs = make_set(template, tmp_path / "runs", 3)
+    for name in ("bad", "refused"):
+        shutil.copytree(template, tmp_path / name)
+    given = [runs[0], str(tmp_path / "bad"), runs[1], str(tmp_path / "refused"), runs[2]]
+    results = [item.verdict for item in dispatch(given, InProcessEngine(), batch_size=2, verify=_raises_on_bad)]
+    assert [result.path for result in results] == given
+    assert [result.error["code"] if result.error else None for result in results] == [
+        None,
+        "internal-error",
+        None,
+        "plugin-invalid",
+        None,
+    ]
+    assert results[1].error is not None
+    assert "raised ZeroDivisionError: a plugin's bug" in results[1].error["message"]
+    assert results[0].rerun == 2
