@@ -553,3 +553,33 @@ def test_a_run_whose_verification_raises_is_that_runs_error_and_the_others_are_v
     assert results[1].error is not None
     assert "raised ZeroDivisionError: a plugin's bug" in results[1].error["message"]
     assert results[0].rerun == 2
+
+
+def _peak_memory(listing: Path) -> tuple[int, int]:
+    """Run verify in process over the listed runs; its exit status and peak resident memory (kB). A small
+    launcher starts it, since a child's peak counts what it shared with its parent before it became verify
+    (this test process, which is large)."""
+    launcher = (
+        "import resource, subprocess, sys; "
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    command = [CLI, "verify", "--from", str(listing), "--jobs", "1", "--json"]
+    done = subprocess.run([sys.executable, "-c", launcher, *command], capture_output=True, text=True, check=True)
+    status, peak = done.stdout.split()
+    return int(status), int(peak)
+
+
+def test_memory_stays_flat_in_the_number_of_runs(tmp_path: Path) -> None:
+    """100,000 runs (paths where no run is: each a quick run-not-found verdict of about 300 bytes) take no more
+    memory than 10,000: the verdicts wait in a spool file, not in a list (which would hold about 30 MB more)."""
+    sizes = {}
+    for count in (10_000, 100_000):
+        listing = tmp_path / f"runs-{count}.txt"
+        listing.write_text(
+            "".join(f"{tmp_path}/archive/year-{number % 7}/run-{number:06d}\n" for number in range(count))
+        )
+        status, peak = _peak_memory(listing)
+        assert status == 2  # every run is missing: an error each
+        sizes[count] = peak
+    assert sizes[100_000] - sizes[10_000] < 8_000, sizes
