@@ -15,7 +15,8 @@ verify); the wall times are printed beside.
 Printed besides: the per-check work (the 20 re-runs of a run alone) and its share of a run's verification,
 with each engine's ratio to it; the bytes a run costs on the wire each way (its pickled path in a task, its
 verdict back); the CPU the command's own process (the client, the dispatch and, for LocalCluster, the
-scheduler) spends per run. docs/verify-at-scale.md reads them to predict 100 workers. The two commands must
+scheduler) spends per run; the CPU the LocalCluster spends by the second when idle (housekeeping); and the
+CPU a task costs whatever its size, in the client and scheduler and in the worker. docs/verify-at-scale.md reads them to predict 100 workers. The two commands must
 print the same bytes.
 
 Run alone with `uv run python benchmarks/bench_verify_cluster.py [--quick]`.
@@ -115,6 +116,22 @@ def warm_cpu(engine: Engine, runs: list[Path]) -> tuple[float, float]:
     after = _spent()
     assert count == len(runs)
     return after[0] - before[0], after[1] - before[1]
+
+
+def task_cpu(engine: Engine, runs: list[Path]) -> tuple[float, float]:
+    """What a task costs whatever its size, in this process (client and scheduler) and in the worker: `runs`
+    verified in tasks of 1 against tasks of 32, the extra CPU over the extra tasks."""
+    from cgx_core.verify_dispatch import dispatch
+
+    shown = [str(run) for run in runs]
+    spent = {}
+    for size in (1, 32):
+        before = _spent()
+        sum(1 for _ in dispatch(shown, engine, batch_size=size))
+        after = _spent()
+        spent[size] = (after[0] - before[0], after[1] - before[1])
+    extra = len(runs) - math.ceil(len(runs) / 32)
+    return (spent[1][0] - spent[32][0]) / extra, (spent[1][1] - spent[32][1]) / extra
 
 
 def idle_cpu(engine: Engine, seconds: float) -> float:
@@ -237,6 +254,7 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     try:
         dask_own, dask_workers = warm_cpu(dask_engine, warm_runs)
         housekeeping = idle_cpu(dask_engine, 10.0)
+        per_task = task_cpu(dask_engine, warm_runs[:400])
     finally:
         dask_engine.close()
     pool_per_run = (pool_own + pool_workers) / len(warm_runs)
@@ -248,6 +266,10 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
         f"scheduler, {ms(dask_own / len(warm_runs))}): the cluster path adds {overhead * 1e3:.3f} ms CPU per run "
         f"to the pool. Idle, the LocalCluster's housekeeping costs {housekeeping * 1e3:.0f} ms CPU per second. "
         f"The same JSON as the pool, byte for byte; {load()}"
+    )
+    print(
+        f"per task, whatever its size (400 runs in tasks of 1 against tasks of 32): this process (client and "
+        f"scheduler) {ms(per_task[0])} CPU, the worker {ms(per_task[1])} CPU"
     )
     return [
         Figure(

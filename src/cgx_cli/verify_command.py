@@ -23,8 +23,8 @@ from cgx_core.verify_inputs import RunSource
 from cgx_core.verify_journal import JournalWriter, RecordedRuns, same_file
 
 BATCH = 32
-"""Runs per task at most: enough to make a task's overhead small beside its work, few enough to keep every
-worker busy to the end and the journal close behind the work."""
+"""Runs per task on a small engine: enough to make a task's overhead small beside its work, few enough to keep
+every worker busy to the end and the journal close behind the work."""
 
 
 def verify_command(
@@ -101,10 +101,14 @@ def _engine(scheduler: str | None, jobs: int | None, total: int | None) -> Engin
 
 
 def _batch_size(total: int | None, slots: int) -> int:
-    """A quarter of each slot's share of the runs, so the last batches are small, within 1..BATCH."""
+    """Runs per task: a quarter of each slot's share of the runs (so the last batches are small), at most BATCH
+    or, on a large cluster, the number of slots. A task costs the scheduler and this process a few ms of CPU
+    whatever its size, so on 100 workers batches of 200 keep them to about 50 tasks a second
+    (docs/verify-at-scale.md)."""
+    largest = max(BATCH, slots)
     if total is None:
-        return BATCH
-    return max(1, min(BATCH, total // (max(1, slots) * 4)))
+        return largest
+    return max(1, min(largest, total // (max(1, slots) * 4)))
 
 
 def _preload() -> None:
