@@ -25,6 +25,9 @@ from cgx_core.errors import CgxError
 from cgx_core.verify_dispatch import BatchResult, Item, PerRun, verify_batch
 
 LOCAL = "local"
+NO_WORKERS_SECONDS = 120.0
+"""How long a local cluster may have no worker before verify stops saying so (a remote cluster's workers may
+join later: verify waits for them)."""
 
 
 class DaskEngine:
@@ -61,6 +64,7 @@ class DaskEngine:
         self._executor = self._client.get_executor(pure=False)
         self._threads = 0
         self._asked = -1.0
+        self._without_workers_since: float | None = None
 
     @property
     def slots(self) -> int:
@@ -80,6 +84,24 @@ class DaskEngine:
 
     def recover(self) -> None:
         pass
+
+    def check(self) -> None:
+        """A local cluster whose workers are all gone and not restarted (a restart timed out on a machine too
+        loaded) would leave verify waiting for ever: after NO_WORKERS_SECONDS without one, stop."""
+        if self._cluster is None:
+            return
+        if self.slots > 1:  # asks the scheduler for the threads at most once a second
+            self._without_workers_since = None
+            return
+        now = time.monotonic()
+        if self._without_workers_since is None:
+            self._without_workers_since = now
+        elif now - self._without_workers_since > NO_WORKERS_SECONDS:
+            raise CgxError(
+                Code.ENGINE_FAILED,
+                f"the local Dask cluster has had no worker for {NO_WORKERS_SECONDS:.0f} s (they died and could not "
+                "be restarted); with --jsonl, what completed is in the journal: run verify again with --resume",
+            )
 
     def close(self) -> None:
         client = getattr(self, "_client", None)

@@ -23,7 +23,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, wait
 from pathlib import Path
 from typing import Protocol
 
@@ -36,6 +36,9 @@ from cgx_core.verify import RunVerdict, verify_run
 
 PerRun = Callable[[Path], RunVerdict]
 """The verification of one run: its path in, its verdict out (errors in the verdict, never raised)."""
+
+HEALTH_CHECK_SECONDS = 5.0
+"""How often a wait asks the engine whether it can still make progress (it never decides a verdict)."""
 
 Item = tuple[str, str]
 """A run as it was given (what the results show) and its absolute path (what a worker opens)."""
@@ -125,6 +128,10 @@ class Engine(Protocol):
     def close(self) -> None:
         """Stop what the engine started (its pool, its local cluster)."""
 
+    def check(self) -> None:
+        """Raise `engine-failed` when the engine can no longer make progress (a local cluster left without
+        workers), instead of waiting for ever; called every few seconds while batches are out."""
+
 
 @attrs.define
 class _Batch:
@@ -175,10 +182,19 @@ def dispatch(
                 yield result
         flying = [batch.future for batch in queue if batch.future is not None]
         if flying:
-            wait(flying, return_when=FIRST_COMPLETED)
+            _wait(flying, engine, FIRST_COMPLETED)
             suspects = _collect(queue, engine, on_done)
             if suspects:
                 _verify_alone(suspects, queue, engine, verify, on_done)
+
+
+def _wait(futures: list[Future[BatchResult]], engine: Engine, until: str) -> None:
+    """Wait for the futures, asking the engine every few seconds whether it can still make progress."""
+    while True:
+        done, pending = wait(futures, timeout=HEALTH_CHECK_SECONDS, return_when=until)
+        if (done and until == FIRST_COMPLETED) or not pending:
+            return
+        engine.check()
 
 
 def _batches(runs: Iterable[str], size: int, recorded: Recorded | None) -> Iterator[_Batch]:
@@ -238,7 +254,7 @@ def _verify_alone(
 ) -> None:
     """Let everything else in flight finish (more suspects may come of it), then verify each suspect alone."""
     while flying := [batch.future for batch in queue if batch.future is not None]:
-        wait(flying)
+        _wait(flying, engine, ALL_COMPLETED)
         suspects.extend(_collect(queue, engine, on_done))
     engine.recover()
     for batch, index in suspects:
@@ -246,6 +262,7 @@ def _verify_alone(
         single = _Batch([item], [None])
         for _ in range(engine.alone_attempts):
             single.future = engine.submit([item], verify)
+            _wait([single.future], engine, ALL_COMPLETED)
             error = single.future.exception()
             if error is None:
                 _settle(single, single.future.result(), on_done)

@@ -36,6 +36,9 @@ class InProcessEngine:
     def close(self) -> None:
         pass
 
+    def check(self) -> None:
+        pass
+
 
 class PoolEngine:
     """A pool of worker processes on this machine; a pool that loses a worker is replaced by a new one."""
@@ -66,3 +69,6 @@ class PoolEngine:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def check(self) -> None:
+        pass  # a pool that lost a worker fails its futures, which the dispatch sees

@@ -583,3 +583,25 @@ def test_memory_stays_flat_in_the_number_of_runs(tmp_path: Path) -> None:
         assert status == 2  # every run is missing: an error each
         sizes[count] = peak
     assert sizes[100_000] - sizes[10_000] < 8_000, sizes
+
+
+def test_a_local_cluster_left_without_workers_stops_verify_instead_of_waiting_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cgx_core import verify_dask
+    from cgx_core.errors import CgxError
+
+    monkeypatch.setattr(verify_dask, "NO_WORKERS_SECONDS", 1.0)
+    engine = verify_dask.DaskEngine("local", 1)
+    try:
+        engine.check()  # a worker: nothing to say
+        engine._cluster.scale(0)  # as if its workers had died and could not be restarted
+        deadline = time.monotonic() + 60
+        with pytest.raises(CgxError) as raised:
+            while time.monotonic() < deadline:
+                engine.check()
+                time.sleep(0.2)
+        assert raised.value.code == "engine-failed"
+        assert "no worker for 1 s" in raised.value.message
+    finally:
+        engine.close()
