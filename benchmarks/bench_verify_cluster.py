@@ -16,8 +16,8 @@ Printed besides: the per-check work (the 20 re-runs of a run alone) and its shar
 with each engine's ratio to it; the bytes a run costs on the wire each way (its pickled path in a task, its
 verdict back); the CPU the command's own process (the client, the dispatch and, for LocalCluster, the
 scheduler) spends per run; the CPU the LocalCluster spends by the second when idle (housekeeping); and the
-CPU a task costs whatever its size, in the client and scheduler and in the worker. docs/verify-at-scale.md reads them to predict 100 workers. The two commands must
-print the same bytes.
+CPU a task costs whatever its size, in the client and scheduler and in the worker. docs/verify-at-scale.md
+reads them to predict 100 workers. The two commands must print the same bytes.
 
 Run alone with `uv run python benchmarks/bench_verify_cluster.py [--quick]`.
 """

@@ -1,6 +1,6 @@
 """Every benchmark of credencegraph-extract in one command, ending with a table of figures against targets.
 
-    uv run python benchmarks/run.py            # the full run (4-6 minutes on 2 cores)
+    uv run python benchmarks/run.py            # the full run (10-15 minutes on 2 cores, half of it figure s)
     uv run python benchmarks/run.py --quick    # a smoke run of every figure (under a minute)
     uv run python benchmarks/run.py --only ac --profile
 

@@ -169,7 +169,8 @@ MEANINGS: Final[dict[Code, str]] = {
     ),
     Code.ENGINE_FAILED: (
         "verify: the engine running the workers failed for another reason than a worker dying (the Dask "
-        "scheduler went away, a task could not be sent); what completed is in the --jsonl journal: resume from it."
+        "scheduler went away, a local cluster has had no worker for 2 minutes); what completed is in the --jsonl "
+        "journal: resume from it."
     ),
     Code.EXTRA_MISSING: "The command needs an optional extra that is not installed; the message names it.",
     Code.SCHEDULER_UNAVAILABLE: "verify --scheduler cannot reach the Dask scheduler at the address given.",
