@@ -470,6 +470,7 @@ def test_a_run_that_keeps_killing_its_worker_is_reported_and_the_others_verified
     killer = Killer(Path(runs[3]), kills=1000)
     done, summary = _run_with_killer(runs, killer, engine)
     assert done.returncode == 2
+    assert summary, f"no summary after {len(killer.killed)} kills: {done.stderr}"
     assert [result["path"] for result in summary["results"]] == runs
     for index, (result, expected) in enumerate(zip(summary["results"], clean["results"], strict=True)):
         if index != 3:
