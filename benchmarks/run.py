@@ -1,6 +1,6 @@
 """Every benchmark of credencegraph-extract in one command, ending with a table of figures against targets.
 
-    uv run python benchmarks/run.py            # the full run (4-6 minutes on 2 cores)
+    uv run python benchmarks/run.py            # the full run (10-15 minutes on 2 cores, half of it figure s)
     uv run python benchmarks/run.py --quick    # a smoke run of every figure (under a minute)
     uv run python benchmarks/run.py --only ac --profile
 
@@ -27,6 +27,7 @@ import bench_replay
 import bench_startup
 import bench_tables
 import bench_verify
+import bench_verify_cluster
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section
 
@@ -101,6 +102,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "t": ("(t) start_run with table reading against without", bench_tables.figures),
     "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
+    "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
 }
 
 

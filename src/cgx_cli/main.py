@@ -142,12 +142,22 @@ def _parser() -> ArgumentParser:
     verify = command(
         "verify",
         "re-run every deterministic check of finished runs; exit 1 when a check differs from its record",
-        "Checks of finished runs are re-run from the inputs their records hold, in parallel worker processes, and "
-        "every field a re-run does not reproduce is printed.",
+        "Checks of finished runs are re-run from the inputs their records hold, and every field a re-run does not "
+        "reproduce is printed. Runs come as paths, directory trees searched for runs, or a --from list; they are "
+        "verified in parallel worker processes here, or on a Dask cluster (--scheduler), and --jsonl/--resume "
+        "stream a journal a long verification can be resumed from.",
     )
-    verify.add_argument("runs", nargs="+", metavar="RUN")
-    verify.add_argument("--jobs", type=int, help="worker processes (default: the number of cores)")
-    verify.add_argument("--json", action="store_true", help="print a machine-readable summary")
+    verify.add_argument("runs", nargs="*", metavar="RUN", help="a run, or a directory tree searched for runs")
+    verify.add_argument("--from", dest="listing", metavar="FILE", help="a file of run paths, one per line")
+    verify.add_argument(
+        "--jobs", type=int, help="worker processes, here or in --scheduler local (default: the number of cores)"
+    )
+    verify.add_argument(
+        "--scheduler", metavar="ADDRESS", help="verify on the Dask cluster at ADDRESS ('local': start one here)"
+    )
+    verify.add_argument("--jsonl", metavar="FILE", help="append one JSON line per run to FILE as each completes")
+    verify.add_argument("--resume", metavar="FILE", help="skip the runs FILE (a --jsonl journal) already verified")
+    verify.add_argument("--json", action="store_true", help="print a machine-readable summary of every run")
 
     demo = command(
         "demo",
@@ -253,7 +263,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.command == "verify":
         from cgx_cli.verify_command import verify_command
 
-        return verify_command(options.runs, options.jobs, options.json)
+        return verify_command(
+            options.runs,
+            options.jobs,
+            options.json,
+            listing=options.listing,
+            scheduler=options.scheduler,
+            jsonl=options.jsonl,
+            resume=options.resume,
+        )
     if options.command == "demo":
         from cgx_cli.demo import demo
 

@@ -1,7 +1,10 @@
-"""`credencegraph-extract verify RUN [RUN ...] [--jobs N] [--json]`: built for many runs.
+"""`credencegraph-extract verify [RUN ...] [--from FILE] [--jobs N] [--scheduler ADDRESS] [--jsonl FILE]
+[--resume FILE] [--json]`: built for many runs.
 
-Runs are verified in parallel worker processes, each returning a small verdict, so memory stays flat in
-the number of runs. A progress bar is drawn on stderr only when stderr is a terminal.
+Runs are verified in batches on an engine: in this process (one job or one run), in worker processes, or on
+a Dask cluster (`--scheduler`). Whichever engine, the verdicts come back in the order the runs were given and
+the output is the same bytes; memory stays flat in the number of runs (the verdicts wait in a spool file,
+not in a list). A progress line is drawn on stderr only when stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -9,93 +12,174 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cgx_cli.exit_codes import ExitCode
-from cgx_core.tools.output import result_text
-from cgx_core.verify import RunVerdict, rubric_warnings, verify_run
+from cgx_cli.verify_summary import Tally
+from cgx_core.errors import CgxError
+from cgx_core.verify_dispatch import Engine, Verified, dispatch, verifier_versions
+from cgx_core.verify_inputs import RunSource
+from cgx_core.verify_journal import JournalWriter, RecordedRuns, same_file
+
+BATCH = 32
+"""Runs per task on a small engine: enough to make a task's overhead small beside its work, few enough to keep
+every worker busy to the end and the journal close behind the work."""
 
 
-def _verify_path(path: str) -> RunVerdict:
-    return verify_run(Path(path))
+def verify_command(
+    runs: Sequence[str],
+    jobs: int | None,
+    as_json: bool,
+    *,
+    listing: str | None = None,
+    scheduler: str | None = None,
+    jsonl: str | None = None,
+    resume: str | None = None,
+) -> int:
+    problem = _usage_problem(runs, jobs, listing, scheduler)
+    if problem is not None:
+        sys.stderr.write(f"error [usage]: {problem} (see 'credencegraph-extract verify --help')\n")
+        return ExitCode.ERROR
+    with contextlib.ExitStack() as stack:
+        try:
+            source = RunSource(runs, listing)
+            versions = verifier_versions()
+            recorded = None
+            if resume is not None:
+                recorded = RecordedRuns(Path(resume), versions)
+                stack.callback(recorded.close)
+            on_done = _watch_versions(versions)
+            if jsonl is not None:
+                continuing = resume is not None and same_file(Path(jsonl), Path(resume))
+                keep = recorded.complete_bytes if recorded is not None and continuing else None
+                journal = JournalWriter(Path(jsonl), continuing=continuing, keep_bytes=keep)
+                stack.callback(journal.close)
+                on_done = _both(on_done, journal.write)
+            engine = _engine(scheduler, jobs, source.total)
+            stack.callback(engine.close)
+            tally = Tally()
+            stack.callback(tally.close)
+            batch = _batch_size(source.total, engine.slots)
+            show = sys.stderr.isatty()
+            results = dispatch(
+                source, engine, batch_size=batch, recorded=recorded.get if recorded else None, on_done=on_done
+            )
+            for verified in results:
+                tally.add(verified.verdict)
+                if show:
+                    _progress(tally, source.total)
+            if show and source.total is None:
+                sys.stderr.write("\n")
+        except CgxError as error:
+            sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+            return ExitCode.ERROR
+        return _report(tally, as_json)
 
 
-def _verdicts(runs: Sequence[str], jobs: int) -> Iterator[RunVerdict]:
-    if jobs <= 1 or len(runs) <= 1:
-        yield from map(_verify_path, runs)
-        return
-    _preload()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_verify_path, runs, chunksize=max(1, min(32, len(runs) // (jobs * 4) or 1)))
+def _usage_problem(runs: Sequence[str], jobs: int | None, listing: str | None, scheduler: str | None) -> str | None:
+    if not runs and listing is None:
+        return "give the runs to verify: RUN arguments, or --from FILE"
+    if jobs is not None and jobs < 1:
+        return "--jobs must be at least 1"
+    if jobs is not None and scheduler not in (None, "local"):
+        return "--jobs sets the workers of this machine; a cluster at an address has its own"
+    return None
+
+
+def _engine(scheduler: str | None, jobs: int | None, total: int | None) -> Engine:
+    if scheduler is not None:
+        from cgx_core.verify_dask import DaskEngine
+
+        return DaskEngine(scheduler, jobs)
+    from cgx_core.verify_engines import InProcessEngine, PoolEngine
+
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1 or total == 1:
+        return InProcessEngine()
+    return PoolEngine(workers, preload=_preload)
+
+
+def _batch_size(total: int | None, slots: int) -> int:
+    """Runs per task: a quarter of each slot's share of the runs (so the last batches are small), at most BATCH
+    or, on a large cluster, the number of slots. A task costs the scheduler and this process a few ms of CPU
+    whatever its size, so on 100 workers batches of 200 keep them to about 50 tasks a second
+    (docs/verify-at-scale.md)."""
+    largest = max(BATCH, slots)
+    if total is None:
+        return largest
+    return max(1, min(largest, total // (max(1, slots) * 4)))
 
 
 def _preload() -> None:
-    """Import what every worker needs before the pool forks, so each worker inherits it instead of
-    importing it again (credencegraph, the plugins, the arithmetic grammar)."""
+    """What a forked worker should inherit instead of importing again: credencegraph, the plugins and the
+    arithmetic grammar."""
     import credencegraph.core  # noqa: F401
 
-    from cgx_core.plugins import installed_check_types
-
-    installed_check_types()
     with contextlib.suppress(ImportError):  # the built-in plugins may not be installed
         from cgx_checks.arithmetic.parse import expression_parser
 
         expression_parser()
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\rverify [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
+def _watch_versions(versions: dict[str, str]) -> Callable[[list[Verified]], None]:
+    """Warn once when a worker verified with other versions than this machine has: its results are its own,
+    and `--resume` on this machine will verify those runs again."""
+    warned = False
+
+    def watch(done: list[Verified]) -> None:
+        nonlocal warned
+        for verified in done:
+            if not warned and dict(verified.versions) != versions:
+                other = {name: value for name, value in verified.versions.items() if versions.get(name) != value}
+                sys.stderr.write(f"warning: a worker verified with other versions than this machine: {other}\n")
+                warned = True
+
+    return watch
+
+
+def _both(
+    first: Callable[[list[Verified]], None], second: Callable[[list[Verified]], None]
+) -> Callable[[list[Verified]], None]:
+    def both(done: list[Verified]) -> None:
+        first(done)
+        second(done)
+
+    return both
+
+
+def _progress(tally: Tally, total: int | None) -> None:
+    if total:
+        width = 30
+        filled = width * tally.runs // total
+        sys.stderr.write(f"\rverify [{'#' * filled}{'.' * (width - filled)}] {tally.runs}/{total}")
+        if tally.runs == total:
+            sys.stderr.write("\n")
+    else:
+        sys.stderr.write(f"\rverify: {tally.runs} runs")
     sys.stderr.flush()
 
 
-def verify_command(runs: Sequence[str], jobs: int | None, as_json: bool) -> int:
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    show = sys.stderr.isatty()
-    verdicts: list[RunVerdict] = []
-    for done, verdict in enumerate(_verdicts(runs, workers), start=1):
-        verdicts.append(verdict)
-        if show:
-            _progress(done, len(runs))
-    warnings = rubric_warnings(verdicts)
-    errors = [verdict for verdict in verdicts if verdict.error is not None]
-    differing = [verdict for verdict in verdicts if verdict.differences]
+def _report(tally: Tally, as_json: bool) -> int:
+    warnings = tally.warnings()
     if as_json:
-        summary = {
-            "runs": len(verdicts),
-            "checks": sum(verdict.checks for verdict in verdicts),
-            "rerun": sum(verdict.rerun for verdict in verdicts),
-            "differences": sum(len(verdict.differences) for verdict in verdicts),
-            "errors": len(errors),
-            "warnings": warnings,
-            "results": [
-                verdict.to_json() for verdict in verdicts if verdict.error or verdict.differences or verdict.notes
-            ],
-        }
-        sys.stdout.write(result_text(summary) + "\n")
+        tally.write_json(sys.stdout, warnings)
     else:
-        for verdict in differing:
-            for difference in verdict.differences:
-                sys.stdout.write(f"{verdict.path}: {difference}\n")
-        total = sum(verdict.checks for verdict in verdicts)
-        rerun = sum(verdict.rerun for verdict in verdicts)
+        for result in tally.results():
+            for difference in result["differences"]:
+                sys.stdout.write(f"{result['path']}: {difference}\n")
         sys.stdout.write(
-            f"verified {len(verdicts) - len(errors)} of {len(verdicts)} runs: {rerun} of {total} checks re-run, "
-            f"{sum(len(verdict.differences) for verdict in verdicts)} differences\n"
+            f"verified {tally.runs - tally.errors} of {tally.runs} runs: {tally.rerun} of {tally.checks} checks "
+            f"re-run, {tally.differences} differences\n"
         )
-    for verdict in verdicts:
-        for note in verdict.notes:
-            sys.stderr.write(f"note: {verdict.path}: {note}\n")
+    for result in tally.results():
+        for note in result["notes"]:
+            sys.stderr.write(f"note: {result['path']}: {note}\n")
     for warning in warnings:
         sys.stderr.write(warning + "\n")
-    for verdict in errors:
-        assert verdict.error is not None
-        sys.stderr.write(f"error [{verdict.error['code']}]: {verdict.path}: {verdict.error['message']}\n")
-    if errors:
+    for result in tally.results():
+        if result["error"] is not None:
+            sys.stderr.write(f"error [{result['error']['code']}]: {result['path']}: {result['error']['message']}\n")
+    if tally.errors:
         return ExitCode.ERROR
-    return ExitCode.DIFFERENCE if differing else ExitCode.OK
+    return ExitCode.DIFFERENCE if tally.differing else ExitCode.OK

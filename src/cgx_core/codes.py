@@ -55,6 +55,13 @@ class Code(StrEnum):
     TAMPERED = "tampered"
     NOT_FINISHED = "not-finished"
     GRAPH_INCOMPLETE = "graph-incomplete"
+    WORKER_DIED = "worker-died"
+    ENGINE_FAILED = "engine-failed"
+    EXTRA_MISSING = "extra-missing"
+    SCHEDULER_UNAVAILABLE = "scheduler-unavailable"
+    JOURNAL_EXISTS = "journal-exists"
+    JOURNAL_INVALID = "journal-invalid"
+    RUN_LIST_INVALID = "run-list-invalid"
 
     # -- a record inside a call (refusal codes) -------------------------------------------------
     RECORD_INVALID = "record-invalid"
@@ -197,6 +204,23 @@ MEANINGS: Final[dict[Code, str]] = {
         "finish_run found the graph does not pass credencegraph's check at level assessed (untyped chunks, "
         "missing form fields, ...); the message lists what to fix, and the run is as it was."
     ),
+    Code.WORKER_DIED: (
+        "verify: the process verifying the run died each time the run was verified alone (killed, out of memory, "
+        "or a crash in a library); the run was not verified. Verify it alone with --jobs 1 to see why."
+    ),
+    Code.ENGINE_FAILED: (
+        "verify: the engine running the workers failed for another reason than a worker dying (the Dask "
+        "scheduler went away, a local cluster has had no worker for 2 minutes); what completed is in the --jsonl "
+        "journal: resume from it."
+    ),
+    Code.EXTRA_MISSING: "The command needs an optional extra that is not installed; the message names it.",
+    Code.SCHEDULER_UNAVAILABLE: "verify --scheduler cannot reach the Dask scheduler at the address given.",
+    Code.JOURNAL_EXISTS: (
+        "verify --jsonl names a file that already holds results: pass --resume with it to continue it, or "
+        "choose a new file."
+    ),
+    Code.JOURNAL_INVALID: "A line of the --resume journal is not a result verify --jsonl writes; the message names it.",
+    Code.RUN_LIST_INVALID: "A line of the --from run list is not UTF-8 text or holds a NUL byte.",
     Code.RECORD_INVALID: "The record does not have the format's fields and types; the message gives the JSON path.",
     Code.UNKNOWN_NODE: "The record names a node the run does not have.",
     Code.NOT_A_CHUNK: "The node is not a chunk of the document (an analyst or check node).",

@@ -166,18 +166,3 @@ def verify_run(root: Path) -> RunVerdict:
     identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
     identity["digest"] = manifest["rubric"]["digest"]
     return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), None, tuple(notes))
-
-
-def rubric_warnings(verdicts: list[RunVerdict]) -> list[str]:
-    """One rubric name and version with different file digests: its values changed without a new version."""
-    seen: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for verdict in verdicts:
-        if verdict.error is None:
-            key = (verdict.rubric["name"], verdict.rubric["version"])
-            seen.setdefault(key, {}).setdefault(verdict.rubric["digest"], []).append(verdict.path)
-    warnings = []
-    for (name, version), digests in sorted(seen.items()):
-        if len(digests) > 1:
-            parts = "; ".join(f"{digest} in {', '.join(runs)}" for digest, runs in sorted(digests.items()))
-            warnings.append(f"warning: rubric {name} {version} has different files: {parts}")
-    return warnings
