@@ -23,7 +23,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cgx_checks.maths import SymbolicDecider, compare_at, decide_step, numeric_points, parse_step
+from cgx_checks.maths.decide import SymbolicDecider, decide_step
+from cgx_checks.maths.numeric import compare_at, numeric_points
+from cgx_checks.maths.structure import parse_step
 
 STEPS: dict[str, dict[str, Any]] = {
     "dynonet factorisation": {
