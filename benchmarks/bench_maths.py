@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cgx_checks.maths.decide import SymbolicDecider, decide_step
+from cgx_checks.maths.decide import decide_step
+from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.numeric import compare_at, numeric_points
 from cgx_checks.maths.structure import parse_step
 

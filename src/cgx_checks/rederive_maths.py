@@ -147,7 +147,7 @@ class _Step:
         return f"{normalise(latex)}#{where}"
 
     def observation_key(self, prepared: Prepared) -> str:
-        from cgx_checks.maths.decide import shared_decider
+        from cgx_checks.maths.decider import shared_decider
 
         equations = [str(item) for item in prepared.inputs.get("equations") or []]
         return shared_decider().observation_key(_encoding(prepared.inputs), equations)
@@ -208,7 +208,7 @@ class RederiveMaths(_Step):
         return self._decide(inputs, run)
 
     def _decide(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        from cgx_checks.maths.decide import shared_decider
+        from cgx_checks.maths.decider import shared_decider
 
         if (problem := self._recheck(inputs, run)) is not None:
             return problem
@@ -242,7 +242,7 @@ class RederiveMathsNumeric(_Step):
         return self._compare(inputs, run)
 
     def _compare(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        from cgx_checks.maths.decide import shared_decider
+        from cgx_checks.maths.decider import shared_decider
 
         if (problem := self._recheck(inputs, run)) is not None:
             return problem

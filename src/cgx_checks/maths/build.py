@@ -32,6 +32,8 @@ from cgx_checks.maths.tree import (
     Sum,
 )
 from cgx_checks.maths.vocabulary import resolve_function
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 
 CONSTANTS: Final[Mapping[str, Any]] = {
     "I": sympy.I,
@@ -234,7 +236,14 @@ class _Builder:
             if point.is_infinite:
                 return sympy.Limit(body, variable, point)
             return sympy.Limit(body, variable, point, "+-")
-        return FUNCTIONS[resolved](*(self.build(argument) for argument in node.arguments))
+        arguments = [self.build(argument) for argument in node.arguments]
+        try:
+            return FUNCTIONS[resolved](*arguments)
+        except (ValueError, TypeError) as error:  # a value outside the function's domain: DiracDelta(I)
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"sympy refuses {resolved} at column {node.column} for these arguments: {str(error).strip()[:160]}",
+            ) from None
 
     def _spec(self, spec: Node) -> Any:
         if isinstance(spec, Bounds):

@@ -1,4 +1,4 @@
-"""rederive-maths: decide a maths step with sympy, in the worker process, within a CPU-time budget.
+"""rederive-maths: decide a maths step with sympy, in the worker process (see `decider` for the caller's side).
 
 The step passes when sympy reduces lhs - rhs to 0. It fails only on a proof that lhs - rhs is not
 identically 0 over the symbols' domains: either it reduces to a nonzero constant, or at an exact point of
@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any, Final, Literal, Self
+from typing import Any, Final
 
-import attrs
 import sympy
 
 from cgx_checks.maths.build import (
@@ -49,18 +47,10 @@ from cgx_checks.maths.build import (
     substitute,
     undefined,
 )
-from cgx_checks.maths.limits import DECIDE_BUDGET
-from cgx_checks.maths.numeric import NumericOutcome, numeric_check
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.points import ValueJson, condition_points, point_json, witness_points
 from cgx_checks.maths.structure import ParsedStep, expandable, free_names, half_unit, parse_step, reported_numeral
-from cgx_checks.maths.worker import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
-
-type Result = Literal["passed", "failed", "error"]
-
-DEFAULT_BUDGET: Final = DECIDE_BUDGET
-"""Seconds of CPU time one step may take in the worker (building, reducing, witnesses)."""
 
 WITNESS_DIGITS: Final = 30
 """Significant digits `evalf(strict=True)` must certify to call a value at a witness nonzero."""
@@ -72,52 +62,6 @@ _SHOWN_CHARS: Final = 200
 _TEXT_BITS: Final = 130
 """Exact integers and fractions up to about 40 digits are recorded as written; larger ones to 15 digits
 (Python refuses to write an integer of more than 4,300 digits as text, and no reader wants one)."""
-
-
-@attrs.frozen
-class MathsOutcome:
-    """What rederive-maths decided about one step; `to_json` is the check's result and detail."""
-
-    result: Result
-    detail: str
-    """One line for a person."""
-    method: str | None = None
-    """How it was decided: identical, doit, expand, cancel, rewrite-exp, normalise, special, simplify,
-    sets, rounding (passed); constant, witness, rounding (failed); None for an error."""
-    code: str | None = None
-    """The check-error code of an error (symbolic-undecided, symbolic-timeout), else None."""
-    witness: Mapping[str, ValueJson] | None = None
-    """The exact point where a failed step's two sides differ."""
-    difference: str | None = None
-    """lhs - rhs there (or the constant it reduces to), to `SHOWN_DIGITS` digits."""
-    approximate: Mapping[str, str] | None = None
-    """For a step read to a reported number's rounding: the number as reported, the tolerance (half a unit
-    of its last digit) and the value of the other side."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The outcome as JSON, always with the same keys."""
-        return {
-            "approximate": None if self.approximate is None else dict(self.approximate),
-            "code": self.code,
-            "detail": self.detail,
-            "difference": self.difference,
-            "method": self.method,
-            "result": self.result,
-            "witness": None if self.witness is None else dict(self.witness),
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Self:
-        """An outcome back from `to_json`'s JSON."""
-        return cls(
-            result=raw["result"],
-            detail=raw["detail"],
-            method=raw["method"],
-            code=raw["code"],
-            witness=raw["witness"],
-            difference=raw["difference"],
-            approximate=raw.get("approximate"),
-        )
 
 
 def symbolic_decision(payload: object) -> str:
@@ -536,79 +480,4 @@ def _passed(method: str) -> MathsOutcome:
 
 
 def _error(code: Code, detail: str) -> MathsOutcome:
-    return MathsOutcome("error", detail, code=str(code))
-
-
-class SymbolicDecider:
-    """Decides maths steps in a worker process it owns (or shares), each within a CPU-time budget.
-
-    Use as a context manager, or call `close()`, to stop the worker; a decider that is dropped stops its
-    worker too. `decide` raises CgxError (the refusal codes of `parse_step`) for an encoding that cannot
-    be run, and otherwise always returns an outcome.
-    """
-
-    def __init__(
-        self,
-        *,
-        budget: float = DEFAULT_BUDGET,
-        memory_bytes: int = DEFAULT_MEMORY_BYTES,
-        worker: MathsWorker | None = None,
-    ) -> None:
-        """A decider with its own worker (limited to `memory_bytes`), or sharing `worker`, which it then
-        leaves running on `close`."""
-        self.budget = budget
-        self._owns_worker = worker is None
-        self.worker = worker if worker is not None else MathsWorker(memory_bytes=memory_bytes)
-
-    def decide(self, encoding: object, *, budget: float | None = None) -> MathsOutcome:
-        """rederive-maths on one encoding (raw JSON, `Encoding` or a parsed step)."""
-        step = parse_step(encoding)
-        spent = self.budget if budget is None else budget
-        reply = self.worker.run("decide", step, spent)
-        if isinstance(reply, Finished):
-            return MathsOutcome.from_json(json.loads(reply.payload))
-        if reply.reason == "time":
-            detail = f"symbolic work ran out of its {spent:g} s CPU-time budget"
-        else:
-            detail = f"symbolic work ran out of its {self.worker.memory_bytes // 2**20} MiB memory budget"
-        return _error(Code.SYMBOLIC_TIMEOUT, detail)
-
-    def observation_key(self, encoding: object, equations: Iterable[str] = (), *, budget: float | None = None) -> str:
-        """The step's observation key (see `observation`), computed in the worker."""
-        step = parse_step(encoding)
-        spent = self.budget if budget is None else budget
-        reply = self.worker.run("key", (step, tuple(equations)), spent)
-        if not isinstance(reply, Finished):
-            raise CgxError(
-                Code.EXPRESSION_TOO_LARGE,
-                f"expanding the step for its observation key ran out of its {spent:g} s CPU-time budget",
-            )
-        return reply.payload
-
-    def numeric_check(self, encoding: object, *, budget: float | None = None) -> NumericOutcome:
-        """rederive-maths-numeric on one encoding, in this decider's worker."""
-        return numeric_check(encoding, worker=self.worker, budget=self.budget if budget is None else budget)
-
-    def close(self) -> None:
-        """Stop the worker (when this decider owns it)."""
-        if self._owns_worker:
-            self.worker.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-
-_shared: SymbolicDecider | None = None
-_shared_lock = threading.Lock()
-
-
-def shared_decider() -> SymbolicDecider:
-    """The process-wide decider the check plugins share (its worker is `worker.shared_worker()`)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = SymbolicDecider(worker=shared_worker())
-        return _shared
+    return error_outcome(code, detail)

@@ -662,6 +662,12 @@ class _Reader:
 
     def factor(self, factor: LFactor) -> Node:
         atom = factor.atom
+        if isinstance(atom, LFont) and atom.font == "mathcal" and _word(atom.statements) == "O":
+            raise _invalid(
+                atom.column,
+                "O(...) is an order-of-magnitude term, not a value: a step that holds up to it cannot be "
+                "checked as written; check its exact part in sympy spelling",
+            )
         name = self._spelled(factor)
         if name is not None:
             node = self._name_node(name, factor.column)
@@ -712,12 +718,6 @@ class _Reader:
             case LBinomial():
                 return _call("binomial", (self.arg(atom.top), self.arg(atom.bottom)), atom.column)
             case LFont() | LAccent():
-                if isinstance(atom, LFont) and atom.font == "mathcal" and _word(atom.statements) == "O":
-                    raise _invalid(
-                        atom.column,
-                        "O(...) is an order-of-magnitude term, not a value: a step that holds up to it cannot be "
-                        "checked as written; check its exact part in sympy spelling",
-                    )
                 raise _invalid(atom.column, f"the font or accent at column {atom.column} does not make a name")
 
     def _command(self, atom: LAtom) -> Node:

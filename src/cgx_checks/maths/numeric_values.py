@@ -87,6 +87,12 @@ def value_at(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> mpmath
         return None
 
 
+def _digits() -> int:
+    """The digits to evaluate to: `EVALUATION_DIGITS`, or more while mpmath's `limit` extrapolates (it
+    raises its working precision, and extrapolation magnifies any noise below it)."""
+    return max(EVALUATION_DIGITS, int(mpmath.mp.dps) - 10)
+
+
 def _number(expression: Any) -> mpmath.mpc | None:
     """A closed expression's value: exact where sympy computes it, integrals, sums, products and limits
     numerically (each held apart while the rest is computed exactly)."""
@@ -100,15 +106,13 @@ def _number(expression: Any) -> mpmath.mpc | None:
             value = _calculus_value(node)
             if value is None:
                 return None
-            values[dummy] = sympy.Float(value.real, EVALUATION_DIGITS + 10) + sympy.I * sympy.Float(
-                value.imag, EVALUATION_DIGITS + 10
-            )
+            values[dummy] = sympy.Float(value.real, _digits() + 10) + sympy.I * sympy.Float(value.imag, _digits() + 10)
         exact = skeleton.xreplace(values)
     else:
         exact = expression.doit()
     if undefined(exact):
         return None
-    number = exact.evalf(EVALUATION_DIGITS)
+    number = exact.evalf(_digits())
     real, imaginary = number.as_real_imag()
     if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
         return None
@@ -126,13 +130,22 @@ def _hold(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
     return expression.func(*(_hold(argument, held) for argument in expression.args))
 
 
+def _rebuilt(expression: Any) -> Any:
+    """An expression built as written, rebuilt with sympy's evaluation on (numbers are in it now, so this is
+    cheap): `-1*oo` becomes -oo and `1*exp(-a*t**2)` exp(-a*t**2), which numeric integration needs."""
+    if not isinstance(expression, sympy.Basic) or not expression.args:
+        return expression
+    return expression.func(*(_rebuilt(argument) for argument in expression.args))
+
+
 def _calculus_value(node: Any) -> mpmath.mpc | None:
+    node = _rebuilt(node)
     node = node.replace(lambda item: isinstance(item, sympy.Derivative | sympy.Subs), lambda item: item.doit())
     if isinstance(node, sympy.Limit):
         return _limit(node)
     if node.has(sympy.Limit):
         return None
-    number = node.evalf(EVALUATION_DIGITS)
+    number = node.evalf(_digits())
     real, imaginary = number.as_real_imag()
     if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
         return None
@@ -145,7 +158,7 @@ def _limit(node: sympy.Limit) -> mpmath.mpc | None:
     body, variable, point, direction = node.args
 
     def at(value: mpmath.mpf) -> mpmath.mpc:
-        found = _number(body.xreplace({variable: sympy.Float(value, EVALUATION_DIGITS + 10)}))
+        found = _number(body.xreplace({variable: sympy.Float(value, _digits() + 10)}))
         if found is None:
             raise ValueError("undefined")
         return found
@@ -236,7 +249,7 @@ def _with_test_functions(built: BuiltStep, seed: int, functions: dict[str, str])
 
 
 def _mpf(number: Any) -> mpmath.mpf:
-    return mpmath.mpf(sympy.Float(number, EVALUATION_DIGITS)._mpf_)
+    return mpmath.mpf(sympy.Float(number, _digits())._mpf_)
 
 
 def _agree(

@@ -53,7 +53,7 @@ def observation_key(raw: object, equations: Sequence[str] = ()) -> str:
         sides = sorted(sympy.srepr(sympy.expand(side)) for side in (built.lhs, built.rhs))
         form = "expanded"
     else:
-        sides = sorted(canonical_text(tree) for tree in (step.lhs, step.rhs))
+        sides = sorted(canonical_text(tree, step.encoding.names) for tree in (step.lhs, step.rhs))
         form = "written"
     key: dict[str, object] = {"check": "rederive-maths", "form": form, "sides": sides, "symbols": domains}
     if equations:
@@ -70,33 +70,43 @@ def key_task(payload: object) -> str:
     return observation_key(step, equations)
 
 
-def canonical_text(node: Node) -> str:
-    """A side as written, canonically: the same text for `x*2 + 1` and `1 + 2*x`, for `0.5` and `1/2`."""
-    match node:
-        case Numeral():
-            return exact_text(node.value)
-        case Name():
-            return f"constant({node.name})" if node.constant else node.name
-        case Negation():
-            return f"-({canonical_text(node.operand)})"
-        case Sum():
-            terms = sorted(("+" if sign > 0 else "-") + canonical_text(term) for sign, term in node.terms)
-            return f"sum({','.join(terms)})"
-        case Product():
-            factors = sorted(
-                ("*" if operator > 0 else "/") + canonical_text(factor) for operator, factor in node.factors
-            )
-            return f"product({','.join(factors)})"
-        case Power():
-            return f"power({canonical_text(node.base)},{canonical_text(node.exponent)})"
-        case Call():
-            return f"{node.name}({','.join(canonical_text(argument) for argument in node.arguments)})"
-        case Bounds():
-            return f"bounds({','.join(canonical_text(item) for item in node.items)})"
-        case Direction():
-            return f"direction({node.sign})"
-        case Comparison():
-            parts = [canonical_text(node.operands[0])]
-            for operator, operand in zip(node.operators, node.operands[1:], strict=True):
-                parts.extend((operator, canonical_text(operand)))
-            return f"compare({','.join(parts)})"
+def canonical_text(node: Node, declared: frozenset[str] = frozenset()) -> str:
+    """A side as written, canonically: the same text for `x*2 + 1` and `1 + 2*x`, for `0.5` and `1/2`.
+
+    A constant that a declared symbol's name shadows (LaTeX's e beside a declared E) is marked apart."""
+    return _Canonical(declared).text(node)
+
+
+class _Canonical:
+    def __init__(self, declared: frozenset[str]) -> None:
+        self.declared = declared
+
+    def text(self, node: Node) -> str:
+        match node:
+            case Numeral():
+                return exact_text(node.value)
+            case Name():
+                return f"constant({node.name})" if node.constant and node.name in self.declared else node.name
+            case Negation():
+                return f"-({self.text(node.operand)})"
+            case Sum():
+                terms = sorted(("+" if sign > 0 else "-") + self.text(term) for sign, term in node.terms)
+                return f"sum({','.join(terms)})"
+            case Product():
+                factors = sorted(
+                    ("*" if operator > 0 else "/") + self.text(factor) for operator, factor in node.factors
+                )
+                return f"product({','.join(factors)})"
+            case Power():
+                return f"power({self.text(node.base)},{self.text(node.exponent)})"
+            case Call():
+                return f"{node.name}({','.join(self.text(argument) for argument in node.arguments)})"
+            case Bounds():
+                return f"bounds({','.join(self.text(item) for item in node.items)})"
+            case Direction():
+                return f"direction({node.sign})"
+            case Comparison():
+                parts = [self.text(node.operands[0])]
+                for operator, operand in zip(node.operators, node.operands[1:], strict=True):
+                    parts.extend((operator, self.text(operand)))
+                return f"compare({','.join(parts)})"

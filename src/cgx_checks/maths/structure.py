@@ -36,7 +36,6 @@ from cgx_checks.maths.limits import (
     MAX_RADICAND_BITS,
     SATURATE,
 )
-from cgx_checks.maths.parse import parse_side
 from cgx_checks.maths.tree import (
     Bounds,
     Call,
@@ -177,7 +176,7 @@ def parse_step(raw: object) -> ParsedStep:
         )
     from cgx_checks.maths.observation import canonical_text
 
-    if canonical_text(trees["lhs"]) == canonical_text(trees["rhs"]):
+    if canonical_text(trees["lhs"], encoding.names) == canonical_text(trees["rhs"], encoding.names):
         raise CgxError(
             Code.STEP_TRIVIAL,
             "the two sides are the same expression as written, so the check could not fail and would be no evidence",
@@ -190,6 +189,8 @@ def parse_step(raw: object) -> ParsedStep:
 
 def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
     """The trees of the two sides, from sympy spelling or the paper's LaTeX, and the relation between them."""
+    from cgx_checks.maths.parse import parse_side  # lark: the caller's process only (the worker gets parsed steps)
+
     if encoding.latex is None:
         assert encoding.lhs is not None and encoding.rhs is not None
         return {"lhs": parse_side(encoding.lhs, "lhs"), "rhs": parse_side(encoding.rhs, "rhs")}, "="

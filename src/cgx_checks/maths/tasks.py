@@ -6,6 +6,8 @@ Imported in the worker only (it imports sympy); the caller names a task and neve
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -13,8 +15,20 @@ from cgx_checks.maths.decide import symbolic_decision
 from cgx_checks.maths.numeric import evaluate_points
 from cgx_checks.maths.observation import key_task
 
+
+def loaded(payload: object) -> str:
+    """The worker's `loaded` task, for tests: how many grammars it has built (none: it gets parsed steps)
+    and whether it imported sympy."""
+    built = 0
+    for module, function in (("cgx_checks.maths.parse", "side_parser"), ("cgx_checks.maths.latex", "latex_parser")):
+        if module in sys.modules:
+            built += getattr(sys.modules[module], function).cache_info().currsize
+    return json.dumps({"grammars": built, "sympy": "sympy" in sys.modules}, sort_keys=True)
+
+
 TASKS: Final[Mapping[str, Callable[[Any], str]]] = {
     "decide": symbolic_decision,
     "numeric": evaluate_points,
     "key": key_task,
+    "loaded": loaded,
 }

@@ -138,7 +138,12 @@ FUNCTIONS: Final[Mapping[str, Function]] = {
         "f may call a declared function, as in Derivative(Q(r), r)",
         "calculus",
     ),
-    "Limit": Function((3,), "Limit(f, x, a): the two-sided limit of f as x tends to a (a may be oo, -oo)", "calculus"),
+    "Limit": Function(
+        (3, 4),
+        "Limit(f, x, a): the two-sided limit of f as x tends to a (a may be oo, -oo); Limit(f, x, a, '+') from "
+        "above, '-' from below",
+        "calculus",
+    ),
     "Sum": Function((2,), "Sum(f, (k, a, b)): the sum of f for k from a to b (b may be oo)", "calculus"),
     "Product": Function((2,), "Product(f, (k, a, b)): the product of f for k from a to b", "calculus"),
     # conditions

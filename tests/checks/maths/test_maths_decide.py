@@ -10,7 +10,9 @@ import pytest
 import sympy
 
 from cgx_checks.maths.build import build_step
-from cgx_checks.maths.decide import MathsOutcome, SymbolicDecider, decide_step
+from cgx_checks.maths.decide import decide_step
+from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import value_from_json
 from cgx_checks.maths.structure import parse_step
 from cgx_core.codes import Code

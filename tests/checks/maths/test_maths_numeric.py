@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cgx_checks.maths.decide import SymbolicDecider
+from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.encoding import domain_of, load_encoding
 from cgx_checks.maths.numeric import POINTS, compare_at, numeric_points, numeric_seed
 from cgx_checks.maths.points import draw_points, value_from_json
