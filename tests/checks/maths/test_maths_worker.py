@@ -115,11 +115,12 @@ def test_a_worker_dies_within_a_second_of_its_parent_killed_mid_step(tmp_path: P
 
 STUCK = textwrap.dedent(
     """
-    import signal
+    import hashlib, signal
     from cgx_checks.maths import tasks, worker
 
     signal.signal(signal.SIGPROF, worker._out_of_cpu)  # as the worker's loop does
-    tasks.TASKS["stuck"] = lambda payload: str(pow(3, 10**9))  # minutes inside one C call
+    # Minutes inside one C call that checks no signal (big-integer arithmetic does: it is interrupted).
+    tasks.TASKS["stuck"] = lambda payload: hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10**9).hex()
     print(worker._answer("stuck", None, 0.5))
     """
 )
