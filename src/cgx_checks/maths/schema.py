@@ -143,7 +143,8 @@ def proposal_schema() -> dict[str, Any]:
                 "type": "string",
                 "minLength": 1,
                 "maxLength": MAX_SIDE_CHARS,
-                "description": _side_description("right side"),
+                "description": "The right side, written as lhs is (see lhs for the operators, constants and "
+                "functions). Omit it when latex gives it.",
                 "examples": ["1 + 2*x + x^2", "sqrt(pi)/2*erf(x)", "Limit(sin(x)/x, x, 0)"],
             },
             "latex": {

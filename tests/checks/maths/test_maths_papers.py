@@ -22,9 +22,7 @@ FARR_CHAIN = (
     r"= \frac{N-1}{s^2 + V}"
 )
 FARR_SYMBOLS = {"N": ["positive", "integer"], "s": ["real"], "V": ["positive"]}
-DYNONET_FACTORISATION = (
-    r"(1 - r e^{j\beta} q^{-1}) ( 1 - r e^{-j\beta}q^{-1}) = 1 - 2r\cos\beta q^{-1} + r^2 q^{-2}"
-)
+DYNONET_FACTORISATION = r"(1 - r e^{j\beta} q^{-1}) ( 1 - r e^{-j\beta}q^{-1}) = 1 - 2r\cos\beta q^{-1} + r^2 q^{-2}"
 DYNONET_REGION = r"|a_1| &< 2\\ |{a_1}| - 1 &< a_2 < a_1"
 STABLE = "And(Abs(-a_1/2 + sqrt(a_1^2/4 - a_2)) < 1, Abs(-a_1/2 - sqrt(a_1^2/4 - a_2)) < 1)"
 
