@@ -204,13 +204,13 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             evaluator.functions,
         )
     agreement_text = (
-        "the two conditions agree"
+        f"the two conditions agree at {compared} points"
         if step.condition
-        else f"the sides agree to a relative tolerance of {RELATIVE_TOLERANCE}"
+        else f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
     )
     return _found(
         "passed",
-        f"{agreement_text} at {compared} points"
+        agreement_text
         + (f" ({skipped} skipped: a side is undefined there)" if skipped else "")
         + (" with a test function for each declared function" if evaluator.functions else ""),
         None,
