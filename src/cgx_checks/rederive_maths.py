@@ -166,13 +166,15 @@ class _Step:
 
     @staticmethod
     def _read(inputs: Mapping[str, Any]) -> dict[str, Any]:
-        """What the check read a LaTeX step as: each side in sympy spelling, and the names it renamed."""
-        if "latex" not in inputs:
-            return {}
+        """What the check read the step as: for a LaTeX step, each side in sympy spelling and the relation;
+        for any step, the symbol names it renamed (`\\lambda` to lambda)."""
         from cgx_checks.maths.spelling import spelled
         from cgx_checks.maths.structure import parse_step
 
         step = parse_step(_encoding(inputs))
+        if "latex" not in inputs:
+            renamed = step.encoding.renamed()
+            return {"read": {"names": renamed}} if renamed else {}
         declared = step.encoding.names
         return {
             "read": {

@@ -772,10 +772,11 @@ class _Reader:
         if name == "i_rm" or name == "j_rm":
             return Name("I", column, constant=True)
         declared = ", ".join(sorted(self.declared.symbols)) or "none"
+        hint = f' (if {name} is the imaginary unit: aliases {{"{name}": "I"}})' if name in ("i", "j") else ""
         raise CgxError(
             Code.UNKNOWN_SYMBOL,
             f"{name!r} at column {column} is not a declared symbol (declared, by sympy name: {declared}); "
-            "declare it in symbols, or name a constant in aliases",
+            f"declare it in symbols, or name a constant in aliases{hint}",
         )
 
 

@@ -202,6 +202,16 @@ def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
     )
     statements = parse_latex(encoding.latex)
     if encoding.split is None:
+        layout = layout_chains(statements)
+        if any(chain.relations for chain in layout) and all(
+            relation in ("=", "approx") for chain in layout for relation in chain.relations
+        ):
+            given = "lhs" if encoding.lhs is not None else "rhs"
+            raise CgxError(
+                Code.LATEX_INVALID,
+                f"latex is a relation (=), so it gives both sides: leave out {given} and give split (1 for its "
+                "first relation); latex beside lhs or rhs is one side, a value or an inequality",
+            )
         chains = read_chains(statements, declarations)
         if any(chain.relations for chain in chains):
             latex_side = condition_of(chains, 1)

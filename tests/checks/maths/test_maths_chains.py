@@ -4,6 +4,7 @@ that could not fail is refused with a fix."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,17 @@ def test_the_relations_of_one_chain_are_separate_checks_and_a_trivial_one_is_ref
     assert "split 2" in trivial["fix"]
     sympy_spelled = {"type": "rederive-maths", "target": "e-1", "symbols": X, "lhs": "x + 1", "rhs": "1 + x"}
     assert call("run_checks", run=str(run), proposals=[sympy_spelled])["refused"][0]["code"] == "step-trivial"
+
+
+def test_a_unicode_name_is_read_as_its_sympy_name_and_the_check_records_the_mapping(run: Path) -> None:
+    proposal = {
+        "type": "rederive-maths",
+        "target": "e-1",
+        "symbols": {"\u03bb": ["positive"], "x": ["real"]},
+        "lhs": "Derivative(exp(\u03bb*x), x)",
+        "rhs": "lambda*exp(\u03bb*x)",
+    }
+    result = call("run_checks", run=str(run), proposals=[proposal])
+    assert [check["result"] for check in result["checks"]] == ["passed"]
+    output = json.loads((run / "checks" / "c-001" / "output.json").read_bytes())["output"]
+    assert output["read"] == {"names": {"\u03bb": "lambda"}}

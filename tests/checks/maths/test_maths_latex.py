@@ -193,6 +193,7 @@ def test_an_approximate_relation_is_recorded_and_needs_a_reported_number() -> No
         (r"x_{k+1} = 0", {"k": []}, Code.LATEX_INVALID, "declare the sequence"),
         (r"\frac{dy}{dx} = 1", {"y": [], "x": []}, Code.LATEX_INVALID, "declare it in functions"),
         (r"y = z", {"y": []}, Code.UNKNOWN_SYMBOL, "'z'"),
+        (r"y = e^{j x}", {"y": [], "x": []}, Code.UNKNOWN_SYMBOL, 'aliases {"j": "I"}'),
         (r"x < 1", {"x": []}, Code.LATEX_INVALID, "not = or \\approx"),
         (r"x \to 1", {"x": []}, Code.LATEX_INVALID, "not = or \\approx"),
         ("x = " + "{" * 60 + "1" + "}" * 60, {"x": []}, Code.EXPRESSION_TOO_LARGE, "nest deeper"),
@@ -205,6 +206,11 @@ def test_what_cannot_be_read_is_refused_with_a_code(
     error = refused(latex, symbols)
     assert error.code == code, error.message
     assert words in error.message
+
+
+def test_a_relation_given_as_one_side_is_refused_with_the_way_to_split_it() -> None:
+    error = refused(r"a_1 &= - 2\sigma(\rho)", {"a_1": [], "\\rho": []}, functions=["\\sigma"], rhs="a_1")
+    assert error.code == Code.LATEX_INVALID and "leave out rhs and give split" in error.message
 
 
 def test_a_symbol_may_be_named_e_and_then_the_letter_is_not_eulers_number() -> None:
