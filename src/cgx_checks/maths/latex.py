@@ -241,12 +241,21 @@ class BarPairing:
             if token.type == "BAR":
                 if open_bars == 0 or previous is None or previous in self._OPENS_AFTER:
                     open_bars += 1
+                    if open_bars > MAX_NESTING:
+                        raise CgxError(
+                            Code.EXPRESSION_TOO_LARGE,
+                            f"the bars | at column {token.column} nest deeper than {MAX_NESTING}",
+                        )
                     token = Token.new_borrow_pos("LVERT", str(token), token)
                 else:
                     open_bars -= 1
                     token = Token.new_borrow_pos("RVERT", str(token), token)
             elif token.type == "LVERT":
                 open_bars += 1
+                if open_bars > MAX_NESTING:
+                    raise CgxError(
+                        Code.EXPRESSION_TOO_LARGE, f"the bars at column {token.column} nest deeper than {MAX_NESTING}"
+                    )
             elif token.type == "RVERT":
                 open_bars = max(open_bars - 1, 0)
             previous = token.type

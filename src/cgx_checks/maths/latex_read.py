@@ -47,6 +47,7 @@ from cgx_checks.maths.latex import (
     LTerm,
     parse_latex,
 )
+from cgx_checks.maths.limits import MAX_DEPTH
 from cgx_checks.maths.names import ACCENTS, GREEK, LATEX_LETTERS, PLAIN_FONTS, compose
 from cgx_checks.maths.parse import numeral_value
 from cgx_checks.maths.tree import (
@@ -178,6 +179,7 @@ class _Reader:
 
     def __init__(self, declarations: Declarations) -> None:
         self.declared = declarations
+        self.depth = 0
 
     # -- parts and terms ----------------------------------------------------------------------------
 
@@ -197,6 +199,21 @@ class _Reader:
         return Sum(tuple(read), 1 + max(node.depth for _, node in read))
 
     def term(self, term: LTerm) -> Node:
+        """A term read as a product; reading nests (an integral's integrand is a term), so the nesting is
+        capped here, before it could exhaust Python's stack."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise CgxError(
+                    Code.EXPRESSION_TOO_LARGE,
+                    f"the LaTeX nests more than {MAX_DEPTH} operators, functions or brackets deep at column "
+                    f"{term.column}; write it flatter",
+                )
+            return self._term(term)
+        finally:
+            self.depth -= 1
+
+    def _term(self, term: LTerm) -> Node:
         factors, operators = list(term.factors), list(term.operators)
         items: list[tuple[int, Node]] = []
         index = 0
@@ -732,11 +749,11 @@ class _Reader:
 
     def value(self, statement: LStatement, column: int) -> Node:
         """A statement that is one value (an argument, a bracket's content), or a comparison in a condition."""
-        chains = read_chains((statement,), self.declared)
-        chain = chains[0]
+        (layout,) = layout_chains((statement,))
+        chain = Chain(tuple(self.part(part) for part in layout.parts), layout.relations)
         if not chain.relations:
             return chain.parts[0]
-        return condition_of(chains, column)
+        return condition_of((chain,), column)
 
     def arg(self, arg: LArg) -> Node:
         if isinstance(arg, LBraced):

@@ -508,6 +508,8 @@ class _Shaper:
             return _power(arguments[0], _numeral(_HALF), node.column)
         if name == "exp":
             return _power(_atom(frozenset()), arguments[0], node.column)
+        if name in _GROWING:
+            _check_growth(name, arguments, node.column)
         if name == "log" and len(arguments) == 2 and arguments[1].value == 1:
             raise CgxError(
                 Code.DIVISION_BY_ZERO, f"log at column {node.column} is to base 1, which divides by log(1) = 0"
@@ -613,6 +615,26 @@ class _Shaper:
                     )
         merged = _sum([attrs.evolve(shape, condition=False) for shape in shapes])
         return attrs.evolve(merged, value=None, condition=True)
+
+
+_GROWING = frozenset({"factorial", "gamma", "binomial", "loggamma", "polygamma", "zeta"})
+"""Functions sympy evaluates exactly at an integer, with a result as large as the integer makes it."""
+
+
+def _check_growth(name: str, arguments: list[Shape], column: int) -> None:
+    """Refuse factorial(10^300) and the like before sympy computes a number of 10^302 bits: an integer
+    argument n of factorial or gamma makes about n*log2(n) bits, of binomial about n."""
+    for shape in arguments:
+        if shape.value is None or abs(shape.value) < 2:
+            continue
+        size = abs(shape.value)
+        bits = size * max(size.numerator.bit_length() - size.denominator.bit_length(), 1)
+        if bits > MAX_NUMBER_BITS:
+            raise CgxError(
+                Code.RESULT_TOO_LARGE,
+                f"{name} at column {column} of a number as large as {float(size):.3g} would make sympy compute a "
+                f"number of about {float(bits):.3g} bits; at most {MAX_NUMBER_BITS}",
+            )
 
 
 def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log: bool = False) -> Shape:

@@ -4,9 +4,12 @@ is refused with a code, whether it is in the cited chunk, and the sympy spelling
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cgx_checks.maths.latex_source import normalise, occurs
 from cgx_checks.maths.observation import canonical_text
@@ -241,3 +244,91 @@ def test_the_latex_must_be_a_whole_relation_or_side_of_a_cited_chunk() -> None:
 def test_normalising_drops_layout_and_keeps_a_space_only_where_a_command_meets_a_letter() -> None:
     assert normalise(r"\left( a \,+\; b \right) &= \beta  q \label{eq:x} \nonumber") == r"(a+b)=\beta q" + "\x00"
     assert normalise(r"x \quad y") == "x\x00y"
+
+
+# -- hostile text ------------------------------------------------------------------------------------------
+
+TOKENS = [
+    *"xyzen2037.+-*/=<>()[]{}|^_'!,;&",
+    "\\frac",
+    "\\sqrt",
+    "\\int",
+    "\\sum",
+    "\\prod",
+    "\\lim",
+    "\\to",
+    "\\infty",
+    "\\alpha",
+    "\\sin",
+    "\\cos",
+    "\\ln",
+    "\\log",
+    "\\partial",
+    "\\mathrm{d}",
+    "\\left(",
+    "\\right)",
+    "\\cdot",
+    "\\times",
+    "\\approx",
+    "\\le",
+    "\\pm",
+    "\\dots",
+    "\\bar",
+    "\\hat{x}",
+    "\\\\",
+    "\\%",
+    "\\,",
+    " ",
+    "\\operatorname{erf}",
+    "\\Gamma",
+    "\\mathcal{O}",
+    "\\lvert",
+    "\\rvert",
+    "\\unknown",
+    "\u03bb",
+    "\u2212",
+    "\u2264",
+    "d",
+    "x_1",
+    "^{-1}",
+    "_{k=1}",
+    "\\text{ if }",
+]
+
+
+@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(TOKENS), max_size=40), st.sampled_from([None, 1, 2]), st.booleans())
+def test_arbitrary_latex_never_raises_anything_but_our_error(tokens: list[str], split: int | None, side: bool) -> None:
+    text = "".join(tokens)
+    encoding: dict[str, Any] = {
+        "symbols": {"x": ["real"], "y": [], "z": ["positive"], "k": ["integer"], "x_1": []},
+        "functions": ["f"],
+        "function_argument": "factor",
+        "latex": text or "x",
+    }
+    if side:
+        encoding["rhs"] = "x"
+    elif split is not None:
+        encoding["split"] = split
+    with contextlib.suppress(CgxError):
+        parse_step(encoding)
+    occurs(text, [text, "\\begin{equation}" + text + "\\end{equation}"])
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\int" * 300 + " x " + "dx" * 300 + " = 1",
+        "|" * 60 + "x" + "|" * 60 + " = 1",
+        r"\lvert" * 60 + "x" + r"\rvert" * 60 + " = 1",
+        "x" + "^{x" * 55 + "}" * 55 + " = 1",
+        r"\sqrt{" * 55 + "x" + "}" * 55 + " = 1",
+        r"\frac{d}{dx}" * 100 + " x = 0",
+        r"\sin(" * 55 + "x" + ")" * 55 + " = 1",
+        r"\sum_{k=1}^{2}" * 70 + " k = 0",
+    ],
+)
+def test_latex_nested_past_the_caps_is_refused_as_too_large(latex: str) -> None:
+    with pytest.raises(CgxError) as caught:
+        read(latex, {"x": [], "k": []}, function_argument="factor")
+    assert caught.value.code == Code.EXPRESSION_TOO_LARGE, caught.value.message

@@ -100,6 +100,11 @@ def test_an_unknown_symbol_lists_the_declared_ones() -> None:
 
 HOSTILE = {
     "10**10**10": Code.RESULT_TOO_LARGE,
+    "factorial(10^300)": Code.RESULT_TOO_LARGE,
+    "gamma(10**6) + x": Code.RESULT_TOO_LARGE,
+    "binomial(10^9, 2)": Code.RESULT_TOO_LARGE,
+    "Integral(" * 61 + "x" + ", x)" * 61: Code.EXPRESSION_TOO_LARGE,
+    "Derivative(x^2, x, 11)": Code.EXPRESSION_TOO_LARGE,
     "2^2^2^2^2^2": Code.RESULT_TOO_LARGE,
     "x**10**10": Code.DEGREE_TOO_LARGE,
     "(x + 1)^10000": Code.DEGREE_TOO_LARGE,
