@@ -11,6 +11,7 @@ expression. So every task that builds or transforms sympy objects runs in a sepa
   rlimit (RLIMIT_CPU, a few seconds later) ends the process where a long C call does not return. Either
   way the task is out of budget and the next one starts a fresh process. Starting the process (importing
   sympy) is not counted.
+  Each task starts from sympy's empty cache, so its cost does not depend on the tasks before it either.
 * **Memory**: an address-space limit (RLIMIT_AS) set in the process itself.
 * **Death with the parent**: on Linux the kernel kills the worker when the thread that started it ends
   (PR_SET_PDEATHSIG), so workers are started from one long-lived thread of the parent (`_Spawner`); a
@@ -276,8 +277,13 @@ def serve(connection: Connection, memory_bytes: int, parent_pid: int) -> None:
 def _answer(task: str, payload: Any, budget: float) -> tuple[str, ...]:
     """Run one task within `budget` seconds of this process's CPU time; by the time this returns, a failed
     task's frames (and its memory) are released."""
+    from sympy.core.cache import clear_cache
+
     from cgx_checks.maths.tasks import TASKS  # imported in the worker only: it imports sympy
 
+    # Every task starts from sympy's empty cache, so its CPU time (and so whether it fits its budget)
+    # does not depend on what the worker computed before: a replay decides as the live call did.
+    clear_cache()
     _limit_cpu(time.process_time() + budget + CPU_GRACE)
     try:
         signal.setitimer(signal.ITIMER_PROF, max(budget, 1e-6))  # 0 would disarm the timer
