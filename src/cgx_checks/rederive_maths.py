@@ -73,6 +73,14 @@ def _budget(inputs: Mapping[str, Any], default: float) -> float:
     return default
 
 
+def _error_or_stall(error: CgxError) -> Outcome:
+    """An error check for an encoding the check cannot run; a worker the machine starved of CPU decided
+    nothing, so that is not a check at all: the whole call is refused (`check-stalled`), nothing recorded."""
+    if error.code == Code.CHECK_STALLED:
+        raise error
+    return error_outcome(error)
+
+
 def latex_texts(run: RunView, equations: list[str]) -> list[str] | Refusal:
     """The texts of the cited equation chunks, or a refusal naming one that is not an equation chunk."""
     texts = []
@@ -218,7 +226,7 @@ class RederiveMaths(_Step):
             outcome = shared_decider().decide(_encoding(inputs), budget=_budget(inputs, DECIDE_BUDGET))
             read = self._read(inputs)
         except CgxError as error:
-            return error_outcome(error)
+            return _error_or_stall(error)
         return Outcome(
             outcome.result,
             outcome.detail,
@@ -252,7 +260,7 @@ class RederiveMathsNumeric(_Step):
             outcome = shared_decider().numeric_check(_encoding(inputs), budget=_budget(inputs, NUMERIC_BUDGET))
             read = self._read(inputs)
         except CgxError as error:
-            return error_outcome(error)
+            return _error_or_stall(error)
         return Outcome(
             outcome.result,
             outcome.detail,

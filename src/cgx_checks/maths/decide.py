@@ -99,7 +99,9 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
     if small and (failure := _witness_failure(step, built, difference)) is not None:
         return failure
     for method, transform in _REWRITES:
-        if method == "normalise" and not difference.has(*CALCULUS):
+        if (method == "normalise" and not difference.has(*CALCULUS)) or (
+            method == "special" and not difference.has(*_SPECIAL)
+        ):
             continue
         rewritten = attempt(transform, difference)
         if rewritten is None:
@@ -144,6 +146,27 @@ def _special(expression: Any) -> Any:
         return reduced
     return sympy.simplify(sympy.unpolarify(reduced.rewrite(sympy.expint)))
 
+
+_SPECIAL: Final = (
+    sympy.gamma,
+    sympy.loggamma,
+    sympy.lowergamma,
+    sympy.uppergamma,
+    sympy.beta,
+    sympy.polygamma,
+    sympy.zeta,
+    sympy.expint,
+    sympy.Ei,
+    sympy.Si,
+    sympy.Ci,
+    sympy.li,
+    sympy.erf,
+    sympy.erfc,
+    sympy.erfi,
+    sympy.factorial,
+    sympy.binomial,
+)
+"""The special functions `_special` rewrites; a step without one skips that stage."""
 
 _REWRITES: Final[tuple[tuple[str, Callable[[Any], Any]], ...]] = (
     ("rewrite-exp", lambda value: sympy.cancel(sympy.expand(value.rewrite(sympy.exp)))),

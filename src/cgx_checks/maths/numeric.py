@@ -23,11 +23,13 @@ the sides agree when
 The first is the relative tolerance; the second lets two values that are 0 up to evaluation noise agree
 (sin(x)^2 + cos(x)^2 - 1 evaluates to about 1e-165, not 0): 50-digit evaluation leaves noise near
 1e-50 * T, far below 1e-30 * T, while a real difference that small against the terms is beyond what 32
-random points can tell anyway. Two conditions agree at a point when both hold or both fail there; a point
-on a boundary (a comparison whose sides agree to the relative tolerance) tells nothing and is skipped.
-A point where a side is undefined (zoo, nan, a pole, a divergent integral) or not a number is skipped;
-more than 8 such points make the check an error, `numeric-undefined`. The check passes when every other
-point agrees and fails at the first that does not, recording its index and both values.
+random points can tell anyway. A step against a number the paper reports (see `rounding`) agrees within
+half a unit of the number's last digit instead. Two conditions agree at a point when both hold or both
+fail there; a point on a boundary (a comparison whose sides agree to the relative tolerance) tells
+nothing and is skipped. A point where a side is undefined (zoo, nan, a pole, a divergent integral) or not
+a number is skipped; more than 8 such points make the check an error, `numeric-undefined`. The check
+passes when every other point agrees and fails at the first that does not, recording its index and both
+values.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ worker runs this, never the caller's process). See `numeric` for the rules this 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, Final
 
 import attrs
@@ -21,7 +22,7 @@ from cgx_checks.maths.numeric import (
     function_coefficients,
 )
 from cgx_checks.maths.points import Value
-from cgx_checks.maths.structure import ParsedStep
+from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
 
 _HELD: Final = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit)
 _LIMIT_AGREEMENT: Final = "1e-20"
@@ -45,6 +46,8 @@ class Evaluator:
     terms: tuple[Any, ...]
     free: frozenset[sympy.Symbol]
     functions: Mapping[str, str]
+    rounding: Fraction | None = None
+    """For a step against a reported number: half a unit of its last digit, the absolute tolerance."""
 
     @classmethod
     def of(cls, step: ParsedStep, seed: int) -> Evaluator:
@@ -53,7 +56,13 @@ class Evaluator:
         if step.undefined:
             built = _with_test_functions(built, seed, functions)
         terms = () if step.condition else sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
-        return cls(built, step.condition, terms, frozenset(free_symbols(built.lhs, built.rhs)), functions)
+        rounding = None
+        if step.reported is not None:
+            numeral = reported_numeral(step.lhs if step.reported == "lhs" else step.rhs)
+            assert numeral is not None
+            rounding = half_unit(numeral[1], lenient=step.relation == "approx")
+        free = frozenset(free_symbols(built.lhs, built.rhs))
+        return cls(built, step.condition, terms, free, functions, rounding)
 
     def compare(self, values: Mapping[str, Value]) -> Agreement | None:
         """The agreement at one point, or None where a side is undefined (or a condition on its boundary)."""
@@ -74,6 +83,9 @@ class Evaluator:
             left, right = value_at(self.built.lhs, substitution), value_at(self.built.rhs, substitution)
             if left is None or right is None:
                 return None
+            if self.rounding is not None:
+                tolerance = mpmath.mpf(self.rounding.numerator) / self.rounding.denominator
+                return Agreement(bool(abs(left - right) <= tolerance), _text(left), _text(right))
             return Agreement(_agree(left, right, self.terms, substitution), _text(left), _text(right))
 
 

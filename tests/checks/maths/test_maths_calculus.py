@@ -245,3 +245,9 @@ def test_a_false_step_with_a_4300_digit_value_fails_with_its_witness_not_an_inte
     assert (outcome.result, outcome.method, outcome.code) == ("failed", "witness", None)
     assert outcome.difference == "1.04796470438082e+3769"
     assert decide_step(parse_step(encoding)).to_json() == outcome.to_json()
+
+
+def test_the_numeric_check_of_an_approximate_step_allows_its_rounding(decider: SymbolicDecider) -> None:
+    reported = step("Integral(exp(-x^2), (x, 0, 1))", "0.7468", {"x": REAL})
+    assert decider.numeric_check(reported).result == "passed"  # a relative 1e-12 would fail 0.74682...
+    assert decider.numeric_check(step("Integral(exp(-x^2), (x, 0, 1))", "0.7470", {"x": REAL})).result == "failed"

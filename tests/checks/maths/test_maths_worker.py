@@ -178,3 +178,23 @@ def test_the_callers_process_never_imports_sympy_and_the_grammars_are_built_once
     assert found["results"] == ["passed", "passed", "passed"] and found["keys"] == 3
     assert found["parsers_here"] == [1, 1]  # each grammar built once, in the caller
     assert found["worker"] == {"grammars": 0, "sympy": True}  # the worker gets parsed steps: no grammar there
+
+
+def test_a_worker_starved_past_its_wall_clock_backstop_decides_nothing_and_the_call_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from cgx_checks.maths import worker
+    from support import EXAMPLE_RECORDS, call, start_example
+
+    run = tmp_path / "run"
+    start_example(run)
+    assert call(run, "classify", records=EXAMPLE_RECORDS)["refused"] == []
+    before = (run / "calls.jsonl").read_bytes()
+    monkeypatch.setattr(worker, "WALL_FACTOR", 0.0)  # a backstop of no time at all: every task is starved
+    monkeypatch.setattr(worker, "WALL_EXTRA", 0.0)
+    proposal = {"type": "rederive-maths", "target": "s-08", "symbols": {"x": ["real"]}, "lhs": "x + x", "rhs": "2*x"}
+    result = call(run, "run_checks", proposals=[proposal])
+    assert result["error"]["code"] == str(Code.CHECK_STALLED), result
+    assert (run / "calls.jsonl").read_bytes() == before and not (run / "checks").exists()
+    monkeypatch.undo()
+    assert call(run, "run_checks", proposals=[proposal])["checks"][0]["result"] == "passed"
