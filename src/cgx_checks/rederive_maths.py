@@ -19,8 +19,9 @@ from typing import Any, Final
 
 from cgx_checks.common import error_outcome, refusal_of
 from cgx_checks.maths.encoding import KEYS
-from cgx_checks.maths.limits import DECIDE_BUDGET, NUMERIC_BUDGET
+from cgx_checks.maths.limits import DECIDE_BUDGET, NUMERIC_BUDGET, NUMERIC_CALCULUS_BUDGET
 from cgx_checks.maths.schema import proposal_schema
+from cgx_checks.maths.structure import ParsedStep
 from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -52,8 +53,14 @@ FIXES: Final = {
     "number; check an approximation in symbols as the exact relation, or its Limit",
 }
 
-BUDGETS: Final = {"rederive-maths": DECIDE_BUDGET, "rederive-maths-numeric": NUMERIC_BUDGET}
-"""Seconds of CPU time each maths check may take, recorded in its inputs (`budget`) and used again by verify."""
+
+def budget_of(check: str, step: ParsedStep) -> float:
+    """Seconds of CPU time a maths check may take, recorded in its inputs (`budget`) and used again by
+    verify: the numeric check of a step with calculus gets more, for its quadratures."""
+    if check == "rederive-maths":
+        return DECIDE_BUDGET
+    return NUMERIC_CALCULUS_BUDGET if step.calculus else NUMERIC_BUDGET
+
 
 SCHEMA: Final[Mapping[str, Any]] = proposal_schema()
 
@@ -106,7 +113,7 @@ class _Step:
     name: str
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
-        from cgx_checks.maths.structure import parse_step
+        from cgx_checks.maths.structure import parse_step  # lark: read when a maths proposal arrives
 
         target = str(proposal["target"])
         equations = [str(item) for item in proposal.get("equations") or []]
@@ -114,11 +121,11 @@ class _Step:
         if isinstance(texts, Refusal):
             return texts
         inputs: dict[str, Any] = {"target": target, "equations": equations, **_encoding(proposal)}
-        inputs["budget"] = {"cpu_seconds": BUDGETS[self.name]}
         try:
             step = parse_step(_encoding(inputs))
         except CgxError as error:
             return refusal_of(error, FIXES)
+        inputs["budget"] = {"cpu_seconds": budget_of(self.name, step)}
         if (refusal := self._latex_problem(step.encoding.latex, equations, texts)) is not None:
             return refusal
         return Prepared(target, inputs)

@@ -12,7 +12,7 @@ can, then each side is evaluated with `evalf` to 50 significant digits. Integral
 evaluated numerically there (mpmath's quadrature and series summation, through sympy's `evalf`), limits
 with mpmath's `limit` (both sides of a two-sided limit, which must agree), derivatives exactly. A function
 the encoding declares (undefined, so no number can be put in it) is replaced by a test function drawn
-from the same seed and recorded, `Q(t) = c0 + c1*t + c2*t^2 + c3*exp(t/5)`: an identity that holds for
+from the same seed and recorded, `Q(t) = c0 + c1*t + c2*t^2 + c3/(1 + t^2)`: an identity that holds for
 every function holds for it, and one that does not usually fails there.
 
 With l and r the two values and T the largest absolute value of a top-level term of either side there,

@@ -11,6 +11,7 @@ import sympy
 from cgx_checks.maths.build import build_step
 from cgx_checks.maths.decide import decide_step
 from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.limits import NUMERIC_CALCULUS_BUDGET
 from cgx_checks.maths.numeric import compare_at, numeric_points
 from cgx_checks.maths.points import value_from_json
 from cgx_checks.maths.structure import parse_step
@@ -251,3 +252,15 @@ def test_the_numeric_check_of_an_approximate_step_allows_its_rounding(decider: S
     reported = step("Integral(exp(-x^2), (x, 0, 1))", "0.7468", {"x": REAL})
     assert decider.numeric_check(reported).result == "passed"  # a relative 1e-12 would fail 0.74682...
     assert decider.numeric_check(step("Integral(exp(-x^2), (x, 0, 1))", "0.7470", {"x": REAL})).result == "failed"
+
+
+def test_an_integral_of_an_undefined_function_by_substitution_is_decided_with_a_test_function(
+    decider: SymbolicDecider,
+) -> None:
+    symbols = {"x": REAL, "u": REAL, "a": ["positive"]}
+    substituted = step("Integral(2*f(2*x), (x, 0, a))", "Integral(f(u), (u, 0, 2*a))", symbols, functions=["f"])
+    assert decider.decide(substituted).result == "error"  # sympy cannot integrate an undefined f
+    numeric = decider.numeric_check(substituted, budget=NUMERIC_CALCULUS_BUDGET)  # 64 quadratures
+    assert numeric.result == "passed" and numeric.functions is not None and "f(t) = " in numeric.functions["f"]
+    wrong = step("Integral(2*f(2*x), (x, 0, a))", "Integral(f(u), (u, 0, a))", symbols, functions=["f"])
+    assert decider.numeric_check(wrong, budget=NUMERIC_CALCULUS_BUDGET).result == "failed"
