@@ -79,9 +79,7 @@ def test_a_decision_near_its_budget_is_the_same_on_a_saturated_machine_as_on_an_
 PARENT = textwrap.dedent(
     """
     import sys
-    from multiprocessing.connection import Connection
-
-from cgx_checks.maths.decider import SymbolicDecider
+    from cgx_checks.maths.decider import SymbolicDecider
 
     if __name__ == "__main__":
         decider = SymbolicDecider(budget=600)
@@ -140,9 +138,7 @@ def test_a_task_stuck_in_c_code_is_ended_by_the_cpu_time_rlimit() -> None:
 IMPORTS = textwrap.dedent(
     """
     import json, sys
-    from multiprocessing.connection import Connection
-
-from cgx_checks.maths.decider import SymbolicDecider
+    from cgx_checks.maths.decider import SymbolicDecider
     from cgx_checks.maths.latex import latex_parser
     from cgx_checks.maths.parse import side_parser
     from cgx_checks.maths.structure import parse_step
