@@ -26,6 +26,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from cgx_checks.arithmetic import evaluate, parse_expression
+from cgx_checks.arithmetic import measure as measure_tree
 
 _BINARY = {
     ast.Add: Fraction.__add__,
@@ -97,7 +98,7 @@ def realistic_expressions(count: int, seed: int) -> list[str]:
     return [rng.choice(templates)() for _ in range(count)]
 
 
-def run_once(function: Callable[[str], Fraction], expressions: list[str]) -> float:
+def run_once(function: Callable[[str], object], expressions: list[str]) -> float:
     """The mean time per expression of one pass over the list, in seconds."""
     start = time.perf_counter()
     for expression in expressions:
@@ -167,6 +168,57 @@ def run_benchmark(count: int, repeats: int, seed: int, *, profile: bool) -> tupl
     return baseline_time, ours_time, ratio
 
 
+# -- units: a unit expression against the same expression without its units ------------------------------
+
+_UNITS = [("min", "h"), ("h", "day"), ("s", "ms"), ("m/s", "km/h"), ("Hz", "kHz"), ("mm", "m"), ("GB", "MB")]
+
+
+def unit_expressions(count: int, seed: int) -> list[tuple[str, str]]:
+    """(with units, without units) pairs of the same arithmetic: sums of durations, speeds times times."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(count):
+        unit, other = rng.choice(_UNITS)
+        a, b, c = rng.randrange(1, 1000), rng.randrange(1, 1000), f"{rng.randrange(1, 100)}.{rng.randrange(10)}"
+        template = rng.randrange(3)
+        if template == 0:
+            pairs.append((f"{a} {unit} + {b} {other} + {c} {unit}", f"{a} + {b} + {c}"))
+        elif template == 1:
+            pairs.append((f"({a} {unit} - {b} {other}) / {c} {unit}", f"({a} - {b}) / {c}"))
+        else:
+            pairs.append((f"{a} {unit} * {c} / {b}", f"{a} * {c} / {b}"))
+    return pairs
+
+
+def with_units(expression: str) -> object:
+    """recompute-numbers' path for an expression with units: parse, then measure (pint's exact factors)."""
+    return measure_tree(parse_expression(expression), 64)
+
+
+def run_units_benchmark(count: int, repeats: int, seed: int) -> tuple[float, float, float]:
+    """Median time per expression of the plain path and the unit path, and the median of their ratios."""
+    pairs = unit_expressions(count, seed)
+    plain = [without for _, without in pairs]
+    united = [expression for expression, _ in pairs]
+    with_units(united[0])  # load pint and build its registry outside the timing, as a long process does once
+    plain_times: list[float] = []
+    unit_times: list[float] = []
+    for _ in range(repeats):
+        plain_times.append(run_once(ours, plain))
+        unit_times.append(run_once(with_units, united))
+    ratios = [mine / theirs for mine, theirs in zip(unit_times, plain_times, strict=True)]
+    plain_time, unit_time, ratio = (
+        statistics.median(plain_times),
+        statistics.median(unit_times),
+        statistics.median(ratios),
+    )
+    print(f"unit expressions: {len(pairs)} (seed {seed}), repeats: {repeats}")
+    print(f"plain expression (parse + exact evaluation):      {plain_time * 1e6:8.1f} us per expression")
+    print(f"the same with units (parse + pint exact factors): {unit_time * 1e6:8.1f} us per expression")
+    print(f"ratio (median of per-pass ratios): {ratio:.2f}x")
+    return plain_time, unit_time, ratio
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=400, help="expressions (default 400)")
@@ -176,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     try:
         run_benchmark(arguments.count, arguments.repeats, arguments.seed, profile=arguments.profile)
+        run_units_benchmark(arguments.count, arguments.repeats, arguments.seed)
     except ValueError as error:
         print(error, file=sys.stderr)
         return 1

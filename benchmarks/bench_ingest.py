@@ -42,6 +42,7 @@ def start_run_phases() -> Phases:
     phases.add("read_latex (credencegraph)", credencegraph.ingest.latex, "read_latex")
     phases.add("chunks_to_graph (credencegraph)", credencegraph.ingest, "chunks_to_graph")
     phases.add("finding the paper's files (pylatexenc walk)", cgx_core.documents._LatexFiles, "walk")
+    phases.add("table rows (cgx_core.tables)", cgx_core.tools.start_run, "read_tables")
     phases.add("reading the .bib (bibtexparser)", cgx_core.tools.start_run, "read_bib")
     phases.add("references from the .bib", cgx_core.tools.start_run, "annotate_references")
     phases.add("rubric load", cgx_core.rubrics, "load_rubric_bytes")

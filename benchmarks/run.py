@@ -24,6 +24,8 @@ import bench_calls
 import bench_cold
 import bench_ingest
 import bench_replay
+import bench_startup
+import bench_tables
 import bench_verify
 from synthetic import SEED, Workspace
 from timing import Figure, at_most, load, section
@@ -39,6 +41,7 @@ def arithmetic(workspace: Workspace, *, profile: bool) -> list[Figure]:
 
     count, repeats = (200, 5) if workspace.quick else (400, 15)
     baseline, ours, ratio = bench_arithmetic.run_benchmark(count, repeats, SEED, profile=profile)
+    plain, united, unit_ratio = bench_arithmetic.run_units_benchmark(count, repeats, SEED)
     return [
         Figure(
             "e",
@@ -49,7 +52,17 @@ def arithmetic(workspace: Workspace, *, profile: bool) -> list[Figure]:
             f"{ratio:.2f}x",
             "<= 1.5x",
             at_most(ratio, 1.5),
-        )
+        ),
+        Figure(
+            "e2",
+            "recompute-numbers: parse + evaluate with units",
+            united,
+            plain,
+            "the same expressions without units",
+            f"{unit_ratio:.2f}x",
+            "report",
+            None,
+        ),
     ]
 
 
@@ -109,6 +122,8 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "d": ("(d) verify of 1000 runs with 1 and 2 jobs", bench_verify.figures),
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
+    "t": ("(t) start_run with table reading against without", bench_tables.figures),
+    "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
 }

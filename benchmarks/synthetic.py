@@ -98,10 +98,15 @@ class Paper:
 
     def start(self, run: Path) -> list[str]:
         """Start a run on the paper; returns the chunk ids, checked against the sentences written."""
-        result = tool("start_run", {"run": str(run), "paper": str(self.main), "rubric": str(RUBRIC), "model": MODEL})
-        token = result["fence"]["token"]
+        tool("start_run", {"run": str(run), "paper": str(self.main), "rubric": str(RUBRIC), "model": MODEL})
+        chunks: list[dict[str, Any]] = []
+        start: int | None = 0
+        while start is not None:  # start_run lists a first page; get_state the rest, page by page
+            page = tool("get_state", {"run": str(run), "unit": "sentence", "start": start, "limit": 500})
+            chunks.extend(page["nodes"])
+            start = page["next"]
+        token = page["fence"]["token"]
         opening, closing = f"<data-{token}>", f"</data-{token}>"
-        chunks = [chunk for chunk in result["chunks"] if chunk["unit"] == "sentence"]
         texts = [chunk["text"].removeprefix(opening).removesuffix(closing) for chunk in chunks]
         if texts != [item.text for item in self.body]:
             raise RuntimeError("the paper did not ingest into one chunk per sentence")

@@ -122,3 +122,17 @@ def start_lock_holder(run: Path) -> subprocess.Popen[str]:
     holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(run)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     return holder
+
+
+def listed_nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
+    """Every node of a run as get_state lists them, page by page (as an agent reads them after start_run)."""
+    from cgx_core.tools.registry import call_tool
+
+    nodes: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page, is_error = call_tool("get_state", {"run": str(run), "start": start, **filters})
+        assert not is_error, page
+        nodes.extend(page["nodes"])
+        start = page["next"]
+    return nodes

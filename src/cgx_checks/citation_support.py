@@ -3,8 +3,11 @@ bibliography entry (see cgx_checks.citation and docs/citations.md).
 
 The check passes or fails as the agent judged only when the passage is in the source and the source is
 tied to the entry: the run's cited copy named by the entry's key and unchanged since start_run, the arXiv
-paper the entry names, or the page its DOI resolves to. Anything else is an error check, which moves no
-credence and is listed in report.json.
+paper the entry names, or the page its DOI resolves to. The tie of a URL is decided from the URL and the
+entry before any connection, so an untied URL is never fetched; a tied one is read from the run's offline
+sources when start_run was given one for it, else fetched. Anything else is an error check, which moves no
+credence and is listed in report.json; a fetch that failed is logged with its error, so replay gives the
+same error back with no network (cgx_checks.citation.recorded).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from cgx_core.plugins import CheckTypeRegistry
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
     from cgx_checks.citation.ties import Entry, Tie
+    from cgx_core.offline_sources import OfflineSource
 
 
 def _is_url(source: str) -> bool:
@@ -134,41 +138,121 @@ class CitationSupport:
         return self._judged(inputs, tie, read, name)
 
     def _url(self, inputs: Mapping[str, Any], entry: Entry, url: str, run: RunView) -> Outcome:
-        from cgx_checks.citation.fetch import DEFAULT_POLICY, fetch
-        from cgx_checks.citation.reading import Reading, read_source, replay_reading
+        from cgx_checks.citation.ties import tie_before_fetch, urls_for
+
+        tie = tie_before_fetch(url, entry)
+        if tie is None:
+            tied = urls_for(entry)
+            where = f"give one of {tied}" if tied else "the entry names no DOI or arXiv id: give its copy in cited/"
+            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}', so it was not fetched: {where}")
+        if run.mode == "live":
+            offline = run.offline_source(url)
+            return (
+                self._fetched(inputs, entry, tie, url) if offline is None else self._read_offline(inputs, tie, offline)
+            )
+        recorded = run.recorded_read()
+        if isinstance(recorded, Mapping) and "offline" in recorded:
+            return self._replayed_offline(inputs, tie, url, recorded, run)
+        return self._replayed(inputs, entry, url, run)
+
+    def _replayed_offline(
+        self, inputs: Mapping[str, Any], tie: Tie, url: str, recorded: Mapping[str, Any], run: RunView
+    ) -> Outcome:
+        """Read the run's offline source again, as the live check did; any other reading is refused."""
+        offline = run.offline_source(url)
+        if offline is None:
+            raise CgxError(Code.SOURCE_MISMATCH, f"the run's offline source of {url} is missing from its sources/")
+        outcome = self._read_offline(inputs, tie, offline)
+        if outcome.read != recorded:
+            raise CgxError(
+                Code.SOURCE_MISMATCH, f"the run's offline source of {url} gives another reading than the log"
+            )
+        return outcome
+
+    def _read_offline(self, inputs: Mapping[str, Any], tie: Tie, source: OfflineSource) -> Outcome:
+        """Read the offline source start_run was given for a tied URL, instead of the network."""
+        from cgx_checks.citation.reading import read_source
+        from cgx_checks.citation.text import kind_for, media_type
+
+        media, charset = media_type(source.content_type)
+        offline = {"bytes_digest": source.digest, "content_type": source.content_type}
+        try:
+            reading = read_source(source.data, kind_for(media), str(inputs["passage"]), charset=charset)
+        except CgxError as error:
+            read = {
+                "source": source.url,
+                "offline": offline,
+                "error": {"code": str(error.code), "message": error.message},
+            }
+            return Outcome("error", error.message, code=str(error.code), read=read)
+        read = {"source": source.url, "offline": offline, "reading": reading.to_json()}
+        return self._judged(inputs, tie, read, source.url, via=" (read from the offline sources start_run was given)")
+
+    def _fetched(self, inputs: Mapping[str, Any], entry: Entry, tie: Tie, url: str) -> Outcome:
+        """Fetch a tied URL; a failure is an error check that records what happened, for replay."""
+        from cgx_checks.citation.fetch import DEFAULT_POLICY, FetchError, fetch
+        from cgx_checks.citation.reading import read_source
+        from cgx_checks.citation.recorded import failed_read, hops_of, unread_read
         from cgx_checks.citation.text import kind_for
+        from cgx_checks.citation.ties import hop_rule
+
+        try:
+            fetched = fetch(url, policy=self._policy or DEFAULT_POLICY, allow=hop_rule(tie))
+        except FetchError as error:
+            return Outcome(
+                "error", error.message, code=str(error.code), read=failed_read(url, hops_of(error.hops), error)
+            )
+        hops = hops_of(fetched.hops)
+        sources = {bytes_digest(fetched.body): fetched.body}
+        kind = kind_for(fetched.content_type)
+        try:
+            reading = read_source(fetched.body, kind, str(inputs["passage"]), charset=fetched.charset)
+        except CgxError as error:
+            read = unread_read(url, hops, kind, fetched.charset, bytes_digest(fetched.body), error)
+            return Outcome("error", error.message, code=str(error.code), read=read, sources=sources)
+        read = {"source": url, "hops": hops, "reading": reading.to_json()}
+        return self._judged(inputs, self._tie_of(hops, entry, url), read, url, sources=sources)
+
+    def _replayed(self, inputs: Mapping[str, Any], entry: Entry, url: str, run: RunView) -> Outcome:
+        """What the live check read, again, from the log and the recorded bytes; never the network."""
+        from cgx_checks.citation.reading import Reading, replay_reading
+        from cgx_checks.citation.recorded import recorded_failure, replay_unread
+
+        recorded = run.recorded_read()
+        if not isinstance(recorded, Mapping) or recorded.get("source") != url:
+            raise CgxError(Code.RUN_CORRUPT, f"the log records no reading of {url}")
+        failure = recorded_failure(recorded)
+        if failure is not None:  # the fetch failed: its error, as recorded (it moves no credence)
+            return Outcome("error", failure.message, code=str(failure.code), read=dict(recorded))
+        if "fetched" in recorded:  # fetched, but no passage came out of the bytes: read them again
+            error = replay_unread(recorded, str(inputs["passage"]), run)
+            return Outcome("error", error.message, code=str(error.code), read=dict(recorded))
+        previous = Reading.from_json(recorded["reading"])
+        data = self._recorded_bytes(run, url, previous.bytes_digest)
+        reading = replay_reading(data, str(inputs["passage"]), previous)
+        hops = list(recorded["hops"])
+        read = {"source": url, "hops": hops, "reading": reading.to_json()}
+        return self._judged(inputs, self._tie_of(hops, entry, url), read, url)
+
+    @staticmethod
+    def _tie_of(hops: list[dict[str, Any]], entry: Entry, url: str) -> Tie:
         from cgx_checks.citation.ties import tie_for_url
 
-        passage = str(inputs["passage"])
-        if run.mode == "live":
-            fetched = fetch(url, policy=self._policy or DEFAULT_POLICY)
-            hops = [{"url": hop.url, "status": hop.status} for hop in fetched.hops]
-            tie = tie_for_url([hop.url for hop in fetched.hops], entry)
-            if tie is None:
-                raise CgxError(
-                    Code.SOURCE_UNTIED,
-                    f"{url} is not tied to '{entry.key}': give the arXiv paper or the DOI page the entry names",
-                )
-            reading = read_source(fetched.body, kind_for(fetched.content_type), passage, charset=fetched.charset)
-            read = {"source": url, "hops": hops, "reading": reading.to_json()}
-            return self._judged(inputs, tie, read, url, sources={bytes_digest(fetched.body): fetched.body})
-        recorded = run.recorded_read()
-        if not isinstance(recorded, Mapping) or "reading" not in recorded:
-            raise CgxError(Code.RUN_CORRUPT, f"the log records no reading of {url}")
-        previous = Reading.from_json(recorded["reading"])
-        data = run.source_bytes(previous.bytes_digest)
+        tie = tie_for_url([str(hop["url"]) for hop in hops], entry)
+        if tie is None:
+            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
+        return tie
+
+    @staticmethod
+    def _recorded_bytes(run: RunView, url: str, digest: str) -> bytes:
+        data = run.source_bytes(digest)
         if data is None:
             raise CgxError(
                 Code.SOURCE_MISMATCH,
-                f"the bytes of {url} ({previous.bytes_digest}) are not stored: pass --sources DIR with a file named "
+                f"the bytes of {url} ({digest}) are not stored: pass --sources DIR with a file named "
                 "by the hex of that digest",
             )
-        reading = replay_reading(data, passage, previous)
-        tie = tie_for_url([hop["url"] for hop in recorded["hops"]], entry)
-        if tie is None:
-            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
-        read = {"source": url, "hops": list(recorded["hops"]), "reading": reading.to_json()}
-        return self._judged(inputs, tie, read, url)
+        return data
 
     def _judged(
         self,
@@ -177,6 +261,7 @@ class CitationSupport:
         read: dict[str, Any],
         source: str,
         sources: Mapping[str, bytes] | None = None,
+        via: str = "",
     ) -> Outcome:
         supports = bool(inputs["supports"])
         reading = read["reading"]
@@ -184,7 +269,7 @@ class CitationSupport:
             f", page {reading['page']}" if reading.get("page") else ""
         )
         detail = (
-            f"the passage is at {where} of {source}, tied to '{inputs['key']}' by {tie.kind}; "
+            f"the passage is at {where} of {source}{via}, tied to '{inputs['key']}' by {tie.kind}; "
             f"the model judged that it {'supports' if supports else 'does not support'} {inputs['target']}"
         )
         return Outcome(

@@ -1,12 +1,14 @@
 """recompute-numbers: an arithmetic expression over numerals of the chunks a proposal cites, evaluated
-exactly, against a reported numeral those chunks write (see cgx_checks.arithmetic)."""
+exactly (with the units, constants and functions a reader needs), against a reported numeral those chunks
+write, compared with the relation the text writes before it (see cgx_checks.arithmetic)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
 from typing import Any
 
-from cgx_checks.common import cited_texts, error_outcome, inputs_list, refusal_of
+from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
 from cgx_core.errors import CgxError
 from cgx_core.hookspecs import hookimpl
@@ -14,17 +16,44 @@ from cgx_core.plugins import CheckTypeRegistry
 
 FIXES = {
     "operand-not-in-text": (
-        "use only numerals the cited chunks write (the message lists them); add to `cites` the chunk that writes "
-        "a missing one"
+        "use only numerals the cited chunks write, with the unit they write after them (the message lists the "
+        "numerals and, for a missing one, the chunks that write it); add those chunks to `cites`"
     ),
-    "expression-invalid": "write the expression with numerals, + - * / ** and parentheses only (no names, no units)",
+    "expression-invalid": (
+        "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
+        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs"
+    ),
     "expression-too-large": "split the computation into smaller checks",
-    "exponent-too-large": "an exponent must be a whole number from -100 to 100",
-    "exponent-not-whole": "an exponent must be a whole number from -100 to 100",
+    "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
+    "exponent-not-whole": "an exponent must be a whole number from -100 to 100; use sqrt, cbrt or root for roots",
     "result-too-large": "the computation is too large to do exactly: check a smaller step",
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
+    "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
+    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs",
+    "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
+    "unit-incompatible": (
+        "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
+        "only quantities of one dimension add, and a function such as ln takes a plain number"
+    ),
+    "unit-missing": "write each numeral with the unit the text gives it (90 minutes + 20 h), so it is converted",
+    "relation-not-in-text": (
+        "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
+        "~ for 'approximately'), or leave it out when the text writes only one"
+    ),
+    "hedge-undeclared": (
+        "check a number the text states without this hedge; a hedge's tolerance is declared by the rubric's "
+        "author in <rubric>.tolerances.toml, never by the agent"
+    ),
+    "expression-is-result": (
+        "compute the result from the other numbers the text gives (parts, counts, rates); a number that "
+        "merely appears again is not a recomputation"
+    ),
+    "function-domain": "check the argument: sqrt and even roots need a value >= 0, ln and log a value > 0",
+    "value-undecided": "the value is too close to the bound to decide: check another step",
 }
+
+_RELATIONS = ["=", "<", "<=", ">", ">=", "~"]
 
 
 class RecomputeNumbers:
@@ -33,16 +62,68 @@ class RecomputeNumbers:
     name = "recompute-numbers"
     tool: ProposingTool = "run_checks"
     description = (
-        "Recompute a number the target reports: an arithmetic expression over numerals the cited chunks write "
-        "(+ - * / **, parentheses), evaluated exactly, against the reported result as written (its digits set the "
-        'rounding: 350 is 350 +- 0.5). Example: {"type": "recompute-numbers", "target": "s-12", "cites": '
-        '["s-12"], "expression": "12 * 300", "result": "3000"}'
+        "Recompute a number the target reports from numbers the cited chunks write: an expression (+ - * / **, "
+        "parentheses, pi, e, sqrt cbrt root ln log log10 log2 exp abs) evaluated exactly, against the reported "
+        "result as written, compared with the relation the text writes before it: plain (its digits set the "
+        "rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge ('approximately 2 days': "
+        "the rubric's tolerance). A numeral may carry the unit the text writes after it (90 min, 4.1e-3 m/s); "
+        "units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative changes need no 100. "
+        'Example: {"type": "recompute-numbers", "target": "s-12", "cites": ["s-12", "s-3"], '
+        '"expression": "90 min + 20 h + 1 day", "result": "2 days"}'
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
-            "cites": {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 20},
-            "expression": {"type": "string", "minLength": 1, "maxLength": 2000},
-            "result": {"type": "string", "minLength": 1, "maxLength": 100},
+            "cites": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": 100},
+                "maxItems": 20,
+                "description": (
+                    "The chunks (table rows included) that write the numbers; default: the target alone. Every "
+                    "numeral of the expression and the result must be written in one of them."
+                ),
+                "examples": [["s-12", "s-40"]],
+            },
+            "expression": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 2000,
+                "description": (
+                    "The computation, over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, "
+                    "12000 for 12,000, 30% for 30\\%, 11 for 'eleven'), each optionally followed by the unit the "
+                    "text writes after it; + - * / ** (whole exponents), parentheses, the constants pi and e, and "
+                    "sqrt(x), cbrt(x), root(x, n), ln(x), log(x) (natural), log(x, b), log10(x), log2(x), "
+                    "exp(x), abs(x)."
+                ),
+                "examples": [
+                    "(6.2 - 2.2) / 0.01 + 1",
+                    "90 min + 20 h + 1 day",
+                    "16.3e-5 / 4.52e-5",
+                    "(93.2% - 25.4%) / 25.4%",
+                    "abs(4.52 - 4.6) / 4.6",
+                    "4.1e-3 m/s * 3600 s",
+                    "sqrt(2) * 5",
+                ],
+            },
+            "result": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100,
+                "description": (
+                    "The reported numeral as the text writes it (its digits set the rounding), with its unit "
+                    "when the expression has units; a percentage with its %."
+                ),
+                "examples": ["400", "2 days", "3.6", "30%", "2%", "14.76 m"],
+            },
+            "relation": {
+                "type": "string",
+                "enum": _RELATIONS,
+                "description": (
+                    "How the text states the result: = (nothing written), < <= > >= ('less than', 'at most', "
+                    "'more than', 'at least'), ~ (a hedge: 'approximately', 'about', '\\approx'). Leave it out "
+                    "to take the one the text writes; it must be one the text writes before the result."
+                ),
+                "examples": ["<", "~"],
+            },
         },
         "required": ["expression", "result"],
         "additionalProperties": False,
@@ -57,37 +138,57 @@ class RecomputeNumbers:
         texts = cited_texts(run, str(inputs["target"]), inputs_list(inputs, "cites"))
         if isinstance(texts, Refusal):
             return texts
-        return recompute(str(inputs["expression"]), str(inputs["result"]), texts)
+        relation = inputs.get("relation")
+        return recompute(
+            str(inputs["expression"]),
+            str(inputs["result"]),
+            texts,
+            relation=None if relation is None else str(relation),
+            tolerances=run.hedge_tolerances(),
+            chunks=_chunks(run),
+        )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         target = str(proposal["target"])
-        inputs = {
+        inputs: dict[str, Any] = {
             "target": target,
             "cites": list(proposal.get("cites") or [target]),
             "expression": proposal["expression"],
             "result": proposal["result"],
         }
+        if proposal.get("relation") is not None:
+            inputs["relation"] = proposal["relation"]
         try:
             checked = self._recompute(inputs, run)
         except CgxError as error:
-            return refusal_of(error, FIXES)
+            return _refusal(error)
         if isinstance(checked, Refusal):
             return checked
+        # The record states how the result was compared: the relation the text writes and, for a hedge,
+        # the tolerance the run's table declares for it (verify checks the table still says so).
+        if checked.relation != "=":
+            inputs["relation"] = checked.relation
+        else:
+            inputs.pop("relation", None)
+        if checked.tolerance is not None:
+            inputs["hedge"] = checked.hedge
+            inputs["tolerance"] = _fraction(checked.tolerance)
         return Prepared(target, inputs)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
         return ""
 
     def observation_key(self, prepared: Prepared) -> str:
-        """The exact value, the expected value and the rounding: all that decides the outcome."""
-        from cgx_checks.arithmetic.evaluate import evaluate
-        from cgx_checks.arithmetic.numerals import read_numeral
-        from cgx_checks.arithmetic.parse import parse_expression
-        from cgx_checks.arithmetic.recompute import observation_key_of
+        """The exact value, the expected value, the rounding, and the unit, relation and tolerance when the
+        check has them: all that decides the outcome."""
+        from cgx_checks.arithmetic.recompute import decide_recorded, observation_key
 
-        value = evaluate(parse_expression(str(prepared.inputs["expression"])))
-        reported = read_numeral(str(prepared.inputs["result"]))
-        return observation_key_of(value, reported.value, reported.half_unit)
+        inputs = prepared.inputs
+        tolerance = Fraction(str(inputs["tolerance"])) if "tolerance" in inputs else None
+        decided = decide_recorded(
+            str(inputs["expression"]), str(inputs["result"]), str(inputs.get("relation", "=")), tolerance
+        )
+        return observation_key(decided)
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
         return self._outcome(prepared.inputs, run)
@@ -102,7 +203,39 @@ class RecomputeNumbers:
             return error_outcome(error)
         if isinstance(checked, Refusal):
             return Outcome("error", checked.message, code=str(checked.code))
-        return Outcome(checked.outcome, checked.detail, output=checked.to_json())
+        recorded = inputs.get("tolerance")
+        if checked.tolerance is not None and recorded != _fraction(checked.tolerance):
+            return Outcome(
+                "error",
+                f"the record's tolerance for {checked.hedge!r} is {recorded}, the run's table says "
+                f"{_fraction(checked.tolerance)}",
+                code="tampered",
+            )
+        libraries = {}
+        if checked.library is not None:
+            name, _, version = checked.library.partition(" ")
+            libraries[name] = version
+        return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _chunks(run: RunView) -> Iterator[Any]:
+    """The document's chunks, read only if a refusal needs to say which chunk writes a missing numeral."""
+    from cgx_checks.arithmetic.recompute import Chunk
+
+    for node in run.nodes():
+        if node.text is not None and node.attributes.get("origin") == "document":
+            yield Chunk(node.id, node.unit, node.text)
+
+
+def _refusal(error: CgxError) -> Refusal:
+    """The refusal of a proposal, with the fix of every problem it names."""
+    codes = getattr(error, "codes", (error.code,))
+    fixes = [FIXES.get(str(code), "change the proposal as the message says") for code in codes]
+    return Refusal(error.code, error.message, "; ".join(dict.fromkeys(fixes)))
 
 
 @hookimpl

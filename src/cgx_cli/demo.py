@@ -1,10 +1,10 @@
 """`credencegraph-extract demo [DIR]`: the bundled example, rebuilt through the same tool layer an agent uses.
 
 It starts a fresh run on the example paper and sends it every call the example's agent made (read from the
-committed run's log), finishes it, replays and verifies it, and prints what a person wants to know: each
-assessed node with its credence before and after the observations, the failed checks and why, and the
-analyst assumptions to review. The example lives in `examples/end-to-end/` of a checkout and is shipped
-inside the wheel as `cgx_cli/example/`.
+committed run's log), finishes it, replays and verifies it, and prints what a person wants to know (the
+text of `credencegraph-extract report`): each assessed node with its credence before and after the
+observations, the failed checks and why, and what awaits a person's review. The example lives in
+`examples/end-to-end/` of a checkout and is shipped inside the wheel as `cgx_cli/example/`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.report.integrity import Integrity, replay_outcome, verify_outcome
 from cgx_core.tools.registry import call_tool
 
 
@@ -57,52 +58,13 @@ def rebuild(example: Path, run: Path) -> int:
     return len(lines)
 
 
-def _text(node: Any) -> str:
-    text = " ".join(str(node.statement or "").split())
-    return text if len(text) <= 90 else text[:87] + "..."
+def summary(run: Path, calls: int, integrity: Integrity) -> str:
+    """What the finished run says, for a person: the report's text, after how the example was rebuilt."""
+    from cgx_core.report.model import build_report
+    from cgx_core.report.text import text_report
 
-
-def summary(run: Path, calls: int, replayed: dict[str, Any], differences: int) -> str:
-    """What the finished run says, for a person."""
-    from credencegraph.core import load
-    from credencegraph.inference import conditional, marginal
-    from credencegraph.semantics import compile_graph
-
-    graph = load(run / "graph.json")
-    report = json.loads((run / "report.json").read_bytes())
-    network = compile_graph(graph)
-    observed = {node.id: node.attributes["observed"] for node in graph if "observed" in node.attributes}
-    lines = [
-        f"Rebuilt the example in {run}: {calls} calls sent through the tools.",
-        f"Replay: {'byte-identical' if replayed.get('identical') else 'DIFFERS: ' + json.dumps(replayed)}. "
-        f"Verify: {differences} differences.",
-        "",
-        "Assessed nodes: verdict, credence before -> after the observations",
-    ]
-    for node in graph:
-        assessment = node.attributes.get("assessment")
-        if assessment is None:
-            continue
-        before = marginal(network, node.id, draws=0).point
-        after = conditional(network, node.id, observed, draws=0).point
-        verdict = assessment.get("verdict")
-        lines.append(f"  {node.id:5} {node.kind:16} {verdict:13} {before:.3f} -> {after:.3f}  {_text(node)}")
-    lines += ["", "Failed checks:"]
-    for node in graph:
-        check = node.attributes.get("check")
-        if check is not None and check.get("result") == "failed":
-            lines.append(f"  {node.id} {node.kind} on {check.get('target')}: {check.get('detail')}")
-    lines += ["", "Assumptions to review (added by the agent, resting on nothing):"]
-    for item in report["review"]["analyst_assumptions"]:
-        lines.append(f"  {item['node']}: {item['statement']} (needed by {', '.join(item['conclusions'])})")
-    if report["uncalibrated"]:
-        models = sorted({item["model"] for item in report["uncalibrated"]})
-        lines += [
-            "",
-            f"Uncalibrated: {len(report['uncalibrated'])} citation checks made with {models}, a model the "
-            "rubric's check type was not fitted with.",
-        ]
-    return "\n".join(lines)
+    report = build_report(run, integrity)
+    return f"Rebuilt the example in {run}: {calls} calls sent through the tools.\n" + text_report(report)
 
 
 def demo(directory: str | None) -> int:
@@ -122,5 +84,11 @@ def demo(directory: str | None) -> int:
     if verdict.error is not None:
         sys.stderr.write(f"error [{verdict.error['code']}]: {verdict.error['message']}\n")
         return ExitCode.ERROR
-    sys.stdout.write(summary(run, calls, replayed.body, len(verdict.differences)) + "\n")
+    integrity = Integrity(replay_outcome(replayed), verify_outcome(verdict))
+    try:
+        text = summary(run, calls, integrity)
+    except CgxError as error:
+        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        return ExitCode.ERROR
+    sys.stdout.write(text + "\n")
     return ExitCode.OK if replayed.identical and not verdict.differences else ExitCode.DIFFERENCE

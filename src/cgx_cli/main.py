@@ -1,7 +1,8 @@
 """The command line: a thin adapter over cgx_core's tool registry, plus the run commands.
 
 `main(argv) -> int` prints JSON to stdout and, for an error, one `error [<code>]: <message>` line to
-stderr. Heavy imports (the MCP SDK, sympy) happen only in the subcommands that need them.
+stderr. Heavy imports (the MCP SDK, sympy) happen only in the subcommands that need them. Ctrl-C ends any
+command with one `error [interrupted]: ...` line and status 130, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import NoReturn
 from cgx_cli.exit_codes import ExitCode
 
 PROG = "credencegraph-extract"
+INTERRUPTED_STATUS = 130
+"""The status of a command stopped by SIGINT, as a shell reports it (128 + 2)."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -32,43 +35,172 @@ def _parser() -> ArgumentParser:
         prog=PROG,
         description="The tools an agent uses to build the credencegraph graph of a paper, with every call "
         "recorded, replayable and checkable.",
+        epilog=f"'{PROG} COMMAND --help' describes a command.",
     )
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
-    tool = commands.add_parser("tool", help="call one tool and print its JSON result (for harnesses without MCP)")
+    def command(name: str, summary: str, description: str) -> ArgumentParser:
+        """A subcommand: `summary` in the list of commands, `summary` and `description` in its --help."""
+        made: ArgumentParser = commands.add_parser(name, help=summary, description=f"{summary}. {description}")
+        return made
+
+    tool = command(
+        "tool",
+        "call one tool and print its JSON result (for harnesses without MCP)",
+        "The result is the JSON the MCP server returns for the same call, byte for byte. A call the run refuses "
+        "prints the JSON error and one 'error [<code>]: <message>' line on stderr, with status 2. "
+        f"'{PROG} tools' lists the tools and their arguments; '{PROG} batch' makes many calls in one process.",
+    )
     tool.add_argument("name", help="the tool: start_run, classify, add_premises, run_checks, judge_citation, ...")
     tool.add_argument("--run", help="the run directory (the same as the 'run' argument)")
     tool.add_argument("--args", default="{}", help="the arguments as a JSON object, or '-' to read them from stdin")
     tool.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
 
-    commands.add_parser("tools", help="list the tools with their descriptions and argument schemas, as JSON")
-    commands.add_parser("mcp", help="serve the tools over MCP on stdio")
+    batch = command(
+        "batch",
+        "make many tool calls in one process, one JSON line each, and print one result line each",
+        'Each line of FILE (or stdin) is {"tool": NAME, "args": {...}}; each is logged as its own call, and its '
+        "result (or its error) is printed as one line, in order, on stdout; an error also prints 'line N: error "
+        "[<code>]: <message>' on stderr. A refused line does not stop the others unless --stop-on-error is given. "
+        "Status 0 when every line succeeded, 2 otherwise. One process pays its start-up once: the fast way for a "
+        "harness without MCP to make many calls.",
+    )
+    batch.add_argument("file", nargs="?", default="-", help="a JSON-lines file of calls ('-' or nothing: stdin)")
+    batch.add_argument("--run", help="the run directory, for lines whose args do not name one")
+    batch.add_argument("--wait", type=float, default=10.0, help="seconds each call waits for the run's lock")
+    batch.add_argument("--stop-on-error", action="store_true", help="stop at the first line that fails")
 
-    plugins = commands.add_parser("plugins", help="list the installed check types (their plugins), as JSON")
+    tools = command(
+        "tools",
+        "list the tools with their descriptions and argument schemas, as JSON",
+        "Also lists every installed check type with the JSON schema of its proposals: what an agent without MCP "
+        "reads instead of tools/list. With a tool's NAME, that tool alone, with the JSON schema of its result.",
+    )
+    tools.add_argument("name", nargs="?", help="one tool, shown with the schema of its result")
+    command(
+        "mcp",
+        "serve the tools over MCP on stdio",
+        "Register it in a harness as a stdio server: the command credencegraph-extract with the argument mcp. "
+        "Long calls send progress notifications, and a cancelled request stops its call before it commits.",
+    )
+
+    plugins = command(
+        "plugins",
+        "list the installed check types (their plugins), as JSON",
+        "Each with its distribution, version and proposing tool; with --rubric, whether the rubric declares it.",
+    )
     plugins.add_argument(
         "--rubric", help="a rubric: say which check types it declares, and which it declares that none provides"
     )
 
-    replay = commands.add_parser(
-        "replay", help="rebuild a run from its document and log; exit 1 when the graph differs from the recorded one"
+    rubrics = command(
+        "rubrics",
+        "list the rubrics this package ships, or copy one to edit",
+        "A run needs a rubric: 'paper' is for real papers (types for chunks that assert nothing), 'example-paper' "
+        "for the bundled example. Every number in them is illustrative.",
+    )
+    rubrics.add_argument(
+        "name", nargs="?", help="a rubric to print, or to copy with --copy (as listed, with or without .toml)"
+    )
+    rubrics.add_argument("--copy", metavar="PATH", help="copy the named rubric to PATH (a file or a directory)")
+
+    skill = command(
+        "skill",
+        "print the agent skill (SKILL.md), or copy it into a harness's skills folder",
+        "The skill teaches an agent the workflow and the rules; it is shipped with this package.",
+    )
+    skill.add_argument("--copy", metavar="DIR", help="write DIR/credencegraph-extract/SKILL.md")
+
+    replay = command(
+        "replay",
+        "rebuild a run from its document and log; exit 1 when the graph differs from the recorded one",
+        "Every logged call is applied again with the code installed now and checked against the digests its "
+        "line recorded; it reports the first call that diverges and how. No network: what a citation check read "
+        "comes back from the run's sources/ or --sources.",
     )
     replay.add_argument("run")
     replay.add_argument("--source", help="the paper's main file, when the run did not store it")
     replay.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
 
-    verify = commands.add_parser(
-        "verify", help="re-run every deterministic check of finished runs; exit 1 when a check differs from its record"
+    verify = command(
+        "verify",
+        "re-run every deterministic check of finished runs; exit 1 when a check differs from its record",
+        "Checks of finished runs are re-run from the inputs their records hold, in parallel worker processes, and "
+        "every field a re-run does not reproduce is printed.",
     )
     verify.add_argument("runs", nargs="+", metavar="RUN")
     verify.add_argument("--jobs", type=int, help="worker processes (default: the number of cores)")
     verify.add_argument("--json", action="store_true", help="print a machine-readable summary")
 
-    demo = commands.add_parser("demo", help="run the bundled example through the tools and print a summary")
+    demo = command(
+        "demo",
+        "run the bundled example through the tools and print a summary",
+        "The example's recorded calls are sent to a fresh run, which is finished, replayed and verified; each "
+        "assessed node is printed with its credence before and after its checks.",
+    )
     demo.add_argument("directory", nargs="?", help="where to put the run (default: a new temporary directory)")
 
-    unlock = commands.add_parser("unlock", help="report whether a tool call holds the run's lock, and which process")
+    unlock = command(
+        "unlock",
+        "report whether a tool call holds the run's lock, and which process",
+        "The lock is the operating system's and dies with its process: this names the live process that holds "
+        "it (a child that inherited it included), so a person can decide whether to stop a hung agent.",
+    )
     unlock.add_argument("run")
+
+    report = command(
+        "report",
+        "what a finished run says, for a person: text, and a self-contained HTML page or Markdown",
+        "The text goes to stdout; --html writes one page that loads nothing (verdicts, credences before and after "
+        "the observations from credencegraph's inference, failed checks with their inputs, assumptions, coverage, "
+        "what awaits review, the run's identity). The run is replayed and verified now, offline, and the report "
+        "says what came of it; status 1 when either did not pass.",
+    )
+    report.add_argument("run")
+    report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")
+    report.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    report.add_argument("--source", help="the paper's main file, for the replay, when the run did not store it")
+    report.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
+    report.add_argument("--no-replay", action="store_true", help="do not replay the run (the report says so)")
+    report.add_argument("--no-verify", action="store_true", help="do not verify the run (the report says so)")
+
+    review = command(
+        "review",
+        "record a person's verdict on a node or a check, as a logged check",
+        "The review tool's call, made for a person: it becomes a check of the rubric's review type (human-review) "
+        "and moves credence through inference. A finished run is finished again afterwards (--no-finish: not).",
+    )
+    review.add_argument("run")
+    subject = review.add_mutually_exclusive_group(required=True)
+    subject.add_argument("--node", help="the node reviewed")
+    subject.add_argument("--check", help="the check reviewed (c-NNN): the verdict is on its target, in view of it")
+    review.add_argument("--verdict", required=True, choices=["holds", "fails", "undetermined"])
+    review.add_argument("--reviewer", required=True, help="the person whose judgement this is")
+    review.add_argument("--reason", required=True, help="why, in the reviewer's words")
+    review.add_argument(
+        "--agent-model", metavar="MODEL", help="an agent running MODEL enters the person's verdict for them"
+    )
+    review.add_argument("--no-finish", action="store_true", help="leave a finished run reopened after the review")
+    review.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
     return parser
+
+
+class VersionAction(argparse.Action):
+    """`--version`, reading the installed version only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("credencegraph-extract")
+        except PackageNotFoundError:
+            found = "unknown"
+        sys.stdout.write(f"{PROG} {found}\n")
+        raise SystemExit(ExitCode.OK)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,10 +210,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.tool_command import run_tool
 
         return run_tool(options.name, options.run, options.args, options.wait)
+    if options.command == "batch":
+        from cgx_cli.batch_command import run_batch
+
+        return run_batch(options.file, options.run, options.wait, stop_on_error=options.stop_on_error)
     if options.command == "tools":
         from cgx_cli.tool_command import list_tools
 
-        return list_tools()
+        return list_tools(options.name)
+    if options.command == "rubrics":
+        from cgx_cli.bundled import rubrics_command
+
+        return rubrics_command(options.name, options.copy)
+    if options.command == "skill":
+        from cgx_cli.bundled import skill_command
+
+        return skill_command(options.copy)
     if options.command == "plugins":
         from cgx_cli.plugins_command import list_plugins
 
@@ -98,6 +242,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cgx_cli.demo import demo
 
         return demo(options.directory)
+    if options.command == "report":
+        from cgx_cli.report_command import report_command
+
+        return report_command(
+            options.run,
+            html=options.html,
+            markdown=options.markdown,
+            source=options.source,
+            sources=options.sources,
+            replay=not options.no_replay,
+            verify=not options.no_verify,
+        )
+    if options.command == "review":
+        from cgx_cli.review_command import review_command
+
+        return review_command(
+            options.run,
+            node=options.node,
+            check=options.check,
+            verdict=options.verdict,
+            reviewer=options.reviewer,
+            reason=options.reason,
+            agent_model=options.agent_model,
+            finish=not options.no_finish,
+            wait=options.wait,
+        )
     if options.command == "unlock":
         from cgx_cli.unlock import unlock
 
@@ -109,5 +279,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry() -> NoReturn:
-    """The console script."""
-    raise SystemExit(main())
+    """The console script. Ctrl-C is one line and status 130: a tool call it stopped before its commit left
+    the run as it was, and one it stopped after is completed by the run's next call."""
+    from cgx_cli.lazy_imports import install
+
+    install()  # numpy and credencegraph's diagnostics only when a command needs them
+    try:
+        status = main()
+    except KeyboardInterrupt:
+        sys.stderr.write("error [interrupted]: stopped by Ctrl-C; a call stopped before its commit changed nothing\n")
+        status = INTERRUPTED_STATUS
+    raise SystemExit(status)

@@ -17,7 +17,11 @@ def _arguments(run: str | None, text: str) -> object:
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError as error:
             raise CgxError(Code.INVALID_JSON, f"--args - read bytes that are not UTF-8 (byte {error.start})") from None
-    raw = parse_arguments(text)
+    return with_run(run, parse_arguments(text))
+
+
+def with_run(run: str | None, raw: object) -> object:
+    """The arguments with `--run` as their run directory (when given, and the arguments do not name another)."""
     if run is None:
         return raw
     if not isinstance(raw, dict):
@@ -43,12 +47,45 @@ def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     return ExitCode.OK
 
 
-def list_tools() -> int:
+def tools_listing(name: str | None = None) -> dict[str, object]:
+    """Every tool with its description and argument schema, and every installed check type with the complete
+    schema of its proposals: what an agent without MCP reads instead of `tools/list`. With a tool's `name`,
+    that tool alone, with the schema of its result too (kept out of the full listing, which an agent reads
+    whole, to keep it short)."""
+    from cgx_core.errors import CgxError
+    from cgx_core.tools.proposal_schemas import published
     from cgx_core.tools.registry import TOOLS
 
+    if name is not None and name not in TOOLS:
+        raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
+    chosen = [TOOLS[name]] if name is not None else list(TOOLS.values())
     listing = [
-        {"name": tool.name, "description": tool.full_description(), "arguments": tool.arguments}
-        for tool in TOOLS.values()
+        {
+            "name": tool.name,
+            "description": tool.full_description(),
+            "arguments": tool.listed_input_schema(),
+            **({"result": tool.result} if name is not None else {}),
+        }
+        for tool in chosen
     ]
-    sys.stdout.write(result_text({"tools": listing}) + "\n")
+    check_types: list[dict[str, object]] = []
+    for tool in chosen:
+        if tool.lists_check_types:
+            try:
+                check_types.extend({"tool": tool.name, **item} for item in published(tool.name))
+            except CgxError as error:  # a broken plugin: say so, and list the tools all the same
+                check_types.append({"tool": tool.name, "error": {"code": str(error.code), "message": error.message}})
+    listed: dict[str, object] = {"tools": listing, "check_types": check_types}
+    if name is None:
+        listed["results"] = "the schema of each tool's result: credencegraph-extract tools NAME"
+    return listed
+
+
+def list_tools(name: str | None = None) -> int:
+    try:
+        listed = tools_listing(name)
+    except CgxError as error:
+        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        return ExitCode.ERROR
+    sys.stdout.write(result_text(listed) + "\n")
     return ExitCode.OK

@@ -30,6 +30,9 @@ _ARXIV_OLD = r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
 _ARXIV_IN_TEXT = re.compile(rf"(?:arXiv:|arxiv\.org/(?:abs|pdf)/)\s*({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE)
 _ARXIV_ID = re.compile(rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD})$")
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+[^\s\"<>{}.,;])")
+# arXiv's own DOIs, registered with DataCite: 10.48550/arXiv.<id> names the arXiv paper <id>.
+_ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.({_ARXIV_NEW}|{_ARXIV_OLD})$", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
 @attrs.frozen
@@ -46,10 +49,12 @@ class BibEntry:
     doi: str | None
     arxiv: str | None
     text: str
+    first_author: str | None = None
+    """The first author's family name, as text (`Isi`, `The LIGO Scientific Collaboration`)."""
 
     def attributes(self) -> dict[str, str]:
         out = {"bib": self.file}
-        for name in ("title", "doi", "arxiv"):
+        for name in ("title", "doi", "arxiv", "first_author", "year"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -67,6 +72,53 @@ def _plain(value: str) -> str:
     return " ".join(text.split())
 
 
+def arxiv_from_doi(doi: str | None) -> str | None:
+    """The arXiv id a DataCite arXiv DOI names (`10.48550/arXiv.2112.06861` -> `2112.06861`), or None."""
+    match = _ARXIV_DOI.match(doi.strip()) if doi else None
+    return match.group(1) if match else None
+
+
+def _top_level_split(text: str, separator: re.Pattern[str]) -> list[str]:
+    """`text` split at each match of `separator` outside braces."""
+    parts, depth, start = [], 0, 0
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            match = separator.match(text, index)
+            if match:
+                parts.append(text[start:index])
+                start = index = match.end()
+                continue
+        index += 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts]
+
+
+def first_author_family(authors: str) -> str | None:
+    """The first author's family name in a BibTeX `author` field: the part before the comma in
+    `Family, Given`, else the last word of `Given Family`; a braced group (`{The LIGO Collaboration}`)
+    is one word."""
+    first = _top_level_split(authors, re.compile(r"\s+and\s+", re.IGNORECASE))[0]
+    if not first:
+        return None
+    by_comma = _top_level_split(first, re.compile(r","))
+    family = by_comma[0] if len(by_comma) > 1 else _top_level_split(first, re.compile(r"\s+"))[-1]
+    return _plain(family) or None
+
+
+def _year_of(fields: Mapping[str, str]) -> str | None:
+    for name in ("year", "date"):
+        match = _YEAR.search(fields.get(name, ""))
+        if match:
+            return match.group(1)
+    return None
+
+
 def _arxiv_of(fields: Mapping[str, str]) -> str | None:
     eprint = fields.get("eprint", "").strip()
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
@@ -76,7 +128,7 @@ def _arxiv_of(fields: Mapping[str, str]) -> str | None:
         match = _ARXIV_IN_TEXT.search(fields.get(name, ""))
         if match:
             return match.group(1)
-    return None
+    return arxiv_from_doi(_doi_of(fields))
 
 
 def _doi_of(fields: Mapping[str, str]) -> str | None:
@@ -113,10 +165,11 @@ def read_bib(name: str, data: bytes) -> tuple[dict[str, BibEntry], list[str]]:
             last_line=first + (entry.raw or "").rstrip().count("\n"),
             title=title,
             venue=_plain(fields.get("journal") or fields.get("booktitle") or "") or None,
-            year=fields.get("year", "").strip() or None,
+            year=_year_of(fields),
             doi=_doi_of(fields),
             arxiv=_arxiv_of(fields),
             text=". ".join(parts) or entry.key,
+            first_author=first_author_family(fields["author"]) if fields.get("author") else None,
         )
     warnings = [
         f"{name}: a block at line {(block.start_line or 0) + 1} could not be parsed" for block in library.failed_blocks
@@ -185,7 +238,45 @@ def _from_text(text: str) -> dict[str, str]:
     doi = _DOI_IN_TEXT.search(text)
     if doi:
         out["doi"] = doi.group(1)
+        derived = arxiv_from_doi(doi.group(1))
+        if derived and "arxiv" not in out:
+            out["arxiv"] = derived
     return out
+
+
+_BIB_KEY = re.compile(rb"@[ \t]*([A-Za-z]+)[ \t\r\n]*[{(][ \t\r\n]*([^,\s{}()]+)[ \t\r\n]*,")
+_NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
+
+
+def bib_keys(data: bytes) -> set[str]:
+    """The entry keys of a `.bib`, found by a scan in linear time (no parse): enough to say which file
+    would resolve a paper's citations, without paying bibtexparser's cost for files the paper never named."""
+    return {
+        key.decode("utf-8", "replace")
+        for kind, key in _BIB_KEY.findall(data)
+        if kind.decode("ascii").lower() not in _NOT_ENTRIES
+    }
+
+
+def bibliography_hint(beside: Mapping[str, bytes], unresolved: Sequence[str]) -> dict[str, Any] | None:
+    """When cited keys are unresolved, the `.bib` files beside the paper (by name, with their bytes) that
+    start_run did not read but that have some of those keys, best first, and how to pass one; else None."""
+    wanted = set(unresolved)
+    counts = [(len(wanted & bib_keys(data)), name) for name, data in sorted(beside.items())]
+    found = [
+        {"file": name, "resolves": matched} for matched, name in sorted(counts, key=lambda item: -item[0]) if matched
+    ]
+    if not found:
+        return None
+    best = found[0]
+    return {
+        "files": found,
+        "message": (
+            f"{best['file']} beside the paper has {best['resolves']} of the {len(wanted)} unresolved keys, and the "
+            f'paper does not name it: start_run again with a new run directory and "bibliography" set to that '
+            "file's path"
+        ),
+    }
 
 
 def cited_keys(chunks: Sequence[Chunk]) -> list[str]:

@@ -1,13 +1,22 @@
-"""The cited works a run keeps copies of: `<key>.txt`, `<key>.tex` or `<key>.pdf`, named by bibliography key.
+r"""The cited works a run keeps copies of: `<key>.txt`, `<key>.tex` or `<key>.pdf`, named by bibliography key.
 
 A citation check passes or fails only on a source tied to its entry; a copy is tied when its name is the
 entry's key and its bytes are those `start_run` copied (the manifest records each digest).
+
+A key need not be a file name: DOI "export BibTeX" gives keys such as `https://doi.org/10.48550/arxiv.2010.06121`,
+and `/` cannot be in a file name. The escape rule: a copy's name is its key with `%XX` (the UTF-8 bytes in
+hex) written for each character a portable file name cannot hold (`/ \ : * ? " < > |`, `%` itself and control
+characters), so that key is `https%3A%2F%2Fdoi.org%2F10.48550%2Farxiv.2010.06121.pdf`. Reading a name back
+decodes every `%XX`; a name whose stem is a key as written (`Abbott:2016blz.pdf` on a system that allows `:`)
+is that key. `cited_name(key, suffix)` gives the escaped name.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection
 from pathlib import Path
+from urllib.parse import unquote
 
 import attrs
 
@@ -17,6 +26,32 @@ from cgx_core.errors import CgxError
 from cgx_core.limits import MAX_CITED_BYTES
 
 SUFFIXES = (".txt", ".tex", ".pdf")
+_UNSAFE = frozenset('/\\:*?"<>|%')
+
+
+def escape_key(key: str) -> str:
+    """The key as a file name's stem: each character a portable file name cannot hold written `%XX`."""
+    return "".join(
+        "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
+        if char in _UNSAFE or unicodedata.category(char) == "Cc"
+        else char
+        for char in key
+    )
+
+
+def cited_name(key: str, suffix: str) -> str:
+    """The file name of the copy of `key`'s work (`suffix` is `.txt`, `.tex` or `.pdf`)."""
+    return escape_key(key) + suffix
+
+
+def key_of_stem(stem: str, keys: Collection[str]) -> str:
+    """The bibliography key a copy's stem names: the stem itself when it is a key, else its `%XX` decoded."""
+    if stem in keys:
+        return stem
+    try:
+        return unquote(stem, errors="strict")
+    except UnicodeDecodeError:
+        return stem
 
 
 @attrs.frozen
@@ -43,11 +78,13 @@ def read_cited(directory: Path, keys: Collection[str]) -> list[CitedCopy]:
             raise CgxError(
                 Code.CITED_INVALID, f"cited/{path.name}: a cited copy is named <key>.txt, <key>.tex or <key>.pdf"
             )
-        key = path.stem
+        key = key_of_stem(path.stem, keys)
         if key not in keys:
             known = ", ".join(sorted(keys)) or "none"
             raise CgxError(
-                Code.CITED_INVALID, f"cited/{path.name}: '{key}' is not a key of the bibliography (its keys: {known})"
+                Code.CITED_INVALID,
+                f"cited/{path.name}: '{key}' is not a key of the bibliography (its keys: {known}); a key that is not a "
+                "file name is written with %XX escapes, such as https%3A%2F%2Fdoi.org%2F10.1000%2Fxyz.pdf",
             )
         if key in copies:
             raise CgxError(Code.CITED_INVALID, f"cited/: two copies of '{key}' ({copies[key].name} and {path.name})")

@@ -40,10 +40,14 @@ class Code(StrEnum):
     RUBRIC_SUPPORTS = "rubric-supports"
     BIBLIOGRAPHY_INVALID = "bibliography-invalid"
     CITED_INVALID = "cited-invalid"
+    SOURCES_INVALID = "sources-invalid"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
     CHECK_STALLED = "check-stalled"
+    TOLERANCES_INVALID = "tolerances-invalid"
+    CANCELLED = "cancelled"
+    INTERRUPTED = "interrupted"
 
     # -- replay and verify ---------------------------------------------------------------------
     SOURCE_MISMATCH = "source-mismatch"
@@ -103,13 +107,23 @@ class Code(StrEnum):
     LATEX_AMBIGUOUS = "latex-ambiguous"
     STEP_TRIVIAL = "step-trivial"
     APPROXIMATION_NOT_NUMERIC = "approximation-not-numeric"
+    UNIT_INVALID = "unit-invalid"
+    UNIT_INCOMPATIBLE = "unit-incompatible"
+    UNIT_MISSING = "unit-missing"
+    RELATION_NOT_IN_TEXT = "relation-not-in-text"
+    HEDGE_UNDECLARED = "hedge-undeclared"
+    EXPRESSION_IS_RESULT = "expression-is-result"
+    FUNCTION_DOMAIN = "function-domain"
     CITATION_ALREADY_JUDGED = "citation-already-judged"
     NOT_A_REFERENCE = "not-a-reference"
+    REFERENCE_NO_IDENTIFIER = "reference-no-identifier"
+    CHECK_TARGET_NO_BASE = "check-target-no-base"
 
     # -- a check that ran and ended in error (check-error codes, in the check's detail) ---------
     SYMBOLIC_UNDECIDED = "symbolic-undecided"
     SYMBOLIC_TIMEOUT = "symbolic-timeout"
     NUMERIC_UNDEFINED = "numeric-undefined"
+    VALUE_UNDECIDED = "value-undecided"
     SOURCE_UNTIED = "source-untied"
     SOURCE_CHANGED = "source-changed"
     SOURCE_UNREADABLE = "source-unreadable"
@@ -120,6 +134,9 @@ class Code(StrEnum):
     FETCH_TIMEOUT = "fetch-timeout"
     FETCH_CONTENT_TYPE = "fetch-content-type"
     FETCH_REDIRECTS = "fetch-redirects"
+    METADATA_UNREADABLE = "metadata-unreadable"
+    REGISTRY_UNSUPPORTED = "registry-unsupported"
+    REVIEW_UNDETERMINED = "review-undetermined"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -148,8 +165,21 @@ MEANINGS: Final[dict[Code, str]] = {
     ),
     Code.BIBLIOGRAPHY_INVALID: "The bibliography file cannot be read or parsed.",
     Code.CITED_INVALID: "The directory of cited works is missing or holds a file that is not <key>.txt, .tex or .pdf.",
+    Code.SOURCES_INVALID: (
+        "The offline sources folder has no valid index.json, or an entry names a file that is missing, not a regular "
+        "file of the folder, too large, or of no known content type."
+    ),
     Code.IO_ERROR: "A file of the run cannot be read or written.",
     Code.INTERNAL_ERROR: "A bug in this package; the run is as it was. Please report it.",
+    Code.TOLERANCES_INVALID: "The rubric's tolerance table (<rubric>.tolerances.toml) is not valid.",
+    Code.CANCELLED: (
+        "The caller cancelled the call (an MCP notifications/cancelled) before it committed: its work stopped, the "
+        "run's lock was released, and nothing was written to the log."
+    ),
+    Code.INTERRUPTED: (
+        "The command was stopped by Ctrl-C (SIGINT). A tool call stopped before its commit left the run as it was; "
+        "one stopped after it is completed by the run's next call."
+    ),
     Code.PLUGIN_INVALID: (
         "An installed check-type plugin cannot be loaded: it fails to import, implements a hook no specification "
         "has, registers something that is not a check type, or a name another distribution already provides; "
@@ -230,11 +260,24 @@ MEANINGS: Final[dict[Code, str]] = {
         "An approximate step (\\approx) does not compare a number the paper reports with an expression that "
         "evaluates to a number, so there are no reported digits to round to."
     ),
+    Code.UNIT_INVALID: "A unit is not one the numeral reader knows, or one that cannot be scaled (an offset scale).",
+    Code.UNIT_INCOMPATIBLE: "Quantities of different dimensions are added, compared or given to a function.",
+    Code.UNIT_MISSING: "The text writes its numbers in different units, and the expression leaves them out.",
+    Code.RELATION_NOT_IN_TEXT: "The relation given is not the one the text writes before the reported numeral.",
+    Code.HEDGE_UNDECLARED: "The text hedges the result with a phrase the run's tolerance table does not declare.",
+    Code.EXPRESSION_IS_RESULT: "The expression is only the reported numeral itself, which recomputes nothing.",
+    Code.FUNCTION_DOMAIN: "A function is given an argument outside its domain (sqrt of a negative, ln of 0).",
     Code.CITATION_ALREADY_JUDGED: "A citation check on this node and entry passed or failed already.",
     Code.NOT_A_REFERENCE: "The entry id is not a reference node.",
+    Code.REFERENCE_NO_IDENTIFIER: "The reference names neither a DOI nor an arXiv id, so nothing can resolve it.",
+    Code.CHECK_TARGET_NO_BASE: (
+        "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
+        "give the type a base."
+    ),
     Code.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
     Code.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
     Code.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
+    Code.VALUE_UNDECIDED: "An irrational value lies too close to the reported bound to decide at any precision.",
     Code.SOURCE_UNTIED: "The source is not tied to the bibliography entry.",
     Code.SOURCE_CHANGED: "The cited copy changed since start_run.",
     Code.SOURCE_UNREADABLE: "No text could be extracted from the source.",
@@ -245,6 +288,11 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
     Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
     Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
+    Code.METADATA_UNREADABLE: "A registry's or arXiv's metadata response is not in the format its API documents.",
+    Code.REGISTRY_UNSUPPORTED: (
+        "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
+    ),
+    Code.REVIEW_UNDETERMINED: "The reviewer could not decide whether the node holds: recorded, it moves no credence.",
 }
 
 

@@ -6,10 +6,14 @@ module finds them itself with the same LaTeX parser (pylatexenc), resolving name
 relative to the main file's directory, trying the name and then the name with `.tex`. Every file is read
 here once, checked for size and UTF-8, and named by its path relative to the main file's directory; an
 `\input` that leaves that directory is refused, so no path outside the paper is ever read or recorded.
+Files read with the import package's `\import{dir}{file}` (and `\subimport`, relative to the importing file)
+are read and recorded too: credencegraph does not read them, but their tables become chunks (cgx_core.tables);
+one that is missing or outside the paper is not read.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Literal
@@ -29,6 +33,10 @@ _BIB_MACROS = frozenset({"bibliography", "addbibresource", "addglobalbib"})
 _FILE_MACRO = re.compile(
     r"\\(?P<macro>input|include|bibliography|addbibresource|addglobalbib|printbibliography)\b"
     r"\s*(?:\[[^\]]*\]\s*)?(?:\{(?P<argument>[^{}]*)\})?"
+)
+_IMPORT_MACRO = re.compile(
+    r"\\(?P<macro>(?:sub)?import|(?:sub)?(?:input|include)from)\*?\s*"
+    r"\{(?P<directory>[^{}]*)\}\s*\{(?P<file>[^{}]*)\}"
 )
 _DEFINED_BIB = re.compile(r"\\(?:def\s*\\[A-Za-z@]+|(?:re)?newcommand\*?\s*\{?\\[A-Za-z@]+\}?)\s*\{([^{}]+\.bib)\}")
 
@@ -149,7 +157,7 @@ class _LatexFiles:
         tried = ", ".join(self.name_of(path) for path in candidates)
         raise CgxError(Code.PAPER_NOT_FOUND, f"\\input{{{argument.strip()}}} names no file: tried {tried}")
 
-    def walk(self, path: Path, stack: tuple[str, ...] = ()) -> None:
+    def walk(self, path: Path, stack: tuple[str, ...] = (), imported: str | None = None) -> None:
         """Read a file and, in the order they appear in its uncommented text, the files it inputs.
 
         A scan of the text rather than a second LaTeX parse: finding the macros that name files needs no
@@ -158,9 +166,15 @@ class _LatexFiles:
         if name in stack:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
         text = _uncommented(self.read(path))
-        for match in _FILE_MACRO.finditer(text):
+        found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
+        for match in found:
+            if match.re is _IMPORT_MACRO:
+                self.walk_import(match, name, (*stack, name))
+                continue
             macro, argument = match.group("macro"), match.group("argument")
-            if macro in _INPUT_MACROS and argument is not None:
+            if macro in _INPUT_MACROS and argument is not None and imported is not None:
+                self.walk_imported(argument, imported, (*stack, name))
+            elif macro in _INPUT_MACROS and argument is not None:
                 self.walk(self.resolve(argument), (*stack, name))
             elif macro in _BIB_MACROS and argument is not None:
                 self.bib_names.extend(part.strip() for part in argument.split(","))
@@ -169,6 +183,27 @@ class _LatexFiles:
             if macro in ("printbibliography", "bibliography"):
                 self.prints_bibliography = True
         self.bib_names.extend(_DEFINED_BIB.findall(text))
+
+    def walk_import(self, match: re.Match[str], name: str, stack: tuple[str, ...]) -> None:
+        r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).
+
+        credencegraph does not read imported files, but their tables are chunks (cgx_core.tables), so the
+        files are read, recorded and digested like any other. A file that is missing or outside the paper is
+        not read, and is no error: nothing credencegraph reads depends on it."""
+        base = posixpath.dirname(name) if match.group("macro").startswith("sub") else ""
+        folder = posixpath.join(base, match.group("directory").strip())
+        self.walk_imported(posixpath.join(folder, match.group("file").strip()), folder, stack, relative=False)
+
+    def walk_imported(self, argument: str, folder: str, stack: tuple[str, ...], *, relative: bool = True) -> None:
+        """A file an imported file names: relative to its import folder, then to the main file's directory."""
+        candidates = [posixpath.join(folder, argument), argument] if relative else [argument]
+        for candidate in candidates:
+            try:
+                path = self.resolve(candidate)
+            except CgxError:
+                continue
+            self.walk(path, stack, imported=folder)
+            return
 
     def add_bbl(self) -> None:
         bbl = self.main.with_suffix(".bbl")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NO_CHECK_APPLIES = "no v1 check applies"
 NOT_SELECTED = "not selected"
+REVIEW_TOOL = "review"  # a person's review is not a check the agent could have selected
 SHOWN_FINDINGS = 15
 
 
@@ -51,7 +52,9 @@ def assess(graph: Graph, rubric: Rubric, run_id: str, tool: str) -> Graph:
     checkable = {
         node_type
         for name, declared in rubric.checks.items()
-        if (installed := registry.get(name)) is not None and installed.check_type.fallback_for is None
+        if (installed := registry.get(name)) is not None
+        and installed.check_type.fallback_for is None
+        and installed.check_type.tool != REVIEW_TOOL
         for node_type in declared.targets
     }
     by_target = _checks_by_target(graph)
@@ -109,8 +112,31 @@ def _has_maths_or_numbers(text: str, unit: Any) -> bool:
     return unit == "equation" or "$" in text or "\\(" in text or bool(numerals(text))
 
 
+def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
+    """The references a check found wrong, could not resolve, or found a notice against (a retraction):
+    every check whose target is a reference node, whatever its type."""
+    found: dict[str, list[dict[str, Any]]] = {"failed": [], "unresolved": [], "notices": []}
+    for node in graph:
+        record = node.attributes.get("check")
+        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+            continue
+        target = graph.nodes.get(str(record.get("target")))
+        if target is None or target.attributes.get("unit") != "reference":
+            continue
+        about = {"check": node.id, "check_type": node.kind, "target": target.id, "key": target.attributes.get("key")}
+        if record.get("result") == "failed":
+            found["failed"].append({**about, "detail": record.get("detail")})
+        elif record.get("result") == "error":
+            found["unresolved"].append({**about, "detail": record.get("detail")})
+        for notice in record.get("notices") or ():
+            if isinstance(notice, Mapping):
+                found["notices"].append({**about, **{k: v for k, v in notice.items() if k not in about}})
+    return found
+
+
 def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]], seq: int) -> dict[str, Any]:
-    """report.json: coverage, untied and uncalibrated checks, and what a reviewer needs next."""
+    """report.json: coverage, untied citation checks, references found wrong, unresolved or retracted,
+    uncalibrated checks, and what a reviewer needs next."""
     from credencegraph.rubric import coverage
 
     by_target = _checks_by_target(graph)
@@ -139,13 +165,24 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         assessment = node.attributes.get("assessment")
         if isinstance(assessment, Mapping):
             verdicts[assessment["verdict"]] = verdicts.get(assessment["verdict"], 0) + 1
-    unchecked = [
-        node.id
+    not_assessed = [
+        node
         for node in graph
         if isinstance(node.attributes.get("assessment"), Mapping)
         and node.attributes["assessment"].get("verdict") == "not_assessed"
+    ]
+    # A reference's year is not a number to check: references a check could have resolved are listed apart.
+    unchecked = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") != "reference"
         and node.statement
         and _has_maths_or_numbers(node.statement, node.attributes.get("unit"))
+    ]
+    unchecked_references = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") == "reference" and (node.attributes.get("doi") or node.attributes.get("arxiv"))
     ]
     disagree = [
         {"node": target, "checks": dict(checks)}
@@ -168,9 +205,11 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         "verdicts": dict(sorted(verdicts.items())),
         "refused_records": len(rejections),
         "untied_citation_checks": untied,
+        "references": references_report(graph),
         "uncalibrated": uncalibrated,
         "review": {
             "unchecked_numbers_or_equations": unchecked,
+            "unchecked_references": unchecked_references,
             "checks_disagree": disagree,
             "analyst_assumptions": assumptions,
         },

@@ -18,3 +18,12 @@ MAX_CITED_BYTES: Final = 64 * 1024 * 1024
 
 MAX_INPUT_FILES: Final = 500
 MAX_CHUNKS: Final = 20000
+
+MAX_TABLE_COLUMNS: Final = 200
+"""Columns of one table (a row with more cells is refused; a column specification is read up to this)."""
+MAX_TABLE_NESTING: Final = 200
+"""Environments, groups and macro arguments the table reader descends through; deeper content is not read."""
+MAX_TABLE_EXPANSIONS: Final = 100_000
+"""User-macro expansions while rendering all table cells of a paper; past it, cells keep their macros as written."""
+MAX_TABLE_RENDERED_CHARS: Final = 8 * 1024 * 1024
+"""Characters that user-macro expansion may produce in all table cells of a paper, for the same reason."""

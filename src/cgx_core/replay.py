@@ -20,6 +20,7 @@ from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.documents import DocumentFile, read_document
 from cgx_core.errors import CgxError
+from cgx_core.numbers.tolerances import read_run_tolerances
 from cgx_core.run import log
 from cgx_core.run.session import CallContext, Run
 from cgx_core.run.state import RunState, state_bytes
@@ -38,6 +39,8 @@ def check_run_files(run: Run) -> None:
     manifest = run.manifest
     if file_digest(run.paths.rubric) != manifest["rubric"]["digest"]:
         raise CgxError(Code.TAMPERED, "rubric.toml differs from the digest the manifest recorded")
+    if "tolerances" in manifest:  # runs made before hedge tolerances existed have none
+        read_run_tolerances(run.paths.root, manifest["tolerances"])
     for item in manifest.get("cited", []):
         path = run.paths.cited / item["name"]
         if not path.is_file() or file_digest(path) != item["digest"]:

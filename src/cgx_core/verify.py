@@ -4,14 +4,16 @@ code installed now, and report every field the re-run does not reproduce.
 It needs neither the document nor the network. A run whose graph.json or rubric.toml differs from the
 manifest's digest is refused (someone changed what was checked); a check record edited after the run is
 caught by comparing it with the inputs.json and output.json its check wrote, and those files with the
-digest the record holds. Citation checks rest on an agent's judgement and are not re-run, but their
-records and files are compared all the same.
+digest the record holds. Citation-support checks rest on an agent's judgement and are not re-run, but
+their records and files are compared all the same. A check that read something from outside and can decide
+again from it (reference-resolves, from the metadata responses the run keeps in sources/) gets what it read
+back: its recorded read (output.json) and the run's stored bytes, never the network.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,9 @@ from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
-from cgx_core.digests import file_digest
+from cgx_core.digests import bytes_digest, file_digest, hex_of
 from cgx_core.errors import CgxError
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import installed_check_types
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -85,6 +88,20 @@ def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[l
     return differences, outcome
 
 
+def stored_sources(paths: RunPaths) -> Callable[[str], bytes | None]:
+    """The bytes the run keeps in sources/, by digest (files named by the digest's hex), checked."""
+
+    def lookup(digest: str) -> bytes | None:
+        path = paths.sources / hex_of(digest)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return data if bytes_digest(data) == digest else None
+
+    return lookup
+
+
 def verify_run(root: Path) -> RunVerdict:
     """Verify one run. Errors that refuse the run come back in `error`, not as exceptions."""
     paths = RunPaths(root)
@@ -94,7 +111,14 @@ def verify_run(root: Path) -> RunVerdict:
         return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
     registry = installed_check_types()
     cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
-    view = JsonRunView(graph, "verify", root=root, cited_digests=cited)
+    view = JsonRunView(
+        graph,
+        "verify",
+        root=root,
+        cited_digests=cited,
+        sources=stored_sources(paths),
+        tolerances=run_tolerances(root, manifest),
+    )
     differences: list[str] = []
     notes: list[str] = []
     checks = rerun = 0
@@ -116,10 +140,18 @@ def verify_run(root: Path) -> RunVerdict:
                 f"{cid}: made with {made_with.get('distribution')} {made_with.get('version')}, "
                 f"re-run with {installed.distribution} {installed.version}"
             )
-        outcome = installed.check_type.rerun(record.get("inputs", {}), view)
+        # A check that read something re-decides from what it read (the recorded requests and stored bytes).
+        check_view = view.with_recorded(recorded.read if recorded is not None else None)
+        outcome = installed.check_type.rerun(record.get("inputs", {}), check_view)
         if outcome is None:
             continue
         rerun += 1
+        made_with_libraries = record.get("tool", {}).get("libraries", {})
+        for library, now in sorted(outcome.libraries.items()):
+            if made_with_libraries.get(library) not in (None, now):
+                notes.append(
+                    f"{cid}: made with {library} {made_with_libraries.get(library)}, re-run with {library} {now}"
+                )
         if outcome.result != record.get("result"):
             differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
         if recorded_detail(outcome) != record.get("detail"):

@@ -4,23 +4,40 @@ The low-level server is used because our contract is that every mistake of the m
 JSON result: `MCPServer` would silently drop undeclared arguments and answer a bad type in plain text.
 Here the registry checks the arguments, an unknown tool has its own branch, and every handler is wrapped
 so that nothing escapes as a protocol error. stdout belongs to the protocol: nothing here prints.
+
+A call runs in a worker thread under a `call_control.Control`. While it runs, the server sends the
+caller's progress token what the call reports (each proposal of run_checks, each phase of start_run and
+finish_run) and, when nothing new comes for `HEARTBEAT_SECONDS`, the same step again with a little more
+progress, so a harness that waits on progress knows the call is alive. When the client cancels the
+request, the call is cancelled at its next safe point (see `cgx_core.call_control`), and the handler
+waits for it to stop: by the time the server forgets the request, the call has released the run's lock
+and written nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import math
+import threading
+import time
+from typing import Any, Final
 
 import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
+from cgx_core.call_control import Control
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugins import distribution_version
 from cgx_core.tools.output import result_text
 from cgx_core.tools.registry import TOOLS, call_tool
 from cgx_core.tools.workflow import INSTRUCTIONS
+
+HEARTBEAT_SECONDS: Final = 5.0
+"""How long a call may say nothing before the server repeats its last step (harnesses time out at 60 s)."""
+POLL_SECONDS: Final = 0.05
 
 NAME = "credencegraph-extract"
 
@@ -31,13 +48,14 @@ def _tool(name: str) -> types.Tool:
         name=tool.name,
         title=tool.title,
         description=tool.full_description(),
-        input_schema=dict(tool.arguments),
+        input_schema=dict(tool.listed_input_schema()),
+        output_schema=dict(tool.result),
         annotations=types.ToolAnnotations(
             title=tool.title,
             read_only_hint=tool.read_only_hint,
             destructive_hint=False,
             idempotent_hint=not tool.changes_run,
-            open_world_hint=False,
+            open_world_hint=tool.open_world_hint,
         ),
     )
 
@@ -55,13 +73,95 @@ async def list_tools(
     return types.ListToolsResult(tools=[_tool(name) for name in TOOLS])
 
 
+class Progress:
+    """What a running call last reported, handed from its thread to the task that notifies the client."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._step: tuple[int, int, int | None, str] = (0, 0, None, "")
+
+    def report(self, done: int, total: int | None, message: str) -> None:
+        with self._lock:
+            self._step = (self._step[0] + 1, done, total, message)
+
+    def latest(self) -> tuple[int, int, int | None, str]:
+        """(how many reports so far, done, total, message)."""
+        with self._lock:
+            return self._step
+
+
+def _halfway(value: float) -> float:
+    """More than `value`, and less than the next whole step."""
+    return value + (math.floor(value) + 1 - value) / 2
+
+
+class Notifier:
+    """Sends a call's progress to the client: each step the call reports, and a heartbeat when it reports
+    nothing for `HEARTBEAT_SECONDS`. Progress only ever increases, as MCP requires: a step reported again,
+    or a heartbeat, adds half of what is left to the next whole step. Sending is a no-op when the client
+    asked for no progress."""
+
+    def __init__(self, ctx: ServerRequestContext[Any], progress: Progress) -> None:
+        self._ctx = ctx
+        self._progress = progress
+        self._sent = 0
+        self._value = -1.0
+        self._quiet_since = time.monotonic()
+
+    async def watch(self) -> None:
+        """Send what the call reports as it reports it, until cancelled."""
+        while True:
+            await anyio.sleep(POLL_SECONDS)
+            await self.send(heartbeat=True)
+
+    async def send(self, *, heartbeat: bool = False) -> None:
+        """Send the call's latest step if it is new (or, with `heartbeat`, again when it is old)."""
+        reports, done, total, message = self._progress.latest()
+        now = time.monotonic()
+        if reports != self._sent:
+            self._sent, self._quiet_since = reports, now
+            self._value = float(done) if done > self._value else _halfway(self._value)
+        elif heartbeat and reports and now - self._quiet_since >= HEARTBEAT_SECONDS:
+            self._quiet_since = now
+            self._value = _halfway(self._value)
+            message = f"{message} (still working)"
+        else:
+            return
+        with contextlib.suppress(Exception):  # the client went away: progress is a courtesy
+            await self._ctx.session.report_progress(self._value, None if total is None else float(total), message)
+
+
 async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    arguments: Any = params.arguments if params.arguments is not None else {}
+    progress = Progress()
+    control = Control(report=progress.report)
+    finished = threading.Event()
+    outcome: list[tuple[dict[str, Any], bool]] = []
+
+    def work() -> None:
+        try:
+            outcome.append(call_tool(params.name, arguments, control=control))
+        finally:
+            finished.set()
+
+    notifier = Notifier(ctx, progress)
     try:
-        arguments: Any = params.arguments if params.arguments is not None else {}
-        payload, is_error = await anyio.to_thread.run_sync(lambda: call_tool(params.name, arguments))
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(notifier.watch)
+            await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            tasks.cancel_scope.cancel()
+        await notifier.send()  # the last step the call reported goes out before its result
+    except anyio.get_cancelled_exc_class():
+        # The client cancelled the request (or the server is closing): stop the call at its next safe point
+        # and wait until it has, so no call outlives its request holding the lock or half-way to a commit.
+        control.cancel()
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(finished.wait)
+        raise
     except Exception as error:  # call_tool never raises; this guards the adapter itself
-        payload = CgxError(Code.INTERNAL_ERROR, f"the server failed ({type(error).__name__})").to_json()
-        is_error = True
+        failure = CgxError(Code.INTERNAL_ERROR, f"the server failed ({type(error).__name__})")
+        return result_of(failure.to_json(), True)
+    payload, is_error = outcome[0]
     return result_of(payload, is_error)
 
 
@@ -85,4 +185,4 @@ def serve() -> None:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(main)
+    anyio.run(main)  # Ctrl-C reaches the command line's entry point, which ends with one line

@@ -200,7 +200,8 @@ def test_a_citation_judged_not_to_support_fails_and_a_tex_copy_is_read(run: Path
         ({"source": "jones2021.tex"}, "source-untied"),  # the copy of another entry
         ({"source": "nothere.txt"}, "source-untied"),
         ({"passage": "This sentence is nowhere in the cited work at all."}, "passage-not-found"),
-        ({"source": "https://127.0.0.1/paper.pdf"}, "fetch-refused"),
+        ({"source": "https://127.0.0.1/paper.pdf"}, "source-untied"),  # never fetched: it cannot be tied
+        ({"source": "file:///etc/passwd"}, "fetch-refused"),
     ],
 )
 def test_a_citation_on_an_untied_or_unfound_source_is_an_error_that_may_be_retried(

@@ -37,6 +37,7 @@ def test_the_run_directory_has_exactly_the_specified_layout(tmp_path: Path) -> N
         "manifest.json",
         "rubric.toml",
         "state.json",
+        "tolerances.toml",
     ]
     assert (tmp_path / "run" / "rubric.toml").read_bytes() == EXAMPLE_RUBRIC.read_bytes()
     assert (tmp_path / "run" / "cited" / "smith2019.txt").read_bytes() == (
@@ -91,9 +92,10 @@ def test_two_start_runs_of_the_same_inputs_give_identical_ingested_json(tmp_path
 
 def test_the_result_lists_chunks_types_hedges_and_checks(tmp_path: Path) -> None:
     result = start(tmp_path / "run")
-    chunk = next(item for item in result["chunks"] if item["cites"])
-    assert set(chunk) == {"id", "unit", "type", "text", "cites"}
-    assert chunk["cites"] == ["smith2019"]
+    chunk = next(item for item in result["nodes"] if item.get("cites"))
+    assert set(chunk) == {"id", "origin", "unit", "type", "text", "cites"}
+    references = {item["id"]: item for item in result["nodes"] if item["unit"] == "reference"}
+    assert [references[node]["key"] for node in chunk["cites"]] == ["smith2019"]
     types = {item["name"]: item for item in result["types"]}
     assert types["claim"]["rests_on"]["types"][0] == "result"
     assert types["claim"]["assess"] is True
@@ -106,8 +108,8 @@ def test_the_result_lists_chunks_types_hedges_and_checks(tmp_path: Path) -> None
         "rederive-maths-numeric",
         "citation-support",
     }
-    assert [item["key"] for item in result["references"]] == ["smith2019", "jones2021"]
-    assert result["references"][1]["arxiv"] == "2101.00001"
+    assert [item["key"] for item in references.values()] == ["smith2019", "jones2021"]
+    assert list(references.values())[1]["arxiv"] == "2101.00001"
 
 
 def test_the_state_after_start_run_types_initial_units_with_their_base_and_marks_every_node(tmp_path: Path) -> None:
@@ -137,17 +139,23 @@ def test_every_shared_paper_starts_a_run_with_cites_resolved_from_its_bib(papers
     }
     results = {}
     for number, (main, counts) in enumerate(expected.items()):
-        result = start(tmp_path / f"run-{number}", paper=papers / main)
+        run = tmp_path / f"run-{number}"
+        result = start(run, paper=papers / main)
         assert "error" not in result, (main, result)
-        bibliography = result["bibliography"]
+        bibliography = json.loads((run / "manifest.json").read_bytes())["bibliography"]
         found = {name: len(bibliography[name]) for name in ("from_bib", "from_bbl", "unresolved")}
         assert found == counts, main
-        cited = {key for chunk in result["chunks"] for key in chunk["cites"]}
-        assert cited == {reference["key"] for reference in result["references"]} & cited
-        results[main.split("/")[0]] = result
-    stale = results["mlrc-warmstart-repro"]["bibliography"]["disagreements"]
+        summary = result["bibliography"]
+        assert (summary["from_bib"], summary["from_bbl"], summary["unresolved"]["total"]) == tuple(
+            counts[name] for name in ("from_bib", "from_bbl", "unresolved")
+        )
+        state, _ = call_tool("get_state", {"run": str(run), "unit": "reference", "limit": 500})
+        references = state["nodes"]
+        assert len(references) == result["counts"]["by_unit"]["reference"]
+        results[main.split("/")[0]] = (bibliography, references)
+    stale = results["mlrc-warmstart-repro"][0]["disagreements"]
     assert [(item["key"], item["field"], item["won"]) for item in stale] == [("original-paper", "venue", "bbl")]
-    farr = {item["key"]: item for item in results["farr-normal-normal"]["references"]}
+    farr = {item["key"]: item for item in results["farr-normal-normal"][1]}
     assert farr["Isi2019"]["arxiv"] == "1904.08011"
     assert farr["Isi2019"]["doi"] == "10.1103/PhysRevLett.123.121101"
 
@@ -318,5 +326,5 @@ def test_a_pdf_paper_starts_a_run_that_replays_identically(tmp_path: Path, rubri
     pdf.write_bytes(make_pdf([["We measured 12 runs of 300 s each.", "The total is 3600 s of data."], ["More text."]]))
     result = start(tmp_path / "run", paper=pdf, rubric=rubric, store_source=True)
     assert result["document"]["format"] == "pdf"
-    assert [chunk["id"] for chunk in result["chunks"]] == ["s-1", "s-2", "s-3"]
+    assert [node["id"] for node in result["nodes"]] == ["s-1", "s-2", "s-3"]
     assert replay(tmp_path / "run", source=None, sources=None).identical

@@ -25,6 +25,18 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
     return payload
 
 
+def unassigned(run: Path) -> list[dict[str, Any]]:
+    """Every chunk left to classify, read from get_state page by page, as an agent reads them."""
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page, is_error = call_tool("get_state", {"run": str(run), "type": "unassigned", "start": start})
+        assert not is_error, page
+        found.extend(page["nodes"])
+        start = page["next"]
+    return found
+
+
 @pytest.mark.parametrize("paper", sorted(SCRIPTS))
 def test_a_real_paper_classified_through_the_tools_checks_and_replays_identically(
     papers: Path, tmp_path: Path, paper: str
@@ -33,15 +45,9 @@ def test_a_real_paper_classified_through_the_tools_checks_and_replays_identicall
 
     script = SCRIPTS[paper]
     run = tmp_path / "run"
-    started = call(
-        "start_run", run=str(run), paper=str(papers / paper / script["main"]), rubric=str(RUBRIC), store_source=True
-    )
+    call("start_run", run=str(run), paper=str(papers / paper / script["main"]), rubric=str(RUBRIC), store_source=True)
     scripted = {record["node"] for record in script["records"]}
-    rest = [
-        {"node": chunk["id"], "type": "context"}
-        for chunk in started["chunks"]
-        if chunk["type"] == "unassigned" and chunk["id"] not in scripted
-    ]
+    rest = [{"node": chunk["id"], "type": "context"} for chunk in unassigned(run) if chunk["id"] not in scripted]
     typed = call("classify", run=str(run), records=[*script["records"], *rest])
     assert typed["refused"] == []
     premised = call("add_premises", run=str(run), records=script["premises"])

@@ -81,6 +81,20 @@ def test_the_server_lists_every_tool_with_a_strict_schema_and_gives_the_workflow
     with_client(Client(build_server()), body)
 
 
+def test_tools_list_gives_each_tool_its_result_schema_the_proposal_schemas_and_the_world_it_reads() -> None:
+    async def body(client: Client) -> Any:
+        return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    listed = with_client(Client(build_server()), body)
+    for name, tool in listed.items():
+        assert tool.output_schema == TOOLS[name].result
+        assert tool.input_schema == TOOLS[name].input_schema()
+        assert tool.annotations is not None
+        assert tool.annotations.open_world_hint is (name == "judge_citation")  # it fetches from the web
+    branches = listed["run_checks"].input_schema["properties"]["proposals"]["items"]["anyOf"]
+    assert {"recompute-numbers", "rederive-maths"} <= {branch["title"] for branch in branches}
+
+
 @pytest.mark.parametrize(("case", "tool", "arguments", "code"), MISTAKES, ids=[case[0] for case in MISTAKES])
 def test_every_mistake_comes_back_as_a_json_error_result(
     tmp_path: Path, case: str, tool: str, arguments: dict[str, Any], code: str

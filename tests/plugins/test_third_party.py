@@ -30,16 +30,20 @@ PROPOSAL = {"type": "percent-of", "target": "s-8", "cites": ["s-8", "s-2"], "par
 
 def test_start_run_lists_the_plugin_when_the_rubric_declares_it(cgx_run: Callable[..., StartedRun]) -> None:
     run = cgx_run(rubric_extra=CHECKS)
-    assert run.start["checks"] == [
-        {
-            "name": "percent-of",
-            "description": "Recompute a stated percentage from the counts the paper gives.",
-            "targets": ["result"],
-            "installed": True,
-            "tool": "run_checks",
-            "fallback_for": None,
-        }
-    ]
+    [listed] = run.start["checks"]
+    proposal = listed.pop("proposal")
+    assert listed == {
+        "name": "percent-of",
+        "description": "Recompute a stated percentage from the counts the paper gives.",
+        "targets": ["result"],
+        "installed": True,
+        "tool": "run_checks",
+        "fallback_for": None,
+    }
+    # The schema of a proposal comes from the plugin itself: its fields, with type and target.
+    assert proposal["required"] == ["type", "target", "part", "whole", "percent"]
+    assert proposal["properties"]["type"]["enum"] == ["percent-of"]
+    assert proposal["properties"]["percent"] == PercentOf.proposal_schema["properties"]["percent"]
     manifest = json.loads((run.path / "manifest.json").read_bytes())
     assert manifest["versions"]["check_types"]["percent-of"] == {
         "name": "percent-of",
@@ -55,15 +59,17 @@ def test_start_run_does_not_offer_it_when_the_rubric_does_not_declare_it(cgx_run
 
 
 def test_the_mcp_description_of_run_checks_teaches_the_plugin() -> None:
-    async def descriptions() -> dict[str, str]:
+    async def listing() -> dict[str, Any]:
         async with Client(build_server()) as client:
-            listing = await client.list_tools()
-            return {tool.name: tool.description or "" for tool in listing.tools}
+            return {tool.name: tool for tool in (await client.list_tools()).tools}
 
-    found = anyio.run(descriptions)
-    assert f"- percent-of: {PercentOf.description}" in found["run_checks"]
-    assert '"required":["part","whole","percent"]' in found["run_checks"]
-    assert "percent-of" not in found["judge_citation"]
+    found = anyio.run(listing)
+    assert f"- percent-of: {PercentOf.description}" in (found["run_checks"].description or "")
+    branches = found["run_checks"].input_schema["properties"]["proposals"]["items"]["anyOf"]
+    [branch] = [branch for branch in branches if branch["title"] == "percent-of"]
+    assert branch["required"] == ["type", "target", "part", "whole", "percent"]
+    assert "percent-of" not in (found["judge_citation"].description or "")
+    assert "percent-of" not in json.dumps(found["judge_citation"].input_schema)
 
 
 def test_run_checks_runs_the_plugin_into_a_check_node(cgx_run: Callable[..., StartedRun]) -> None:

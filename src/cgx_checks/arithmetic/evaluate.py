@@ -1,7 +1,13 @@
 """Evaluate an expression tree exactly, in bounded time and memory.
 
-Values are reduced fractions kept as two ints while computing (cheaper than `Fraction`'s operator
-protocol, and the same exact arithmetic); the result is a `Fraction`. Nothing is ever a float.
+A plain expression (numerals without units, + - * / **, signs, parentheses) takes the fast path: values
+are reduced fractions kept as two ints while computing (cheaper than `Fraction`'s operator protocol, and
+the same exact arithmetic); the result is a `Fraction`. Nothing is ever a float.
+
+Any other expression (units, pi, e, functions) is `measure`d: each value is an `Interval` (exact when it is
+rational, see `interval.py`) with a dimension, each numeral with a unit is converted to the base units
+exactly (`units.py`), + and - need equal dimensions (`unit-incompatible`), and a function's argument must
+be in its domain (`function-domain`) and, except for abs, roots and sqrt, dimensionless.
 
 Bounds, each checked before the work it would cost:
 
@@ -19,10 +25,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
+from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
-from cgx_checks.arithmetic.tree import Binary, Literal, Node, Unary, render
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary, children, render
+from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -31,9 +39,29 @@ type _Pair = tuple[int, int]
 _SHOWN = 80  # characters of a subexpression quoted in an error message
 
 
+class _NotPlain(Exception):
+    """The tree has a unit, a constant or a function: it is measured instead."""
+
+
+class Measured(NamedTuple):
+    """The value of an expression in base units (an interval, exact when rational) and its dimension."""
+
+    value: Interval
+    dimension: Dimension
+
+
 def evaluate(node: Node) -> Fraction:
-    """The exact value of an expression tree, or CgxError with one of the codes above."""
-    numerator, denominator = evaluate_pair(node)
+    """The exact value of an expression tree, or CgxError with one of the codes above.
+
+    A tree with units is given in base units; one whose value is irrational is refused
+    (`exponent-not-whole` names the need for an exact rational)."""
+    try:
+        numerator, denominator = evaluate_pair(node)
+    except _NotPlain:
+        measured = measure(node, 64)
+        if not measured.value.exact:
+            raise CgxError(Code.EXPONENT_NOT_WHOLE, f"{_show(node)} is not a rational number") from None
+        return measured.value.lo
     return Fraction(numerator, denominator)
 
 
@@ -47,6 +75,8 @@ def evaluate_pair(node: Node) -> _Pair:
     while stack:
         item = pop()
         if isinstance(item, Literal):
+            if item.unit is not None:
+                raise _NotPlain
             values.append((item.numerator, item.denominator))
         elif isinstance(item, Binary):
             push((item,))
@@ -55,6 +85,8 @@ def evaluate_pair(node: Node) -> _Pair:
         elif isinstance(item, Unary):
             push((item,))
             push(item.operand)
+        elif isinstance(item, Constant | Call):
+            raise _NotPlain
         else:
             operation = item[0]
             if isinstance(operation, Unary):
@@ -134,3 +166,158 @@ def _too_large(node: Node) -> NoReturn:
 def _show(node: Node) -> str:
     text = render(node)
     return f"`{text}`" if len(text) <= _SHOWN else f"`{text[:_SHOWN]}...`"
+
+
+# -- the general path: units, constants, functions -----------------------------------------------------
+
+
+def measure(node: Node, bits: int) -> Measured:
+    """The value (an enclosure at `bits` of precision, exact when rational) and dimension of any tree.
+
+    Raises CgxError with the codes above, `unit-incompatible`, `unit-invalid` or `function-domain`, and
+    `Undecided` when the precision is too low to tell a sign or a zero (the caller tries a higher one).
+    """
+    arithmetic = Arithmetic(bits)
+    values: list[Measured] = []
+    stack: list[Node | tuple[Node]] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Literal):
+            value = Fraction(item.numerator, item.denominator)
+            if item.unit is None:
+                values.append(Measured(exact(value), ()))
+            else:
+                factor, dimension = scale_of(item.unit)
+                values.append(Measured(exact(check_size(value * factor, _show(item))), dimension))
+        elif isinstance(item, Constant):
+            values.append(Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ()))
+        elif isinstance(item, Unary | Binary | Call):
+            stack.append((item,))
+            stack.extend(reversed(children(item)))
+        else:
+            operation = item[0]
+            count = len(children(operation))
+            operands = values[len(values) - count :]
+            del values[len(values) - count :]
+            values.append(_operate(arithmetic, operation, operands))
+    return values[0]
+
+
+def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Measured:
+    if isinstance(node, Unary):
+        (operand,) = operands
+        return operand if node.op == "+" else Measured(arithmetic.neg(operand.value), operand.dimension)
+    if isinstance(node, Binary):
+        return _binary(arithmetic, node, operands[0], operands[1])
+    assert isinstance(node, Call)
+    return _call(arithmetic, node, operands)
+
+
+def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measured) -> Measured:
+    op = node.op
+    if op in ("+", "-"):
+        if left.dimension != right.dimension:
+            raise CgxError(
+                Code.UNIT_INCOMPATIBLE,
+                f"{_show(node)} {'adds' if op == '+' else 'subtracts'} {dimension_text(right.dimension)} "
+                f"{'to' if op == '+' else 'from'} {dimension_text(left.dimension)}",
+            )
+        other = right.value if op == "+" else arithmetic.neg(right.value)
+        return Measured(_sized(arithmetic.add(left.value, other), node), left.dimension)
+    if op == "*":
+        return Measured(_sized(arithmetic.mul(left.value, right.value), node), _combine(left, right, 1))
+    if op == "/":
+        try:
+            quotient = arithmetic.div(left.value, right.value)
+        except ZeroDivisionError:
+            raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by {_show(node.right)}, which is 0") from None
+        return Measured(_sized(quotient, node), _combine(left, right, -1))
+    exponent = _whole(node, right, "exponent")
+    base = left.value
+    if base.exact and base.lo == 0 and exponent < 0:
+        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+    if base.exact:
+        size = max(base.lo.numerator.bit_length(), base.lo.denominator.bit_length())
+        if abs(exponent) * size > MAX_RESULT_BITS:
+            _too_large(node)
+    try:
+        powered = arithmetic.power(base, exponent)
+    except ZeroDivisionError:
+        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power") from None
+    return Measured(_sized(powered, node), tuple((name, power * exponent) for name, power in left.dimension))
+
+
+def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
+    name = node.name
+    argument = operands[0]
+    try:
+        if name == "abs":
+            return Measured(arithmetic.absolute(argument.value), argument.dimension)
+        if name in ("sqrt", "cbrt", "root"):
+            degree = {"sqrt": 2, "cbrt": 3}.get(name) or _whole(node, operands[1], "degree")
+            if not 2 <= degree <= MAX_EXPONENT:
+                raise CgxError(
+                    Code.EXPONENT_TOO_LARGE, f"the degree {degree} of {_show(node)} is not from 2 to {MAX_EXPONENT}"
+                )
+            if any(power % degree for _, power in argument.dimension):
+                raise CgxError(
+                    Code.UNIT_INCOMPATIBLE,
+                    f"{_show(node)} takes a root of {dimension_text(argument.dimension)}, which has no such root",
+                )
+            dimension = tuple((base, power // degree) for base, power in argument.dimension)
+            return Measured(_sized(arithmetic.root(argument.value, degree), node), dimension)
+        for operand in operands:
+            if operand.dimension:
+                raise CgxError(
+                    Code.UNIT_INCOMPATIBLE,
+                    f"{_show(node)} needs a dimensionless argument, not {dimension_text(operand.dimension)}",
+                )
+        if name == "exp":
+            return Measured(arithmetic.exp(argument.value), ())
+        if name == "ln" or (name == "log" and len(operands) == 1):
+            return Measured(arithmetic.ln(argument.value), ())
+        base = {"log10": exact(Fraction(10)), "log2": exact(Fraction(2))}.get(name) or operands[1].value
+        return Measured(arithmetic.log(argument.value, base), ())
+    except ValueError as error:
+        raise CgxError(Code.FUNCTION_DOMAIN, f"{_show(node)}: {error}") from None
+    except ZeroDivisionError:
+        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by 0") from None
+
+
+def _whole(node: Node, operand: Measured, role: str) -> int:
+    value = operand.value
+    if operand.dimension:
+        raise CgxError(Code.UNIT_INCOMPATIBLE, f"the {role} of {_show(node)} has a unit; it must be a plain number")
+    if not value.exact:
+        if value.hi - value.lo < 1 and int(value.lo) == int(value.hi) and value.lo.denominator != 1:
+            raise CgxError(Code.EXPONENT_NOT_WHOLE, f"the {role} of {_show(node)} is not a whole number")
+        raise Undecided(f"the {role} is not known to be whole at this precision")
+    if value.lo.denominator != 1:
+        raise CgxError(
+            Code.EXPONENT_NOT_WHOLE,
+            f"the {role} {value.lo.numerator}/{value.lo.denominator} of {_show(node)} is not a whole number, "
+            "so the power is not an exact rational",
+        )
+    whole = value.lo.numerator
+    if abs(whole) > MAX_EXPONENT:
+        shown = str(whole) if whole.bit_length() < 200 else "a number of over 60 digits"
+        raise CgxError(
+            Code.EXPONENT_TOO_LARGE, f"the {role} {shown} of {_show(node)} is above {MAX_EXPONENT} in magnitude"
+        )
+    return whole
+
+
+def _combine(left: Measured, right: Measured, sign: int) -> Dimension:
+    merged = dict(left.dimension)
+    for name, power in right.dimension:
+        merged[name] = merged.get(name, 0) + sign * power
+    return tuple(sorted((name, power) for name, power in merged.items() if power))
+
+
+def _sized(value: Interval, node: Node) -> Interval:
+    if value.exact:
+        check_size(value.lo, _show(node))
+    return value
+
+
+__all__ = ["Measured", "Undecided", "evaluate", "evaluate_pair", "measure"]

@@ -2,24 +2,21 @@
 
 A proposal comes from an agent and the numerals from a paper: both are hostile until checked. Each cap
 below is checked before the work it bounds is done, so no input, however built, makes a check run long,
-use much memory, or fail with anything but our own error.
+use much memory, or fail with anything but our own error. The caps on reading numerals themselves live
+with the numeral reader (`cgx_core.numbers.limits`) and are re-exported here.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
+
 MAX_EXPRESSION_CHARS: Final = 2_000
 """An expression longer than this is refused (`expression-too-large`) before the parser sees it."""
 
 MAX_NESTING: Final = 100
 """Parentheses nested deeper than this are refused (`expression-too-large`) before the parser sees them."""
-
-MAX_NUMERAL_DIGITS: Final = 60
-"""A numeral with more digits than this is refused in an expression and never read from a text."""
-
-MAX_EXPONENT: Final = 100
-"""The largest exponent, of `**` or of a power of ten written in a numeral (1e100, 10^{100})."""
 
 MAX_RESULT_BITS: Final = 12_000
 """The largest bit length of the numerator or denominator of any intermediate result.
@@ -29,5 +26,11 @@ a power is estimated before it is computed, and every other result is measured a
 cap is below the 4,300 digits Python converts between int and str, so every value can be printed.
 """
 
-MAX_RESULT_CHARS: Final = 200
-"""A reported result longer than this is refused (`expression-too-large`) before it is read."""
+__all__ = [
+    "MAX_EXPONENT",
+    "MAX_EXPRESSION_CHARS",
+    "MAX_NESTING",
+    "MAX_NUMERAL_DIGITS",
+    "MAX_RESULT_BITS",
+    "MAX_RESULT_CHARS",
+]

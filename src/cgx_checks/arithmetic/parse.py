@@ -26,13 +26,28 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_NESTING, MAX_NUMERAL_DIGITS
-from cgx_checks.arithmetic.tree import Binary, Literal, Node, Unary
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import Numeral, numeral_from_parts
+from cgx_core.numbers.units import read_unit
 
 # Terminals lark names itself, shown to the agent as what they match.
-_TERMINAL_NAMES = {"NUMERAL": "a numeral", "_MINUS": "'-'", "$END": "the end"}
+_TERMINAL_NAMES = {
+    "NUMERAL": "a numeral",
+    "NAME": "a constant or function",
+    "UNIT": "a unit",
+    "_MINUS": "'-'",
+    "$END": "the end",
+}
+
+CONSTANTS = {"pi": "pi", "\u03c0": "pi", "e": "e"}
+"""The constants an expression may name (pi may be written as the Greek letter)."""
+
+FUNCTIONS = {"sqrt": (1,), "cbrt": (1,), "root": (2,), "ln": (1,), "log": (1, 2), "log10": (1,), "log2": (1,)}
+FUNCTIONS |= {"exp": (1,), "abs": (1,)}
+"""The functions an expression may call, with the numbers of arguments each takes."""
 
 
 def parse_expression(expression: str) -> Node:
@@ -73,6 +88,9 @@ def expression_parser() -> Lark:
     )
 
 
+_SUFFIXES = {"k": 3, "K": 3, "M": 6}
+
+
 def literal_value(text: str, column: int) -> Literal:
     """A numeral token as a literal with its exact value, or CgxError when it is over the caps."""
     if len(text) <= MAX_NUMERAL_DIGITS:  # the common forms first: 350 and 6.25
@@ -84,21 +102,31 @@ def literal_value(text: str, column: int) -> Literal:
             numerator = int(integer + fraction)
             common = gcd(numerator, denominator)
             return Literal(text, numerator // common, denominator // common, column)
+    value = literal_numeral(text, column).value
+    return Literal(text, value.numerator, value.denominator, column)
+
+
+def literal_numeral(text: str, column: int) -> Numeral:
+    """A numeral token of an expression (`1.2e3`, `95%`, `50k`) as the numeral reader's `Numeral`: one rule
+    set for its value and written form. CgxError when it is over the caps."""
     body = text
-    scale = 0
-    if body[-1] == "%":
+    percent = body[-1] == "%"
+    if percent:
         body = body[:-1]
-        scale = -2
+    exponent: int | None = None
+    if body[-1] in _SUFFIXES:
+        exponent = _SUFFIXES[body[-1]]
+        body = body[:-1]
     mantissa, marker, power = body.lower().partition("e")
     if marker:
         digits = power.lstrip("+-").lstrip("0")
-        exponent = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
-        if exponent > MAX_EXPONENT:
+        size = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
+        if size > MAX_EXPONENT:
             raise CgxError(
                 Code.EXPONENT_TOO_LARGE,
                 f"the numeral {text[:30]} at column {column} has a power of ten above {MAX_EXPONENT}",
             )
-        scale += -exponent if power[0] == "-" else exponent
+        exponent = -size if power[0] == "-" else size
     integer, _, fraction = mantissa.partition(".")
     if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
         raise CgxError(
@@ -106,13 +134,7 @@ def literal_value(text: str, column: int) -> Literal:
             f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
             f"at most {MAX_NUMERAL_DIGITS} are accepted",
         )
-    scale -= len(fraction)
-    numerator = int(integer + fraction)
-    if scale >= 0:
-        return Literal(text, numerator * 10**scale, 1, column)
-    denominator = 10**-scale
-    common = gcd(numerator, denominator)
-    return Literal(text, numerator // common, denominator // common, column)
+    return numeral_from_parts(False, integer, fraction, exponent, percent)
 
 
 class _Lexer(Lexer):
@@ -126,13 +148,16 @@ class _Lexer(Lexer):
             conf.terminals,
             key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
         )
-        self._match = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)).match
+        self._match = re.compile(
+            "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals if t.name != "UNIT")
+        ).match
         self._ignore = frozenset(conf.ignore)
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         text: str = lexer_state.text.text
         match = self._match
         ignore = self._ignore
+        unit_ahead = _UNIT_AHEAD.match
         position = 0
         end = len(text)
         while position < end:
@@ -148,6 +173,16 @@ class _Lexer(Lexer):
             if kind not in ignore:
                 yield Token(kind, text[position:following], position, 1, position + 1)
             position = following
+            if kind == "NUMERAL" and unit_ahead(text, following):
+                unit = read_unit(text, following)
+                if unit is not None:
+                    start = following + len(text[following:]) - len(text[following:].lstrip())
+                    yield Token("UNIT", unit[0], start, 1, start + 1)  # the token's value is the Unit
+                    position = unit[1]
+
+
+# Whether a letter follows a numeral (after spaces): only then may a unit, and most numerals have none.
+_UNIT_AHEAD = re.compile("[ \t\r\n]*[A-Za-z\u00b5\u03bc\u2126\u03a9]")
 
 
 class _Builder(Transformer[Token, Node]):
@@ -175,6 +210,48 @@ class _Builder(Transformer[Token, Node]):
     def pow(self, children: list[Node]) -> Binary:
         return Binary("**", children[0], children[1])
 
+    def quantity(self, children: list[Any]) -> Literal:
+        literal: Literal = children[0]
+        return literal._replace(unit=children[1].value)
+
+    def constant(self, children: list[Token]) -> Constant:
+        name = str(children[0])
+        if name not in CONSTANTS:
+            hint = " (write * between a number and a name: 2 * pi)" if name == "pi" else ""
+            raise CgxError(
+                Code.UNKNOWN_SYMBOL,
+                f"the expression names {name!r} at column {children[0].column}, which is not a constant{hint}; "
+                f"the constants are pi and e, and the functions {', '.join(sorted(FUNCTIONS))}",
+            )
+        return Constant(CONSTANTS[name], children[0].column or 0)
+
+    def arguments(self, children: list[Node]) -> tuple[Node, ...]:
+        return tuple(children)
+
+    def pow_constant(self, children: list[Any]) -> Binary:
+        return Binary("**", self.constant([children[0]]), children[1])
+
+    def pow_call(self, children: list[Any]) -> Binary:
+        return Binary("**", self.call([children[0], children[1]]), children[2])
+
+    def call(self, children: list[Any]) -> Call:
+        name = str(children[0])
+        arguments: tuple[Node, ...] = children[1]
+        counts = FUNCTIONS.get(name)
+        if counts is None:
+            raise CgxError(
+                Code.UNKNOWN_FUNCTION,
+                f"the expression calls {name!r} at column {children[0].column}; the functions are "
+                f"{', '.join(sorted(FUNCTIONS))} (log is the natural logarithm; log(x, b) takes a base)",
+            )
+        if len(arguments) not in counts:
+            wanted = " or ".join(str(count) for count in counts)
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{name} at column {children[0].column} takes {wanted} argument(s), not {len(arguments)}",
+            )
+        return Call(name, arguments, children[0].column or 0)
+
     def neg(self, children: list[Node]) -> Unary:
         return Unary("-", children[0])
 
@@ -182,7 +259,10 @@ class _Builder(Transformer[Token, Node]):
         return Unary("+", children[0])
 
 
-_ACCEPTED = "Only numerals, + - * / **, signs and parentheses are accepted"
+_ACCEPTED = (
+    "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
+    "parentheses, pi, e and the functions sqrt, cbrt, root, ln, log, log10, log2, exp and abs are accepted"
+)
 
 
 def _describe(error: UnexpectedInput, expression: str) -> str:

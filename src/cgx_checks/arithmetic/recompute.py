@@ -1,31 +1,47 @@
 """The recompute-numbers check, pure: an expression over the cited chunks' numerals against a reported one.
 
 The agent proposes; this code decides. Every numeral of the expression must be a numeral of the cited
-chunks (compared by exact value, sign ignored since a sign is an operator), and the reported result must
-be a numeral those chunks write (compared by its canonical written form, because its digits set the
-rounding). The expression is evaluated exactly and passes when it lies within the rounding the reported
-numeral's own digits imply: |value - expected| <= half_unit, so 350 is 350 +- 0.5 and 0.35 is
-0.35 +- 0.005.
+chunks (compared by exact value, sign ignored since a sign is an operator; a numeral with a unit must be
+written with that unit), and the reported result must be a numeral those chunks report (compared by its
+canonical written form, because its digits set the rounding). The expression is evaluated exactly and
+compared with the relation the text writes before the result (`cgx_core.numbers.relations`):
 
-The same inputs give the same `Recomputation` and the same JSON, byte for byte, on every machine, which is
-what lets `verify` run the check again from its recorded inputs.
+* `=` (nothing written): within the rounding the reported digits imply, |value - expected| <= half_unit,
+  so 350 is 350 +- 0.5 and 0.35 is 0.35 +- 0.005;
+* `<`, `<=`, `>`, `>=`: the inequality, exactly ("less than 2%": value < 0.02);
+* `~` (a hedge: "approximately 2 days"): |value - expected| <= tolerance * |expected|, with the relative
+  tolerance the run's tolerance table declares for that phrase (the rubric author's, never the agent's).
+
+With units, each numeral is converted to the base units exactly (pint, `units.py`) and the value is
+compared in the reported unit. A value that is irrational (pi, sqrt(2), ln) is enclosed in exact rational
+bounds and decided at the lowest precision of `interval.PRECISIONS` that decides it; that precision is
+recorded. An expression that is only the reported numeral (`30` against `30`) recomputes nothing and is
+refused (`expression-is-result`).
+
+Every problem of a proposal is named at once (`ProposalProblems`). The same inputs give the same
+`Recomputation` and the same JSON, byte for byte, on every machine, which is what lets `verify` run the
+check again from its recorded inputs. A plain `=` check without units writes exactly the record it wrote
+before relations and units existed, so older runs verify unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
 import attrs
 
 from cgx_checks.arithmetic.decimals import decimal_text
-from cgx_checks.arithmetic.evaluate import evaluate
-from cgx_checks.arithmetic.numerals import Numeral, find_numerals, fraction_text, read_numeral
-from cgx_checks.arithmetic.parse import parse_expression
-from cgx_checks.arithmetic.tree import literals, render
+from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
+from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
+from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
+from cgx_checks.arithmetic.tree import Literal as LiteralNode
+from cgx_checks.arithmetic.tree import Node, is_plain, literals, render
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
+from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
 
@@ -37,6 +53,24 @@ DETAIL_DIGITS = 20
 
 _DETAIL_EXPRESSION = 200  # characters of the expression quoted in the detail
 _LISTED = 60  # numerals listed in a refusal before "and N more"
+_WHERE = 5  # chunks named as writing a missing numeral
+
+
+class ProposalProblems(CgxError):
+    """Every problem of one proposal at once: `code` is the first one's, `codes` all of them in order."""
+
+    def __init__(self, problems: Sequence[tuple[Code, str]], listing: str) -> None:
+        self.codes = tuple(dict.fromkeys(code for code, _ in problems))
+        super().__init__(problems[0][0], "; ".join(message for _, message in problems) + "; " + listing)
+
+
+@attrs.frozen
+class Chunk:
+    """A chunk of the run, searched for the numerals a proposal needs but does not cite."""
+
+    id: str
+    unit: str | None
+    text: str
 
 
 @attrs.frozen
@@ -50,7 +84,8 @@ class Recomputation:
     result: str
     """The reported numeral, in canonical written form (a numeral of the cited chunks)."""
     value: Fraction
-    """The exact value of the expression."""
+    """The exact value of the expression (in the reported unit); for an irrational value, the middle of
+    its enclosure at `precision` bits."""
     expected: Fraction
     """The exact value of the reported numeral."""
     half_unit: Fraction
@@ -58,10 +93,22 @@ class Recomputation:
     outcome: Outcome
     detail: str
     """One line for a person, e.g. `(6.2 - 2.2) / 0.01 + 1 = 401, reported 400 +- 0.5: failed`."""
+    relation: str = "="
+    """The relation the text writes before the result: = < <= > >= or ~ (a hedge)."""
+    hedge: str | None = None
+    """The hedge phrase, for `~`."""
+    tolerance: Fraction | None = None
+    """The relative tolerance the run's table declares for the hedge, for `~`."""
+    unit: str | None = None
+    """The reported unit (canonical), when the result has one; value and expected are in it."""
+    precision: int | None = None
+    """The bits of precision that decided an irrational value (None for an exact one)."""
+    library: str | None = None
+    """The units library and its version, when units were converted."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (keys sorted, fractions as `p/q`, decimals as strings)."""
-        return {
+        record: dict[str, Any] = {
             "detail": self.detail,
             "expected": fraction_text(self.expected),
             "expected_decimal": decimal_text(self.expected, DECIMAL_DIGITS),
@@ -74,42 +121,86 @@ class Recomputation:
             "value": fraction_text(self.value),
             "value_decimal": decimal_text(self.value, DECIMAL_DIGITS),
         }
+        if self.relation != "=":
+            record["relation"] = self.relation
+        if self.hedge is not None and self.tolerance is not None:
+            record["hedge"] = self.hedge
+            record["tolerance"] = fraction_text(self.tolerance)
+        if self.unit is not None:
+            record["unit"] = self.unit
+        if self.precision is not None:
+            record["precision_bits"] = self.precision
+        if self.library is not None:
+            record["units_library"] = self.library
+        return dict(sorted(record.items()))
 
 
-def recompute(expression: str, result: str, texts: Sequence[str]) -> Recomputation:
+@attrs.frozen
+class _Reported:
+    """The reported result and how the text writes it."""
+
+    numeral: Numeral
+    unit: Unit | None
+    relation: str
+    hedge: str | None
+    tolerance: Fraction | None
+
+
+def recompute(
+    expression: str,
+    result: str,
+    texts: Sequence[str],
+    *,
+    relation: str | None = None,
+    tolerances: Mapping[str, Fraction] | None = None,
+    chunks: Iterable[Chunk] = (),
+) -> Recomputation:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
+
+    `relation` is the one the agent names (None: the one the text writes, when it writes one);
+    `tolerances` the run's table (hedge phrase -> relative tolerance); `chunks` every chunk of the run,
+    searched to say which chunk writes a numeral the cited ones do not.
 
     Raises CgxError when the check cannot be run: the expression or result does not parse
     (`expression-invalid`), is over a cap (`expression-too-large`, `exponent-too-large`,
-    `exponent-not-whole`, `result-too-large`), divides by zero (`division-by-zero`), or uses a numeral the
-    texts do not contain (`operand-not-in-text`, listing the numerals they do contain).
+    `exponent-not-whole`, `result-too-large`), divides by zero (`division-by-zero`), has units that do not
+    combine (`unit-incompatible`, `unit-invalid`), or when the proposal does not rest on the text
+    (`ProposalProblems`: `operand-not-in-text`, `relation-not-in-text`, `hedge-undeclared`,
+    `unit-missing`, `expression-is-result`, all named at once).
     """
     if not isinstance(expression, str) or not isinstance(result, str):
         raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
+    if relation is not None and relation not in RELATIONS:
+        raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
     tree = parse_expression(expression)
-    reported = read_numeral(result)
-    operands = tuple(read_numeral(literal.text) for literal in literals(tree))
-    _check_in_texts(operands, reported, _numerals_of(texts))
-    value = evaluate(tree)
-    expected = reported.value
-    half_unit = reported.half_unit
-    outcome: Outcome = "passed" if abs(value - expected) <= half_unit else "failed"
-    rendered = render(tree)
-    return Recomputation(
-        expression=rendered,
-        operands=tuple(operand.written for operand in operands),
-        result=reported.written,
-        value=value,
-        expected=expected,
-        half_unit=half_unit,
-        outcome=outcome,
-        detail=_detail(rendered, value, reported, outcome),
-    )
+    numeral, unit = read_quantity(result)
+    operands = literals(tree)
+    occurrences = _occurrences_of(texts)
+    reported = _check_against_texts(operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks)
+    return _decide(tree, operands, reported)
+
+
+def decide_recorded(expression: str, result: str, relation: str, tolerance: Fraction | None) -> Recomputation:
+    """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
+    the texts were checked when the proposal was prepared)."""
+    tree = parse_expression(expression)
+    numeral, unit = read_quantity(result)
+    hedge = "recorded" if tolerance is not None else None
+    return _decide(tree, literals(tree), _Reported(numeral, unit, relation, hedge, tolerance))
 
 
 def observation_key(recomputation: Recomputation) -> str:
     """A canonical key of what the check observed: two checks with one key pass or fail together."""
-    return observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+    key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+    if recomputation.unit is not None:
+        key += f";unit={recomputation.unit}"
+    if recomputation.relation != "=":
+        key += f";relation={recomputation.relation}"
+    if recomputation.tolerance is not None:
+        key += f";tolerance={fraction_text(recomputation.tolerance)}"
+    if recomputation.precision is not None:
+        key += f";precision={recomputation.precision}"
+    return key
 
 
 def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
@@ -121,48 +212,340 @@ def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction)
     return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
 
 
-def _numerals_of(texts: Iterable[str]) -> tuple[Numeral, ...]:
+# -- the proposal against the texts ---------------------------------------------------------------------
+
+
+def _occurrences_of(texts: Iterable[str]) -> tuple[Occurrence, ...]:
     if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
         raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
-    seen: dict[str, Numeral] = {}
+    found: list[Occurrence] = []
     for text in texts:
         if not isinstance(text, str):
             raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
-        for numeral in find_numerals(text):
-            seen.setdefault(numeral.written, numeral)
-    return tuple(seen.values())
+        found.extend(read_text(text))
+    return tuple(found)
 
 
-def _check_in_texts(operands: tuple[Numeral, ...], reported: Numeral, numerals: tuple[Numeral, ...]) -> None:
-    values = {abs(numeral.value) for numeral in numerals}
-    written = {numeral.written for numeral in numerals}
-    missing = list(dict.fromkeys(operand.written for operand in operands if abs(operand.value) not in values))
-    problems: list[str] = []
+def _operand_numeral(literal: LiteralNode) -> Numeral:
+    return literal_numeral(literal.text, literal.column)
+
+
+def _check_against_texts(
+    operands: tuple[LiteralNode, ...],
+    numeral: Numeral,
+    unit: Unit | None,
+    relation: str | None,
+    tolerances: Mapping[str, Fraction],
+    occurrences: tuple[Occurrence, ...],
+    chunks: Iterable[Chunk],
+) -> _Reported:
+    problems: list[tuple[Code, str]] = []
+    missing: list[str] = []
+    wrong_unit: list[str] = []
+    for literal in operands:
+        value = abs(Fraction(literal.numerator, literal.denominator))
+        same = [item for item in occurrences if abs(item.numeral.value) == value]
+        shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
+        if not same:
+            missing.append(shown)
+        elif literal.unit is not None and not any(item.unit == literal.unit for item in same):
+            written = sorted({item.unit.written for item in same if item.unit is not None})
+            how = f"with the unit {', '.join(written)}" if written else "without a unit"
+            wrong_unit.append(f"{shown} (the text writes {literal.text} {how})")
+    missing = list(dict.fromkeys(missing))
     if missing:
+        where = _where(missing, operands, chunks)
         problems.append(
-            f"the numeral{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the expression "
-            f"{'are' if len(missing) > 1 else 'is'} not in the cited chunks' text (compared by exact value)"
+            (
+                Code.OPERAND_NOT_IN_TEXT,
+                f"the numeral{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the expression "
+                f"{'are' if len(missing) > 1 else 'is'} not in the cited chunks' text (compared by exact value)"
+                + where,
+            )
         )
-    if reported.written not in written:
+    if wrong_unit:
         problems.append(
-            f"the result {reported.written} is not written in the cited chunks' text (compared as written, "
-            "since its digits set the rounding)"
+            (Code.OPERAND_NOT_IN_TEXT, "the expression gives units the text does not write: " + ", ".join(wrong_unit))
         )
+    results = [
+        item
+        for item in occurrences
+        if item.reported and item.numeral.written == numeral.written and (unit is None or item.unit == unit)
+    ]
+    reported = _Reported(numeral, unit, relation or "=", None, None)
+    if not results:
+        with_unit = f" with the unit {unit.written}" if unit is not None else ""
+        problems.append(
+            (
+                Code.OPERAND_NOT_IN_TEXT,
+                f"the result {numeral.written}{with_unit} is not written in the cited chunks' text (compared as "
+                "written, since its digits set the rounding)",
+            )
+        )
+    else:
+        reported, relation_problems = _relation(numeral, unit, relation, tolerances, results)
+        problems.extend(relation_problems)
+    problems.extend(_units_missing(operands, numeral, unit, occurrences))
+    free = _free_evidence(operands, numeral)
+    if free:
+        problems.append((Code.EXPRESSION_IS_RESULT, free))
     if problems:
-        raise CgxError(Code.OPERAND_NOT_IN_TEXT, "; ".join(problems) + "; " + _listing(numerals))
+        raise ProposalProblems(problems, _listing(occurrences))
+    return reported
 
 
-def _listing(numerals: tuple[Numeral, ...]) -> str:
-    if not numerals:
+def _relation(
+    numeral: Numeral,
+    unit: Unit | None,
+    relation: str | None,
+    tolerances: Mapping[str, Fraction],
+    results: list[Occurrence],
+) -> tuple[_Reported, list[tuple[Code, str]]]:
+    written = list(dict.fromkeys((item.relation, item.hedge) for item in results))
+    relations = list(dict.fromkeys(item.relation for item in results))
+    shown = ", ".join(_relation_text(name, hedge, numeral.written) for name, hedge in written)
+    if relation is None:
+        if len(relations) > 1:
+            problem = (
+                Code.RELATION_NOT_IN_TEXT,
+                f"the cited chunks write the result as {shown}: give `relation` to say which one is checked",
+            )
+            return _Reported(numeral, unit, relations[0], None, None), [problem]
+        relation = relations[0]
+    elif relation not in relations:
+        problem = (
+            Code.RELATION_NOT_IN_TEXT,
+            f"the relation {relation!r} is not what the text writes: it writes {shown}",
+        )
+        return _Reported(numeral, unit, relation, None, None), [problem]
+    if relation != "~":
+        return _Reported(numeral, unit, relation, None, None), []
+    hedges = [hedge for name, hedge in written if name == "~" and hedge is not None]
+    declared = [hedge for hedge in hedges if hedge in tolerances]
+    if not declared:
+        table = ", ".join(f"{phrase!r}" for phrase in sorted(tolerances)) or "none"
+        problem = (
+            Code.HEDGE_UNDECLARED,
+            f"the text hedges the result with {', '.join(repr(hedge) for hedge in hedges)}, for which the run's "
+            f"tolerance table declares no tolerance (it declares {table})",
+        )
+        return _Reported(numeral, unit, relation, hedges[0] if hedges else None, None), [problem]
+    hedge = declared[0]
+    return _Reported(numeral, unit, relation, hedge, tolerances[hedge]), []
+
+
+def _relation_text(relation: str, hedge: str | None, written: str) -> str:
+    if relation == "~":
+        return f"'{hedge} {written}' (relation ~)"
+    return f"'{written}' (relation =)" if relation == "=" else f"'{relation} {written}' (relation {relation})"
+
+
+def _units_missing(
+    operands: tuple[LiteralNode, ...], numeral: Numeral, unit: Unit | None, occurrences: tuple[Occurrence, ...]
+) -> list[tuple[Code, str]]:
+    """A refusal when the text writes the unitless operands (and result) in different units."""
+    units: dict[Unit, list[str]] = {}
+    named: list[tuple[str, Fraction, bool]] = [
+        (literal.text, abs(Fraction(literal.numerator, literal.denominator)), False)
+        for literal in operands
+        if literal.unit is None
+    ]
+    if unit is None:
+        named.append((numeral.written, numeral.value, True))
+    for text, value, is_result in named:
+        same = [
+            item
+            for item in occurrences
+            if abs(item.numeral.value) == value and (not is_result or item.numeral.written == numeral.written)
+        ]
+        written = {item.unit for item in same}
+        if same and None not in written and len(written) == 1:
+            (only,) = written
+            assert only is not None
+            units.setdefault(only, []).append(f"{text} {only.written}")
+    if len(units) < 2:
+        return []
+    listed = ", ".join(example for examples in units.values() for example in examples)
+    return [
+        (
+            Code.UNIT_MISSING,
+            f"the text writes these numbers in different units ({listed}), and the expression or result leaves "
+            "the units out",
+        )
+    ]
+
+
+def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str | None:
+    """The refusal message when the expression only restates the reported numeral."""
+    # The result's number by value, and by its digits without a percent sign (93.2 against 93.2%).
+    result = {abs(numeral.value), abs(numeral.value) * 100 if numeral.written.endswith("%") else abs(numeral.value)}
+    values = set()
+    for literal in operands:
+        value = Fraction(literal.numerator, literal.denominator)
+        values.add(value * 100 if literal.text.endswith("%") and value * 100 in result else value)
+    if values & result and values <= result | {Fraction(0), Fraction(1)}:
+        return (
+            f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
+        )
+    return None
+
+
+def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:
+    """` (12 is written in s-45 (table-row), s-12)` for the missing numerals other chunks write."""
+    chunks = tuple(chunks)
+    if not chunks:
+        return ""
+    wanted = {
+        literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}": abs(
+            Fraction(literal.numerator, literal.denominator)
+        )
+        for literal in operands
+    }
+    found: list[str] = []
+    values = {wanted[name] for name in missing if name in wanted}
+    writers: dict[Fraction, list[str]] = {value: [] for value in values}
+    for chunk in chunks:
+        present = {abs(item.numeral.value) for item in read_text(chunk.text)} & values
+        for value in present:
+            label = chunk.id if not chunk.unit else f"{chunk.id} ({chunk.unit})"
+            if len(writers[value]) < _WHERE:
+                writers[value].append(label)
+    for name in missing:
+        needed = wanted.get(name)
+        if needed is not None and writers.get(needed):
+            found.append(f"{name} is written in {', '.join(writers[needed])}")
+        else:
+            found.append(f"{name} is written in no chunk of the run")
+    advice = ": add those chunks to `cites`" if any(value for value in writers.values()) else ""
+    return f" ({'; '.join(found)}{advice})"
+
+
+def _listing(occurrences: tuple[Occurrence, ...]) -> str:
+    written = list(dict.fromkeys(item.numeral.written for item in occurrences))
+    if not written:
         return "the cited chunks contain no numerals: cite the chunks that write the numbers"
-    shown = ", ".join(numeral.written for numeral in numerals[:_LISTED])
-    more = f" and {len(numerals) - _LISTED} more" if len(numerals) > _LISTED else ""
+    shown = ", ".join(written[:_LISTED])
+    more = f" and {len(written) - _LISTED} more" if len(written) > _LISTED else ""
     return f"the cited chunks contain {shown}{more}"
 
 
-def _detail(rendered: str, value: Fraction, reported: Numeral, outcome: Outcome) -> str:
+# -- deciding --------------------------------------------------------------------------------------------
+
+
+def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) -> Recomputation:
+    numeral = reported.numeral
+    rendered = render(tree)
+    operand_texts = tuple(_operand_numeral(literal).written for literal in operands)
+    common = {
+        "expression": rendered,
+        "operands": operand_texts,
+        "result": numeral.written,
+        "expected": numeral.value,
+        "half_unit": numeral.half_unit,
+        "relation": reported.relation,
+        "hedge": reported.hedge,
+        "tolerance": reported.tolerance,
+    }
+    if is_plain(tree) and reported.unit is None:
+        numerator, denominator = evaluate_pair(tree)
+        value = Fraction(numerator, denominator)
+        outcome = _outcome(Interval(value, value), reported)
+        assert outcome is not None  # an exact value is always decided
+        detail = _detail(rendered, value, reported, outcome, None, None)
+        return Recomputation(value=value, outcome=outcome, detail=detail, **common)  # type: ignore[arg-type]
+    from cgx_checks.arithmetic.units import dimension_text, library_version, scale_of
+
+    factor, dimension = scale_of(reported.unit) if reported.unit is not None else (Fraction(1), ())
+    used_units = reported.unit is not None or any(literal.unit is not None for literal in operands)
+    for bits in PRECISIONS:
+        try:
+            measured = measure(tree, bits)
+        except Undecided:
+            continue
+        if measured.dimension != dimension:
+            given = reported.unit.written if reported.unit is not None else "no unit"
+            raise CgxError(
+                Code.UNIT_INCOMPATIBLE,
+                f"the expression is {dimension_text(measured.dimension)} and the result {numeral.written} has "
+                f"{given} ({dimension_text(dimension)}): write the result with the unit the text gives it",
+            )
+        enclosure = Interval(measured.value.lo / factor, measured.value.hi / factor)
+        outcome = _outcome(enclosure, reported)
+        if outcome is None:
+            continue
+        precision = None if enclosure.exact else bits
+        middle = enclosure.lo if enclosure.exact else (enclosure.lo + enclosure.hi) / 2
+        library = f"pint {library_version()}" if used_units else None
+        unit_text = reported.unit.text if reported.unit is not None else None
+        detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
+        return Recomputation(
+            value=middle,
+            outcome=outcome,
+            detail=detail,
+            unit=unit_text,
+            precision=precision,
+            library=library,
+            **common,  # type: ignore[arg-type]
+        )
+    raise CgxError(
+        Code.VALUE_UNDECIDED,
+        f"the value of {rendered} lies within 2^-{PRECISIONS[-1]} of the bound of the reported {numeral.written}: "
+        "it cannot be decided",
+    )
+
+
+def band(reported: _Reported) -> tuple[Fraction, Fraction]:
+    """The closed band a value must lie in for `=` and `~`."""
+    expected = reported.numeral.value
+    if reported.relation == "~" and reported.tolerance is not None:
+        width = reported.tolerance * abs(expected)
+    else:
+        width = reported.numeral.half_unit
+    return expected - width, expected + width
+
+
+def _outcome(value: Interval, reported: _Reported) -> Outcome | None:
+    """passed or failed, or None when the enclosure is too wide to tell."""
+    expected = reported.numeral.value
+    relation = reported.relation
+    if relation in ("=", "~"):
+        low, high = band(reported)
+        if low <= value.lo and value.hi <= high:
+            return "passed"
+        if value.hi < low or value.lo > high:
+            return "failed"
+        return None
+    holds = {
+        "<": (value.hi < expected, value.lo >= expected),
+        "<=": (value.hi <= expected, value.lo > expected),
+        ">": (value.lo > expected, value.hi <= expected),
+        ">=": (value.lo >= expected, value.hi < expected),
+    }[relation]
+    if holds[0]:
+        return "passed"
+    if holds[1]:
+        return "failed"
+    return None
+
+
+def _detail(
+    rendered: str, value: Fraction, reported: _Reported, outcome: Outcome, unit: str | None, precision: int | None
+) -> str:
+    numeral = reported.numeral
     shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
-    expected = decimal_text(reported.value, DECIMAL_DIGITS)
-    rounding = decimal_text(reported.half_unit, DECIMAL_DIGITS)
-    stated = reported.written if reported.written == expected else f"{reported.written} = {expected}"
-    return f"{shown} = {decimal_text(value, DETAIL_DIGITS)}, reported {stated} +- {rounding}: {outcome}"
+    expected = decimal_text(numeral.value, DECIMAL_DIGITS)
+    stated = numeral.written if numeral.written == expected else f"{numeral.written} = {expected}"
+    in_unit = f" {unit}" if unit else ""
+    approximate = "" if precision is None else f" (enclosed at {precision} bits)"
+    computed = f"{shown} = {decimal_text(value, DETAIL_DIGITS)}{in_unit}{approximate}"
+    if reported.relation == "=":
+        rounding = decimal_text(numeral.half_unit, DECIMAL_DIGITS)
+        return f"{computed}, reported {stated}{in_unit} +- {rounding}: {outcome}"
+    if reported.relation == "~" and reported.tolerance is not None:
+        low, high = band(reported)
+        percent = decimal_text(reported.tolerance * 100, DETAIL_DIGITS)
+        return (
+            f"{computed}, reported {reported.hedge} {stated}{in_unit} (within {percent}%: "
+            f"{decimal_text(low, DETAIL_DIGITS)} to {decimal_text(high, DETAIL_DIGITS)}): {outcome}"
+        )
+    return f"{computed}, reported {reported.relation} {stated}{in_unit}: {outcome}"

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cgx_core.numbers.units import Unit
+
 
 class Literal(NamedTuple):
-    """A numeral of the expression, as written, with its exact value as a reduced fraction."""
+    """A numeral of the expression, as written, with its exact value as a reduced fraction and the unit
+    written after it (`90 min`), if any."""
 
     text: str
     numerator: int
     denominator: int
     column: int
+    unit: Unit | None = None
 
 
 class Unary(NamedTuple):
@@ -35,7 +39,22 @@ class Binary(NamedTuple):
     right: Node
 
 
-type Node = Literal | Unary | Binary
+class Constant(NamedTuple):
+    """A mathematical constant: `pi` or `e` (never a number of the document)."""
+
+    name: str
+    column: int
+
+
+class Call(NamedTuple):
+    """A function of the fixed set (`sqrt`, `cbrt`, `root`, `ln`, `log`, `log10`, `log2`, `exp`, `abs`)."""
+
+    name: str
+    arguments: tuple[Node, ...]
+    column: int
+
+
+type Node = Literal | Unary | Binary | Constant | Call
 
 # Binding strength of each form, loosest first, as in the grammar: sum, product, unary sign, power, atom.
 _SUM, _PRODUCT, _UNARY, _POWER, _ATOM = range(1, 6)
@@ -50,6 +69,17 @@ _OPERAND_LEVELS = {
 }
 
 
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct operands of a node, left to right."""
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, Binary):
+        return (node.left, node.right)
+    if isinstance(node, Call):
+        return node.arguments
+    return ()
+
+
 def literals(node: Node) -> tuple[Literal, ...]:
     """The numerals of an expression, left to right."""
     found: list[Literal] = []
@@ -58,12 +88,25 @@ def literals(node: Node) -> tuple[Literal, ...]:
         item = stack.pop()
         if isinstance(item, Literal):
             found.append(item)
-        elif isinstance(item, Unary):
-            stack.append(item.operand)
         else:
-            stack.append(item.right)
-            stack.append(item.left)
+            stack.extend(reversed(children(item)))
     return tuple(found)
+
+
+def is_plain(node: Node) -> bool:
+    """Whether the expression is only numerals without units, + - * / **, signs and parentheses: the
+    form evaluated exactly on the fast path."""
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Literal):
+            if item.unit is not None:
+                return False
+        elif isinstance(item, Constant | Call):
+            return False
+        else:
+            stack.extend(children(item))
+    return True
 
 
 def render(node: Node) -> str:
@@ -77,14 +120,12 @@ def render(node: Node) -> str:
     while stack:
         item = stack.pop()
         if isinstance(item, Literal):
-            done.append((item.text, _ATOM))
-        elif isinstance(item, Unary | Binary):
+            done.append((item.text if item.unit is None else f"{item.text} {item.unit.written}", _ATOM))
+        elif isinstance(item, Constant):
+            done.append((item.name, _ATOM))
+        elif isinstance(item, Unary | Binary | Call):
             stack.append((item,))
-            if isinstance(item, Unary):
-                stack.append(item.operand)
-            else:
-                stack.append(item.right)
-                stack.append(item.left)
+            stack.extend(reversed(children(item)))
         else:
             operation = item[0]
             if isinstance(operation, Unary):
@@ -97,6 +138,11 @@ def render(node: Node) -> str:
                 left = _wrap(left_text, left_level, left_min)
                 right = _wrap(right_text, right_level, right_min)
                 done.append((f"{left} {operation.op} {right}", _BINARY_LEVEL[operation.op]))
+            elif isinstance(operation, Call):
+                count = len(operation.arguments)
+                arguments = [text for text, _ in done[len(done) - count :]] if count else []
+                del done[len(done) - count :]
+                done.append((f"{operation.name}({', '.join(arguments)})", _ATOM))
     return done[0][0]
 
 

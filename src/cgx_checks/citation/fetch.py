@@ -38,6 +38,7 @@ import attrs
 import httpx
 
 from cgx_checks.citation.addresses import IPAddress, is_public, refusal_reason
+from cgx_checks.citation.text import media_type
 from cgx_checks.citation.urls import ParsedUrl, parse_url, resolve_location
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -135,6 +136,20 @@ class Hop:
     address: str
 
 
+class FetchError(CgxError):
+    """A fetch that failed: its code and message, and the hops answered before it failed (a 404's hop
+    included), so that a check can record what happened and replay can give the same error back."""
+
+    def __init__(self, code: Code, message: str, hops: Sequence[Hop] = ()) -> None:
+        super().__init__(code, message)
+        self.hops: tuple[Hop, ...] = tuple(hops)
+
+
+type HopRule = Callable[[ParsedUrl], None]
+"""Called with every URL a fetch is about to request, before any lookup or connection for it; raises
+`CgxError` to stop the fetch there (a citation check stops an arXiv tie at a redirect off arXiv)."""
+
+
 @attrs.frozen
 class Fetched:
     """A fetched source: every hop, the final URL, its media type and charset, and the body."""
@@ -228,18 +243,6 @@ def _addresses(parsed: ParsedUrl, policy: FetchPolicy) -> list[IPAddress]:
             where = "" if parsed.literal is not None else f"{parsed.host!r} resolves to an address that is not public: "
             raise CgxError(Code.FETCH_REFUSED, f"refused {parsed.url}: {where}{why}")
     return list(dict.fromkeys(candidates))
-
-
-def _media_type(header: str | None) -> tuple[str, str | None]:
-    if header is None:
-        return "", None
-    media, *params = header.split(";")
-    charset = None
-    for param in params:
-        name, _, value = param.partition("=")
-        if name.strip().lower() == "charset":
-            charset = value.strip().strip('"').lower() or None
-    return media.strip().lower(), charset
 
 
 class _Inflater:
@@ -371,26 +374,35 @@ def _send(
 ) -> _Answer:
     request = _pinned_request(client, parsed, address, watchdog)
     response = client.send(request, stream=True)
+    hop = Hop(url=parsed.url, status=response.status_code, address=str(address))
     try:
-        hop = Hop(url=parsed.url, status=response.status_code, address=str(address))
-        if response.status_code in REDIRECT_STATUSES:
-            location = response.headers.get("location")
-            if location is None:
-                raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered {response.status_code} with no Location")
-            return _Answer(hop=hop, location=location)
-        if response.status_code != 200:
-            raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered HTTP status {response.status_code}")
-        media, charset = _media_type(response.headers.get("content-type"))
-        if media not in policy.content_types:
-            shown = media or "no content type"
-            raise CgxError(
-                Code.FETCH_CONTENT_TYPE,
-                f"{parsed.url} is {shown!r}; the tool reads {', '.join(sorted(policy.content_types))}",
-            )
-        body = _read_body(response, policy, watchdog)
-        return _Answer(hop=hop, location=None, content_type=media, charset=charset, body=body)
+        return _answer(response, hop, parsed, policy, watchdog)
+    except FetchError:
+        raise
+    except CgxError as error:  # the server answered: the failure keeps the hop that answered
+        raise FetchError(error.code, error.message, (hop,)) from None
     finally:
         response.close()
+
+
+def _answer(response: httpx.Response, hop: Hop, parsed: ParsedUrl, policy: FetchPolicy, watchdog: _Watchdog) -> _Answer:
+    """What one response says: a redirect, or a body the policy accepts; anything else is an error."""
+    if response.status_code in REDIRECT_STATUSES:
+        location = response.headers.get("location")
+        if location is None:
+            raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered {response.status_code} with no Location")
+        return _Answer(hop=hop, location=location)
+    if response.status_code != 200:
+        raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered HTTP status {response.status_code}")
+    media, charset = media_type(response.headers.get("content-type"))
+    if media not in policy.content_types:
+        shown = media or "no content type"
+        raise CgxError(
+            Code.FETCH_CONTENT_TYPE,
+            f"{parsed.url} is {shown!r}; the tool reads {', '.join(sorted(policy.content_types))}",
+        )
+    body = _read_body(response, policy, watchdog)
+    return _Answer(hop=hop, location=None, content_type=media, charset=charset, body=body)
 
 
 def _hop(parsed: ParsedUrl, policy: FetchPolicy, watchdog: _Watchdog) -> _Answer:
@@ -421,17 +433,30 @@ def _hop(parsed: ParsedUrl, policy: FetchPolicy, watchdog: _Watchdog) -> _Answer
     raise failure
 
 
-def fetch(url: str, *, policy: FetchPolicy = DEFAULT_POLICY) -> Fetched:
-    """GET `url` under `policy`, following at most `max_redirects` redirects, each hop checked.
+def fetch(url: str, *, policy: FetchPolicy = DEFAULT_POLICY, allow: HopRule | None = None) -> Fetched:
+    """GET `url` under `policy`, following at most `max_redirects` redirects, each hop checked (and
+    given to `allow` first, when there is one).
 
-    Raises `CgxError` with `fetch-refused` (URL or address not allowed, before any connection),
-    `fetch-failed`, `fetch-too-large`, `fetch-timeout`, `fetch-content-type` or `fetch-redirects`.
+    Raises `FetchError` (a `CgxError`, with the hops answered before it failed) with `fetch-refused` (URL
+    or address not allowed, before any connection), `fetch-failed`, `fetch-too-large`, `fetch-timeout`,
+    `fetch-content-type`, `fetch-redirects`, or the code `allow` raised.
     """
     parsed = parse_url(url)
     hops: list[Hop] = []
+    try:
+        return _fetch(parsed, url, hops, policy, allow)
+    except FetchError as error:
+        raise FetchError(error.code, error.message, (*hops, *error.hops)) from None
+    except CgxError as error:
+        raise FetchError(error.code, error.message, hops) from None
+
+
+def _fetch(parsed: ParsedUrl, url: str, hops: list[Hop], policy: FetchPolicy, allow: HopRule | None) -> Fetched:
     seen = {parsed.url}
     with _Watchdog(policy.limits.deadline) as watchdog:
         while True:
+            if allow is not None:
+                allow(parsed)
             try:
                 answer = _hop(parsed, policy, watchdog)
             except _PinBroken as exc:

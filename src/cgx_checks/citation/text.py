@@ -22,10 +22,6 @@ import codecs
 from typing import Final, Literal, get_args
 
 import attrs
-import pypdfium2 as pdfium
-from bs4 import BeautifulSoup
-from bs4.element import Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
-from pylatexenc.latex2text import LatexNodes2Text
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -100,7 +96,6 @@ _BLOCK_TAGS: Final = frozenset(
         "ul",
     ]
 )
-_NOT_TEXT: Final = (Comment, Declaration, Doctype, ProcessingInstruction)
 
 
 @attrs.frozen
@@ -116,6 +111,19 @@ class SourceText:
             if start <= offset < end:
                 return number
         return None
+
+
+def media_type(header: str | None) -> tuple[str, str | None]:
+    """A Content-Type header's media type (lower-case, no parameters) and its charset parameter, if any."""
+    if header is None:
+        return "", None
+    media, *params = header.split(";")
+    charset = None
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip('"').lower() or None
+    return media.strip().lower(), charset
 
 
 def kind_for(content_type_or_filename: str) -> Kind:
@@ -153,7 +161,13 @@ def _decode(data: bytes, charset: str | None, what: str) -> str:
         ) from exc
 
 
+# pylatexenc, PDFium and BeautifulSoup are imported by the kind that needs them, never by a check that reads
+# a text file: importing all three costs more than reading most sources.
+
+
 def _tex_text(data: bytes) -> str:
+    from pylatexenc.latex2text import LatexNodes2Text
+
     latex = _decode(data, None, "LaTeX source")
     try:
         return str(LatexNodes2Text().latex_to_text(latex))
@@ -164,6 +178,8 @@ def _tex_text(data: bytes) -> str:
 
 
 def _pdf_text(data: bytes) -> SourceText:
+    import pypdfium2 as pdfium
+
     try:
         document = pdfium.PdfDocument(data)
     except Exception as exc:  # PdfiumError and friends: the bytes are not a PDF PDFium opens
@@ -197,6 +213,10 @@ def _pdf_text(data: bytes) -> SourceText:
 
 
 def _html_text(data: bytes, charset: str | None) -> str:
+    from bs4 import BeautifulSoup
+    from bs4.element import Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+
+    not_text = (Comment, Declaration, Doctype, ProcessingInstruction)
     markup = _decode(data, charset, "HTML page")
     try:
         soup = BeautifulSoup(markup, "html.parser")
@@ -207,7 +227,7 @@ def _html_text(data: bytes, charset: str | None) -> str:
             if isinstance(node, Tag):
                 if node.name in _BLOCK_TAGS:
                     parts.append("\n")
-            elif isinstance(node, NavigableString) and not isinstance(node, _NOT_TEXT):
+            elif isinstance(node, NavigableString) and not isinstance(node, not_text):
                 parts.append(str(node))
                 parent = node.parent
                 if parent is not None and parent.name in _BLOCK_TAGS and node.next_sibling is None:

@@ -18,7 +18,7 @@ Only https counts for a fetched tie, so that nobody on the network path can subs
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Literal
 from urllib.parse import quote, unquote
 
@@ -88,6 +88,11 @@ class Tie:
     names: str
 
 
+def doi_path(doi: str) -> str:
+    """A DOI as a URL path: `#`, `?`, `%` and the like percent-encoded, `/` and `:` kept."""
+    return quote(doi, safe=_DOI_SAFE)
+
+
 def urls_for(entry: Entry) -> list[str]:
     """The URLs the tool fetches for an entry, in order: the arXiv PDF, the arXiv abstract, the DOI."""
     urls: list[str] = []
@@ -97,7 +102,7 @@ def urls_for(entry: Entry) -> list[str]:
         urls.append(f"https://arxiv.org/abs/{arxiv}")
     doi = normalise_doi(entry.doi) if entry.doi else None
     if doi is not None:
-        urls.append(f"https://doi.org/{quote(doi, safe=_DOI_SAFE)}")
+        urls.append(f"https://doi.org/{doi_path(doi)}")
     return urls
 
 
@@ -142,6 +147,32 @@ def _doi_tie(urls: Sequence[ParsedUrl], entry: Entry) -> Tie | None:
     return Tie(kind="doi", names=wanted)
 
 
+def tie_before_fetch(url: str, entry: Entry) -> Tie | None:
+    """The tie a URL has to the entry, decided from the URL and the entry alone, before any connection:
+    an https arXiv URL of the entry's id (at its version or none), or the entry's DOI on doi.org. None
+    when the URL is not tied, so the tool never connects to a host that could not count.
+
+    Raises `fetch-refused` for a URL the fetcher would refuse to parse (not http(s), ambiguous).
+    """
+    parsed = parse_url(url)
+    return _arxiv_tie([parsed], entry) or _doi_tie([parsed], entry)
+
+
+def hop_rule(tie: Tie) -> Callable[[ParsedUrl], None]:
+    """What every hop of a tied fetch must keep: an arXiv tie stays on arXiv's hosts over https (a redirect
+    elsewhere is stopped before it is requested); a DOI tie may end anywhere the DOI resolves to."""
+
+    def allow(hop: ParsedUrl) -> None:
+        if tie.kind == "arxiv" and not (hop.scheme == "https" and hop.host in ARXIV_HOSTS):
+            raise CgxError(
+                Code.SOURCE_UNTIED,
+                f"arXiv redirected to {hop.url}, off arXiv's hosts: that page is not the arXiv paper, and it was "
+                "not fetched",
+            )
+
+    return allow
+
+
 def tie_for_url(hops: Sequence[str], entry: Entry) -> Tie | None:
     """Why the source the tool fetched through `hops` (every URL it requested, first to last) is
     the entry's work, or None when it is not tied.
@@ -156,11 +187,14 @@ def tie_for_url(hops: Sequence[str], entry: Entry) -> Tie | None:
 def tie_for_cited(name: str, entry: Entry, digest: str, recorded: str | None) -> Tie | None:
     """Whether the cited copy `name` (a file name in the run's copy of the cited works) is the entry's.
 
-    It is when its name is `<key>.txt`, `.tex` or `.pdf`; then its `digest` must be the one start_run
+    It is when its name is `<key>.txt`, `.tex` or `.pdf` (the key escaped as `cgx_core.cited` says, so a DOI
+    URL key has a copy too); then its `digest` must be the one start_run
     `recorded`, or the copy changed under the run (`source-changed`). None when it names another key.
     """
+    from cgx_core.cited import key_of_stem
+
     stem, dot, suffix = name.rpartition(".")
-    if not dot or stem != entry.key or f".{suffix}" not in CITED_SUFFIXES:
+    if not dot or key_of_stem(stem, {entry.key}) != entry.key or f".{suffix}" not in CITED_SUFFIXES:
         return None
     if recorded is None or digest != recorded:
         raise CgxError(

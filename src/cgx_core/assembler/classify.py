@@ -20,7 +20,7 @@ A record's links are judged against the types the call's other records give thei
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any
@@ -127,52 +127,92 @@ def _check_alone(
     naming: Mapping[str, list[int]],
     clauses_of_splits: Mapping[str, tuple[int, str]],
 ) -> None:
-    """Refuse a record for a fault of its own: a node named twice, missing, not a chunk, split, checked."""
+    """Refuse a record for every fault of its own: a node named twice, missing, not a chunk, split, checked,
+    a split that does not fit, a node or clause that rests on itself, a rests_on naming no chunk."""
     node_id = record.node
-    split = isinstance(record, SplitRecord)
+    problems: list[Refused] = []
     if len(naming[node_id]) > 1:
         numbers = naming[node_id]
         message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        raise Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers))
-    if node_id not in graph:
-        if node_id in clauses_of_splits:
-            number, chunk = clauses_of_splits[node_id]
-            message = f"record {number} of this call splits {chunk!r} and types its clause {node_id!r}"
-            raise Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_child(node_id, number, chunk))
-        parent = nodes.clause_parent_id(graph, node_id)
-        if parent is not None and graph.nodes[parent].kind != nodes.COMPOUND:
-            message = f"no node {node_id!r} in the run: {parent!r} is not split"
-            raise Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(parent))
-        raise Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
-    node = graph.nodes[node_id]
-    if not nodes.is_document(node):
-        message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
-        raise Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id))
-    if node.kind == nodes.COMPOUND:
-        if split:
-            message = f"node {node_id!r} is already a compound"
-            raise Refused(Code.ALREADY_SPLIT, message, fixes.already_split(graph, node_id))
-        message = f"node {node_id!r} is a compound; annotate its children instead"
-        raise Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
-    checks = nodes.targeting_checks(graph, node_id)
-    if checks:
-        message = f"node {node_id!r} is the target of {fixes.ids([check.id for check in checks])}"
-        raise Refused(Code.TARGETED_BY_CHECK, message, fixes.targeted_by_check(graph, node_id))
-    if isinstance(record, SplitRecord):
-        if nodes.parent(graph, node_id) is not None:
-            message = f"node {node_id!r} is a child of a compound, and a child is never itself a compound"
-            raise Refused(Code.SPLIT_INVALID, message, fixes.split_of_clause(graph, node_id))
-        if len(record.split) != len(record.children):
-            message = f"the split of {node_id!r} has {len(record.split)} clauses and {len(record.children)} children"
-            raise Refused(Code.SPLIT_MISMATCH, message, fixes.split_mismatch(len(record.split), len(record.children)))
-        own = nodes.predicted_children(graph, node_id, len(record.split))
-    else:
-        own = [node_id]
+        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
+    problem = _node_problem(graph, record, clauses_of_splits)
+    if problem is not None:
+        problems.append(problem)
+    split = isinstance(record, SplitRecord)
+    if isinstance(record, SplitRecord) and len(record.split) != len(record.children):
+        message = f"the split of {node_id!r} has {len(record.split)} clauses and {len(record.children)} children"
+        problems.append(
+            Refused(Code.SPLIT_MISMATCH, message, fixes.split_mismatch(len(record.split), len(record.children)))
+        )
+    count = len(record.split) if isinstance(record, SplitRecord) else 1
+    own = nodes.predicted_children(graph, node_id, count) if split and node_id in graph else [node_id]
     typings = record.children if isinstance(record, SplitRecord) else (record.as_child(),)
     for position, (child_id, typing) in enumerate(zip(own, typings, strict=False)):
         if child_id in typing.rests_on:
             refusal = Refused(Code.RESTS_ON_SELF, f"{child_id!r} rests on itself", fixes.rests_on_self(child_id))
-            raise refusal.at(child=position) if split else refusal
+            problems.append(refusal.at(child=position) if split else refusal)
+    if problems:
+        # Also every rests_on that names no chunk, which needs no edit to see.
+        coming = {*own, *clauses_of_splits}
+        for position, typing in enumerate(typings):
+            for found in _sources_problems(graph, graph, node_id, typing.rests_on, coming):
+                problems.append(found.at(child=position) if split else found)
+        raise Refused.every(problems)
+
+
+def _node_problem(
+    graph: Graph, record: ClassifyRecord | SplitRecord, clauses_of_splits: Mapping[str, tuple[int, str]]
+) -> Refused | None:
+    """What makes the record's node one this record cannot type (or split), or None."""
+    node_id = record.node
+    if node_id not in graph:
+        if node_id in clauses_of_splits:
+            number, chunk = clauses_of_splits[node_id]
+            message = f"record {number} of this call splits {chunk!r} and types its clause {node_id!r}"
+            return Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_child(node_id, number, chunk))
+        parent = nodes.clause_parent_id(graph, node_id)
+        if parent is not None and graph.nodes[parent].kind != nodes.COMPOUND:
+            message = f"no node {node_id!r} in the run: {parent!r} is not split"
+            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(parent))
+        return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
+    node = graph.nodes[node_id]
+    if not nodes.is_document(node):
+        message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
+        return Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id))
+    if node.kind == nodes.COMPOUND:
+        if isinstance(record, SplitRecord):
+            message = f"node {node_id!r} is already a compound"
+            return Refused(Code.ALREADY_SPLIT, message, fixes.already_split(graph, node_id))
+        message = f"node {node_id!r} is a compound; annotate its children instead"
+        return Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
+    checks = nodes.targeting_checks(graph, node_id)
+    if checks:
+        message = f"node {node_id!r} is the target of {fixes.ids([check.id for check in checks])}"
+        return Refused(Code.TARGETED_BY_CHECK, message, fixes.targeted_by_check(graph, node_id))
+    if isinstance(record, SplitRecord) and nodes.parent(graph, node_id) is not None:
+        message = f"node {node_id!r} is a child of a compound, and a child is never itself a compound"
+        return Refused(Code.SPLIT_INVALID, message, fixes.split_of_clause(graph, node_id))
+    return None
+
+
+def _sources_problems(
+    graph: Graph, original: Graph, node_id: str, rests_on: Sequence[str], coming: Collection[str] = ()
+) -> list[Refused]:
+    """Every node `rests_on` names that is not in the run or not a chunk of the document (the text rests
+    only on the text: an analyst premise is added by add_premises, a check is reached by observes). A
+    clause a split of this call will make (`coming`) counts as there."""
+    found = []
+    for source in dict.fromkeys(rests_on):
+        if source == node_id or source in coming:
+            continue  # rests-on-self is said on its own
+        if source not in graph:
+            message = f"rests_on names {source!r}, which is not a node of the run"
+            found.append(Refused(Code.RESTS_ON_UNKNOWN, message, fixes.rests_on_unknown(original, source)))
+        elif not nodes.is_document(graph.nodes[source]):
+            origin = nodes.origin_of(graph.nodes[source])
+            message = f"rests_on names {source!r}, which is {origin}, not a chunk of the document"
+            found.append(Refused(Code.NOT_A_CHUNK, message, fixes.rests_on_not_a_chunk(graph, source, node_id)))
+    return found
 
 
 @attrs.define
@@ -214,6 +254,13 @@ class _Pass:
         self.entries = entries
         self.result = _Result(applying.graph)
         self.complete = False
+        self.clauses = {
+            clause
+            for item in entries
+            if isinstance(item.record, SplitRecord)
+            for clause in nodes.predicted_children(self.original, item.node, len(item.record.split))
+        }
+        """The clauses the call's splits make: a rests_on may name one before its split is applied."""
 
     def run(self) -> dict[int, Refused]:
         """Apply the records; the refusals found. `complete` tells whether the result stands as it is."""
@@ -301,12 +348,16 @@ class _Pass:
         graph = replace_node(graph, extraction.stamped_node(graph.nodes[node_id], self.run_id, TOOL))
         typed_children = []
         unmapped: list[dict[str, str]] = []
+        problems: list[Refused] = []
         for position, (clause_id, typing) in enumerate(zip(clause_ids, record.children, strict=True)):
             try:
                 graph, typed = self._type_one(graph, clause_id, typing, unmapped)
             except Refused as refusal:
-                raise refusal.at(child=position) from None
+                problems.append(refusal.at(child=position))  # and the other children are judged too
+                continue
             typed_children.append({"node": clause_id, **typed})
+        if problems:
+            raise Refused.every(problems)
         self.result.unmapped.extend(unmapped)
         self.result.effects[index] = {
             "record": index,
@@ -373,18 +424,23 @@ class _Pass:
             )
             fix = fixes.unknown_type(self.rubric, nodes.origin_of(graph.nodes[node_id]) or nodes.DOCUMENT, typing.type)
             raise Refused(Code.UNKNOWN_TYPE, message, fix)
+        problems: list[Refused] = []
         try:
             graph = annotate_node(graph, self.rubric, node_id, node_type=typing.type, settings=form or None)
         except _CORE_ERRORS as error:
-            raise self._type_refusal(graph, node_id, typing, error) from None
+            problems.append(self._type_refusal(graph, node_id, typing, error))
         node = graph.nodes[node_id]
+        if typing.hedge is not None and not contains_phrase(node.statement or "", typing.hedge):
+            message = f"the text of {node_id!r} does not contain the phrase {typing.hedge!r}"
+            fix = fixes.hedge_not_in_text(self.rubric, node.statement or "", typing.hedge)
+            problems.append(Refused(Code.HEDGE_NOT_IN_TEXT, message, fix))
+        if problems:
+            # Also what is wrong with its rests_on that needs no type to see.
+            problems.extend(_sources_problems(graph, self.original, node_id, typing.rests_on, self.clauses))
+            raise Refused.every(problems)
         typed: dict[str, Any] = {"type": node.kind}
         stated = None
         if typing.hedge is not None:
-            if not contains_phrase(node.statement or "", typing.hedge):
-                message = f"the text of {node_id!r} does not contain the phrase {typing.hedge!r}"
-                fix = fixes.hedge_not_in_text(self.rubric, node.statement or "", typing.hedge)
-                raise Refused(Code.HEDGE_NOT_IN_TEXT, message, fix)
             stated = self.rubric.hedge(typing.hedge)
             if stated is None:
                 unmapped.append({"node": node_id, "phrase": hedge_key(typing.hedge)})
@@ -471,11 +527,14 @@ class _Pass:
     def _link(self, graph: Graph, item: _Pending) -> Graph:
         effect = self.result.effects[item.index]
         if isinstance(item.record, SplitRecord):
+            problems: list[Refused] = []
             for position, (child, typing) in enumerate(zip(effect["children"], item.typings, strict=True)):
                 try:
                     graph, child["relations"] = self._link_one(graph, child["node"], typing.rests_on)
                 except Refused as refusal:
-                    raise refusal.at(child=position) from None
+                    problems.append(refusal.at(child=position))
+            if problems:
+                raise Refused.every(problems)
             return graph
         graph, effect["relations"] = self._link_one(graph, item.node, item.record.rests_on)
         return graph
@@ -484,21 +543,27 @@ class _Pass:
         wanted = list(dict.fromkeys(rests_on))
         if not wanted:
             return graph, []
-        for source in wanted:
-            if source not in graph:
-                message = f"rests_on names {source!r}, which is not a node of the run"
-                raise Refused(Code.RESTS_ON_UNKNOWN, message, fixes.rests_on_unknown(self.original, source))
-            if not nodes.is_document(graph.nodes[source]):
-                # The text rests only on the text: an analyst premise is added by add_premises, with the
-                # premises' strength, and a check is reached only by its observes relation.
-                origin = nodes.origin_of(graph.nodes[source])
-                message = f"rests_on names {source!r}, which is {origin}, not a chunk of the document"
-                raise Refused(Code.NOT_A_CHUNK, message, fixes.rests_on_not_a_chunk(graph, source, node_id))
+        problems = _sources_problems(graph, self.original, node_id, wanted)
         node = graph.nodes[node_id]
         rule = self.rubric.types[node.kind].rests_on
         relation_type = rule.relation if rule is not None else "requires"
         relation_ids = [f"{source}-{relation_type}-{node_id}" for source in wanted]
         new = [source for source, rid in zip(wanted, relation_ids, strict=True) if rid not in graph.relations]
+        linkable = [source for source in new if source in graph and nodes.is_document(graph.nodes[source])]
+        # What credencegraph's annotate_node would refuse, for every source rather than the first it meets
+        # (its own words, so a record with one problem reads as before).
+        if rule is None and linkable:
+            message = f"type {node.kind!r} of node {node_id!r} has no edge rule, so it rests on nothing"
+            problems.append(Refused(Code.RESTS_ON_NO_RULE, message, fixes.rests_on_no_rule(node.kind)))
+        for source in linkable if rule is not None else ():
+            kind = graph.nodes[source].kind
+            if kind not in rule.types:
+                message = f"node {source!r} has type {kind!r}; type {node.kind!r} rests on {list(rule.types)}"
+                problems.append(
+                    Refused(Code.RESTS_ON_TYPE, message, fixes.rests_on_type(graph, self.rubric, node_id, source))
+                )
+        if problems:
+            raise Refused.every(problems)
         try:
             linked = annotate_node(graph, self.rubric, node_id, rests_on=new) if new else graph
         except _CORE_ERRORS as error:

@@ -440,9 +440,10 @@ def not_a_conclusion(graph: Graph, rubric: Rubric, node_id: str) -> str:
 
 
 def premise_not_chunk(graph: Graph, rubric: Rubric, conclusion: str, source: str) -> str:
-    """Fix a stated_at naming a node that is not a chunk of a type the conclusion's edge rule accepts."""
-    node_type = graph.nodes[conclusion].kind
-    rule = rubric.types[node_type].rests_on
+    """Fix a stated_at naming a node that is not a chunk of a type the conclusion's edge rule accepts (the
+    conclusion may itself be refused in the same record: then no type is known to be accepted)."""
+    spec = rubric.types.get(graph.nodes[conclusion].kind) if conclusion in graph else None
+    rule = spec.rests_on if spec is not None else None
     allowed = list(rule.types) if rule is not None else []
     node = graph.nodes[source]
     if node.kind == nodes.COMPOUND:

@@ -96,36 +96,75 @@ def assumption_declared(rubric: Rubric) -> bool:
 
 
 def _check_conclusion(graph: Graph, rubric: Rubric, record: PremiseRecord, naming: Mapping[str, list[int]]) -> None:
-    """Refuse a record for a fault of its conclusion, or of the rubric, before any premise is looked at."""
+    """Refuse a record for every fault of its conclusion or of the rubric, and every fault of a premise that
+    can be seen without linking it, before any premise is linked."""
     node_id = record.conclusion
     if rubric.premises is None:
         message = f"rubric {rubric.name!r} has no [premises] table"
         raise Refused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
+    problems: list[Refused] = []
     if len(naming[node_id]) > 1:
         numbers = naming[node_id]
         message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        raise Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers))
+        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
+    problem = _conclusion_problem(graph, rubric, node_id)
+    if problem is not None:
+        problems.append(problem)
+    if not assumption_declared(rubric) and any(isinstance(premise, Statement) for premise in record.premises):
+        message = f"rubric {rubric.name!r} does not declare type {ASSUMPTION!r} for origin {ANALYST}"
+        problems.append(Refused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric)))
+    if problems:
+        for position, premise in enumerate(record.premises):
+            if isinstance(premise, StatedAt):
+                found = _source_problem(graph, rubric, node_id, premise.stated_at)
+                if found is not None:
+                    problems.append(found.at(premise=position))
+        raise Refused.every(problems)
+
+
+def _conclusion_problem(graph: Graph, rubric: Rubric, node_id: str) -> Refused | None:
+    """What makes a node no conclusion a premise may be added to, or None."""
+    assert rubric.premises is not None
     if node_id not in graph:
         chunk = nodes.clause_parent_id(graph, node_id)
         if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
             message = f"no node {node_id!r} in the run: {chunk!r} is not split"
-            raise Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(chunk))
-        raise Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
+            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(chunk))
+        return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
     node = graph.nodes[node_id]
     if not nodes.is_document(node):
         message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
-        raise Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id, "premises go to"))
+        return Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id, "premises go to"))
     if node.kind == nodes.COMPOUND:
         message = f"node {node_id!r} is a compound; its clauses are the conclusions"
-        raise Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
+        return Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
     if node.kind not in rubric.premises.for_types:
         message = (
             f"node {node_id!r} has type {node.kind!r}, which is not in premises.for {list(rubric.premises.for_types)}"
         )
-        raise Refused(Code.NOT_A_CONCLUSION, message, fixes.not_a_conclusion(graph, rubric, node_id))
-    if not assumption_declared(rubric) and any(isinstance(premise, Statement) for premise in record.premises):
-        message = f"rubric {rubric.name!r} does not declare type {ASSUMPTION!r} for origin {ANALYST}"
-        raise Refused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric))
+        return Refused(Code.NOT_A_CONCLUSION, message, fixes.not_a_conclusion(graph, rubric, node_id))
+    return None
+
+
+def _source_problem(graph: Graph, rubric: Rubric, conclusion: str, source: str) -> Refused | None:
+    """What makes a chunk no stated premise of `conclusion`, seen without linking it, or None."""
+    if source == conclusion:
+        return Refused(Code.RESTS_ON_SELF, f"{conclusion!r} would be its own premise", fixes.rests_on_self(source))
+    if source not in graph:
+        chunk = nodes.clause_parent_id(graph, source)
+        if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
+            message = f"no node {source!r} in the run: {chunk!r} is not split"
+            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.rests_on_unknown(graph, source))
+        message = f"stated_at names {source!r}, which is not a node of the run"
+        return Refused(Code.UNKNOWN_NODE, message, fixes.unknown_node(graph, source))
+    node = graph.nodes[source]
+    if not nodes.is_document(node) or node.kind in (nodes.COMPOUND, nodes.UNASSIGNED):
+        what = {nodes.COMPOUND: "a compound", nodes.UNASSIGNED: "unassigned"}.get(node.kind, "not a chunk")
+        if not nodes.is_document(node):
+            what = f"{nodes.origin_of(node)}, not a chunk of the document"
+        message = f"stated_at names {source!r}, which is {what}"
+        return Refused(Code.PREMISE_NOT_CHUNK, message, fixes.premise_not_chunk(graph, rubric, conclusion, source))
+    return None
 
 
 class _Applying:
@@ -142,6 +181,7 @@ class _Applying:
         conclusion = record.conclusion
         entries: list[dict[str, Any]] = []
         beyond: list[str] = []
+        problems: list[Refused] = []
         for position, premise in enumerate(record.premises):
             entry: dict[str, Any] | None
             try:
@@ -150,32 +190,21 @@ class _Applying:
                 else:
                     graph, entry = self._statement(graph, conclusion, premise.statement)
             except Refused as refusal:
-                raise refusal.at(premise=position) from None
+                # The next premises are judged on the graph without this one: every bad premise is named.
+                problems.append(refusal.at(premise=position))
+                continue
             if entry is not None:
                 entries.append(entry)
             elif isinstance(premise, Statement):
                 beyond.append(normalise_text(premise.statement))
+        if problems:
+            raise Refused.every(problems)
         return graph, {"conclusion": conclusion, "premises": entries}, beyond
 
     def _stated_at(self, graph: Graph, conclusion: str, source: str) -> tuple[Graph, dict[str, Any]]:
-        if source == conclusion:
-            raise Refused(Code.RESTS_ON_SELF, f"{conclusion!r} would be its own premise", fixes.rests_on_self(source))
-        if source not in graph:
-            chunk = nodes.clause_parent_id(graph, source)
-            if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
-                message = f"no node {source!r} in the run: {chunk!r} is not split"
-                raise Refused(Code.CHILD_NOT_SPLIT, message, fixes.rests_on_unknown(graph, source))
-            message = f"stated_at names {source!r}, which is not a node of the run"
-            raise Refused(Code.UNKNOWN_NODE, message, fixes.unknown_node(graph, source))
-        node = graph.nodes[source]
-        if not nodes.is_document(node) or node.kind in (nodes.COMPOUND, nodes.UNASSIGNED):
-            what = {nodes.COMPOUND: "a compound", nodes.UNASSIGNED: "unassigned"}.get(node.kind, "not a chunk")
-            if not nodes.is_document(node):
-                what = f"{nodes.origin_of(node)}, not a chunk of the document"
-            message = f"stated_at names {source!r}, which is {what}"
-            raise Refused(
-                Code.PREMISE_NOT_CHUNK, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source)
-            )
+        problem = _source_problem(graph, self.rubric, conclusion, source)
+        if problem is not None:
+            raise problem
         rule = self.rubric.types[graph.nodes[conclusion].kind].rests_on
         relation_id = f"{source}-{rule.relation if rule is not None else REQUIRES}-{conclusion}"
         if rule is not None and relation_id in graph.relations:

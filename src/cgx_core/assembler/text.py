@@ -108,8 +108,23 @@ def listed(items: list[str], limit: int = _MAX_LISTED) -> str:
 
 
 def numerals_of(text: str) -> list[str]:
-    """The numerals of a text as credencegraph reads them, in increasing order, as JSON numbers."""
-    return [number_text(value) for value in sorted(numerals(text))]
+    """The numbers a `number` or `quantity` form field may take for this text, as JSON numbers.
+
+    The text is read with the one numeral reader (`cgx_core.numbers`), in the order it writes them; a
+    form value is then checked by credencegraph's own `numerals()`, which reads floats and fewer forms (it
+    reads `10^{-3}` as 10 and -3), so only the numbers both accept are listed, then any credencegraph reads
+    that ours does not, in increasing order: a fix never suggests a value the form check would refuse.
+    """
+    from cgx_core.numbers import read_text
+
+    accepted = numerals(text)
+    listed: list[float] = []
+    for occurrence in read_text(text):
+        value = float(occurrence.numeral.value)
+        if value in accepted and value not in listed:
+            listed.append(value)
+    listed.extend(sorted(value for value in accepted if value not in listed))
+    return [number_text(value) for value in listed]
 
 
 def eqrefs_of(text: str) -> list[str]:

@@ -15,14 +15,16 @@ A type only says what is particular to it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
 
 from cgx_core.codes import Code
+from cgx_core.offline_sources import OfflineSource
 
 Result = Literal["passed", "failed", "error"]
-ProposingTool = Literal["run_checks", "judge_citation"]
+ProposingTool = Literal["run_checks", "judge_citation", "review"]
 Mode = Literal["live", "recover", "replay", "verify"]
 
 
@@ -78,7 +80,18 @@ class RunView(Protocol):
         ...
 
     def source_bytes(self, digest: str) -> bytes | None:
-        """In replay: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        """In replay and verify: the stored bytes with this digest (the run's `sources/` or `--sources DIR`)."""
+        ...
+
+    def offline_source(self, url: str) -> OfflineSource | None:
+        """The offline source start_run was given for this URL (its bytes and content type), or None: a check
+        reads it instead of fetching the URL, and records that it did."""
+        ...
+
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        """The relative tolerance the rubric's author declares for each hedge phrase ("approximately" ->
+        1/10), keyed by the normalised phrase: the run's `tolerances.toml`, checked against the digest its
+        manifest recorded (see `cgx_core.numbers.tolerances`). Raises CgxError `tampered` when it differs."""
         ...
 
 
@@ -101,7 +114,11 @@ class Outcome:
     text for `checks/c-NNN/log.txt`; `libraries` names the libraries the check used, with versions;
     `code` is a stable code when the result is `error`. A check that read something from outside gives
     `read` (JSON for the log line, never the bytes) and `sources` (the bytes by digest, stored only with
-    store_source)."""
+    store_source); `metadata` holds bytes of public metadata records it read (a registry's record of a
+    work: facts, not the work), stored in the run's `sources/` whatever store_source, so that replay and
+    verify can decide the check again offline. `notices` are what a reviewer must see besides the result
+    (a retraction a registry records): JSON objects with at least `type`, kept in the check record and listed
+    in report.json."""
 
     result: Result
     detail: str
@@ -111,17 +128,20 @@ class Outcome:
     code: str | None = None
     read: Any = None
     sources: Mapping[str, bytes] = attrs.field(factory=dict)
+    metadata: Mapping[str, bytes] = attrs.field(factory=dict)
+    notices: Sequence[Mapping[str, Any]] = ()
 
 
 @runtime_checkable
 class CheckType(Protocol):
     """A check type. `name` is the rubric's `[checks]` key.
 
-    `tool` is the tool that proposes it (`run_checks` or `judge_citation`); `proposal_schema` is the JSON
-    schema of a proposal's own fields (besides `type` and `target`); `fallback_for` names the type this one
-    stands in for when that one errs (it is then never proposed directly); `uses_model` says the result
-    rests on the calling model's judgement (its model is recorded); `retry_after_error` lets a check that
-    erred be followed by another on the same target and slot."""
+    `tool` is the tool that proposes it (`run_checks`, `judge_citation`, or `review` for a person's
+    verdict); `proposal_schema` is the JSON schema of a proposal's own fields (besides `type` and
+    `target`); `fallback_for` names the type this one stands in for when that one errs (it is then never
+    proposed directly); `uses_model` says the result rests on the calling model's judgement (its model is
+    recorded); `retry_after_error` lets a check that erred be followed by another on the same target and
+    slot."""
 
     name: str
     tool: ProposingTool

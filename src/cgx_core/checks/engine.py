@@ -21,12 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core import call_control
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
 from cgx_core.graph_edit import copy_graph
+from cgx_core.json_values import json_kind
+from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.run.state import Effect, RunState
 from cgx_core.tools.arguments import problems
@@ -88,6 +91,14 @@ def _refusal(index: int, target: Any, code: Code | str, message: str, fix: str) 
     }
 
 
+def _every(found: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One refusal naming every problem of a proposal: the first, and `also` the others."""
+    first, *others = found
+    if not others:
+        return first
+    return {**first, "also": [{key: item[key] for key in ("code", "message", "fix")} for item in others]}
+
+
 def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str, bytes]:
     stored = {
         "result": outcome.result,
@@ -97,6 +108,8 @@ def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str,
         "libraries": dict(outcome.libraries),
         "read": outcome.read,
     }
+    if outcome.notices:
+        stored["notices"] = [dict(notice) for notice in outcome.notices]
     return {
         "inputs.json": json.dumps(dict(record_inputs), indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
         "output.json": json.dumps(stored, indent=2, ensure_ascii=False, sort_keys=True).encode() + b"\n",
@@ -126,6 +139,7 @@ def outcome_from_files(inputs: bytes, output: bytes, log: bytes) -> tuple[dict[s
         libraries=stored["libraries"],
         code=stored["code"],
         read=stored["read"],
+        notices=stored.get("notices", ()),
     )
     return json.loads(inputs), outcome
 
@@ -156,6 +170,8 @@ class Proposals:
             root=self.run.paths.root,
             cited_digests=cited,
             sources=context.sources,
+            offline=self.run.manifest.get("offline_sources", {}).get("sources", ()),
+            tolerances=run_tolerances(self.run.paths.root, self.run.manifest),
         )
 
     # -- the rules every type shares ------------------------------------------------------------------
@@ -169,55 +185,100 @@ class Proposals:
             and item.check_type.fallback_for is None
         ]
 
-    def _typed(self, index: int, proposal: Any) -> tuple[CheckType, str] | dict[str, Any]:
-        if (
-            not isinstance(proposal, dict)
-            or not isinstance(proposal.get("type"), str)
-            or not isinstance(proposal.get("target"), str)
-        ):
-            return _refusal(
-                index,
-                None,
-                Code.PROPOSAL_INVALID,
-                "a proposal is a JSON object with a string 'type' and a string 'target'",
-                f'send {{"type": <one of {self._declared_for(self.tool)}>, "target": <node id>, ...its fields}}',
-            )
-        kind, target = proposal["type"], proposal["target"]
+    def _shape_problems(self, index: int, proposal: Any) -> list[dict[str, Any]]:
+        """What is wrong with a proposal's `type` and `target` as JSON (none for a well-formed one)."""
+        choose = f"<one of {self._declared_for(self.tool)}>"
+        if not isinstance(proposal, dict):
+            return [
+                _refusal(
+                    index,
+                    None,
+                    Code.PROPOSAL_INVALID,
+                    "a proposal is a JSON object with a string 'type' and a string 'target'",
+                    f'send {{"type": {choose}, "target": <node id>, ...its fields}}',
+                )
+            ]
+        found = []
+        target = proposal.get("target")
+        for name, fix in (("type", f"give 'type': {choose}"), ("target", "give 'target': the id of the node to check")):
+            if not isinstance(proposal.get(name), str):
+                got = "nothing" if name not in proposal else json_kind(proposal[name])
+                message = f"a proposal's '{name}' must be a string, got {got}"
+                found.append(_refusal(index, target, Code.PROPOSAL_INVALID, message, fix))
+        return found
+
+    def _type_problems(self, index: int, kind: str, target: Any) -> tuple[CheckType | None, list[dict[str, Any]]]:
+        """The check type a proposal names when this tool can propose it (its schema then checks the
+        fields, even when the rubric does not declare it), and what is wrong with the type."""
         installed = self.registry.get(kind)
         if installed is None:
-            return _refusal(
-                index,
-                target,
-                Code.CHECK_TYPE_UNKNOWN,
-                f"no installed plugin provides check type '{kind}'",
-                f"use one of {self._declared_for(self.tool)}",
-            )
+            return None, [
+                _refusal(
+                    index,
+                    target,
+                    Code.CHECK_TYPE_UNKNOWN,
+                    f"no installed plugin provides check type '{kind}'",
+                    f"use one of {self._declared_for(self.tool)}",
+                )
+            ]
+        found = []
         if kind not in self.rubric.checks:
-            return _refusal(
-                index,
-                target,
-                Code.CHECK_TYPE_UNDECLARED,
-                f"the rubric's [checks] table does not declare '{kind}'",
-                f"use one of {self._declared_for(self.tool)}, or a rubric that declares [checks.{kind}]",
+            found.append(
+                _refusal(
+                    index,
+                    target,
+                    Code.CHECK_TYPE_UNDECLARED,
+                    f"the rubric's [checks] table does not declare '{kind}'",
+                    f"use one of {self._declared_for(self.tool)}, or a rubric that declares [checks.{kind}]",
+                )
             )
         check_type = installed.check_type
         if check_type.fallback_for is not None:
-            return _refusal(
-                index,
-                target,
-                Code.PROPOSAL_INVALID,
-                f"'{kind}' runs only when a '{check_type.fallback_for}' check on the same step errs",
-                f"propose '{check_type.fallback_for}' with the same fields; if it cannot decide, '{kind}' runs itself",
-            )
+            message = f"'{kind}' runs only when a '{check_type.fallback_for}' check on the same step errs"
+            fix = f"propose '{check_type.fallback_for}' with the same fields; if it cannot decide, '{kind}' runs itself"
+            return None, [*found, _refusal(index, target, Code.PROPOSAL_INVALID, message, fix)]
         if check_type.tool != self.tool:
-            return _refusal(
-                index,
-                target,
-                Code.CHECK_WRONG_TOOL,
-                f"'{kind}' is proposed through {check_type.tool}, not {self.tool}",
-                f"call {check_type.tool} for it",
-            )
-        return check_type, target
+            message = f"'{kind}' is proposed through {check_type.tool}, not {self.tool}"
+            return None, [
+                *found,
+                _refusal(index, target, Code.CHECK_WRONG_TOOL, message, f"call {check_type.tool} for it"),
+            ]
+        return check_type, found
+
+    def _field_problem(self, index: int, check_type: CheckType, proposal: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Every field of the proposal its type's schema does not accept, named at once."""
+        fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
+        schema = {"type": "object", **check_type.proposal_schema}
+        found = problems(fields, schema, "$")
+        if not found:
+            return None
+        return _refusal(
+            index,
+            proposal.get("target"),
+            Code.PROPOSAL_INVALID,
+            "; ".join(found),
+            f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}"
+            if schema.get("properties")
+            else f"a {check_type.name} proposal has no fields besides type and target",
+        )
+
+    def _problems(self, index: int, proposal: Any) -> tuple[CheckType | None, list[dict[str, Any]]]:
+        """The proposal's check type, and every problem that can be seen before the plugin reads it: its
+        shape, its type, its fields and its target, all at once."""
+        found = self._shape_problems(index, proposal)
+        if not isinstance(proposal, dict):
+            return None, found
+        check_type = None
+        if isinstance(proposal.get("type"), str):
+            check_type, wrong = self._type_problems(index, proposal["type"], proposal.get("target"))
+            found.extend(wrong)
+        if check_type is not None:
+            if isinstance(proposal.get("target"), str) and check_type.name in self.rubric.checks:
+                target = self._target_problem(index, check_type, proposal["target"])
+                found.extend([target] if target is not None else [])
+            field = self._field_problem(index, check_type, proposal)
+            found.extend([field] if field is not None else [])
+        return check_type, found
 
     def _target_problem(self, index: int, check_type: CheckType, target: str) -> dict[str, Any] | None:
         node = self.graph.nodes.get(target)
@@ -248,6 +309,15 @@ class Proposals:
                 f"target a node of type {list(targets)}: {candidates}"
                 if candidates
                 else f"no node of type {list(targets)} yet: classify one first",
+            )
+        if node.base is None:  # an observed node without a base makes the graph uncompilable at finish_run
+            return _refusal(
+                index,
+                target,
+                Code.CHECK_TARGET_NO_BASE,
+                f"'{target}' has no base (the rubric's type '{node.kind}' declares none), so a check observing it "
+                "would leave the graph uncompilable",
+                f"give [types.{node.kind}] a base in the rubric and start a new run with it",
             )
         return None
 
@@ -317,7 +387,7 @@ class Proposals:
             self.artifacts[f"checks/{cid}/{name}"] = data
         installed = self.registry.get(check_type.name)
         assert installed is not None
-        record = {
+        record: dict[str, Any] = {
             "type": check_type.name,
             "target": prepared.target,
             "artifact": f"checks/{cid}/output.json",
@@ -334,6 +404,8 @@ class Proposals:
             "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
             "observation": key,
         }
+        if outcome.notices:
+            record["notices"] = [dict(notice) for notice in outcome.notices]
         attributes: dict[str, Any] = {"origin": "evidence", "check": record}
         if outcome.result != "error":
             attributes["observed"] = outcome.result == "passed"
@@ -356,6 +428,8 @@ class Proposals:
         if self.run.manifest.get("store_source"):
             for digest, data in outcome.sources.items():
                 self.artifacts[f"sources/{hex_of(digest)}"] = data
+        for digest, data in outcome.metadata.items():  # public records: kept so replay and verify decide again
+            self.artifacts[f"sources/{hex_of(digest)}"] = data
         slot = check_type.slot_of(prepared.inputs)
         self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
         return cid
@@ -369,27 +443,12 @@ class Proposals:
         return None
 
     def add(self, index: int, proposal: Any) -> None:
-        typed = self._typed(index, proposal)
-        if isinstance(typed, dict):
-            self.refused.append(typed)
+        check_type, found = self._problems(index, proposal)
+        if found:
+            self.refused.append(_every(found))
             return
-        check_type, target = typed
-        problem = self._target_problem(index, check_type, target)
-        if problem is None:
-            fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
-            schema = {"type": "object", **check_type.proposal_schema}
-            found = problems(fields, schema, "$")
-            if found:
-                problem = _refusal(
-                    index,
-                    target,
-                    Code.PROPOSAL_INVALID,
-                    "; ".join(found),
-                    f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}",
-                )
-        if problem is not None:
-            self.refused.append(problem)
-            return
+        assert check_type is not None and isinstance(proposal, dict)
+        target = proposal["target"]
         chain: list[CheckType] = [check_type]
         current: Mapping[str, Any] = proposal
         while chain:
@@ -406,6 +465,8 @@ class Proposals:
                     self.refused.append(repeat)
                 return
             cid = check_id(self.number)
+            if self.context.mode == "live":
+                call_control.checkpoint()  # a fallback is more work: a cancelled call does not start it
             outcome = self._outcome(kind, prepared, cid)
             self._record(kind, prepared, key, outcome)
             entry = {"proposal": index, "id": cid, "type": kind.name, "target": target, "result": outcome.result}
@@ -432,6 +493,21 @@ class Proposals:
 def apply_proposals(context: CallContext, state: RunState, proposals: Sequence[Any], *, tool: str) -> Effect:
     """Run a call's proposals; each is refused with a fix or becomes one check (and maybe its fallback)."""
     engine = Proposals(context, state, tool)
+    live = context.mode == "live"  # a call completed from the log or replayed is neither reported nor stopped
     for index, proposal in enumerate(proposals):
+        if live:
+            call_control.progress(
+                index, len(proposals), f"proposal {index + 1} of {len(proposals)}: {_named(proposal)}"
+            )
         engine.add(index, proposal)
+    if live:
+        call_control.progress(len(proposals), len(proposals), "checks done")
     return engine.effect()
+
+
+def _named(proposal: Any) -> str:
+    """A proposal's type and target, for a progress message (whatever the proposal holds)."""
+    if not isinstance(proposal, dict):
+        return "not an object"
+    kind, target = proposal.get("type"), proposal.get("target")
+    return f"{kind if isinstance(kind, str) else '?'} on {target if isinstance(target, str) else '?'}"[:200]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cgx_core.checks.api import Mode, NodeView
+from cgx_core.digests import bytes_digest, hex_of
+from cgx_core.offline_sources import OfflineSource
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -28,13 +32,17 @@ class GraphRunView:
         cited_digests: dict[str, str] | None = None,
         recorded: Any = None,
         sources: Callable[[str], bytes | None] | None = None,
+        offline: Sequence[Mapping[str, str]] = (),
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
         self._graph = graph
+        self._tolerances = tolerances
         self._mode: Mode = mode
         self._root = root
         self._cited = cited_digests or {}
         self._recorded = recorded
         self._sources = sources
+        self._offline = {item["url"]: item for item in offline}
 
     @property
     def mode(self) -> Mode:
@@ -75,16 +83,34 @@ class GraphRunView:
     def source_bytes(self, digest: str) -> bytes | None:
         return None if self._sources is None else self._sources(digest)
 
+    def offline_source(self, url: str) -> OfflineSource | None:
+        item = self._offline.get(url)
+        if item is None or self._root is None:
+            return None
+        try:
+            data = (self._root / "sources" / hex_of(item["digest"])).read_bytes()
+        except OSError:
+            return None
+        if bytes_digest(data) != item["digest"]:
+            return None  # the run's copy changed: it is no longer the source start_run was given
+        return OfflineSource(url, item["content_type"], data)
+
+    def hedge_tolerances(self) -> Mapping[str, Fraction]:
+        return {} if self._tolerances is None else self._tolerances()
+
+    def _copy(self, graph: Graph) -> GraphRunView:
+        view = copy.copy(self)
+        view._graph = graph
+        return view
+
     def with_recorded(self, recorded: Any) -> GraphRunView:
         """The same view for one check, with what that check read when it ran live."""
-        view = GraphRunView(self._graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
+        view = self._copy(self._graph)
         view._recorded = recorded
         return view
 
     def with_graph(self, graph: Graph) -> GraphRunView:
-        view = GraphRunView(graph, self._mode, root=self._root, cited_digests=self._cited, sources=self._sources)
-        view._recorded = self._recorded
-        return view
+        return self._copy(graph)
 
 
 class JsonRunView(GraphRunView):
@@ -98,8 +124,10 @@ class JsonRunView(GraphRunView):
         *,
         root: Path | None = None,
         cited_digests: dict[str, str] | None = None,
+        sources: Callable[[str], bytes | None] | None = None,
+        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
     ) -> None:
-        super().__init__(None, mode, root=root, cited_digests=cited_digests)
+        super().__init__(None, mode, root=root, cited_digests=cited_digests, sources=sources, tolerances=tolerances)
         self._by_id = {node["id"]: node for node in graph["nodes"]}
         self._json_relations = graph["relations"]
 

@@ -37,6 +37,11 @@ class RunPaths:
         return self.root / "rubric.toml"
 
     @property
+    def tolerances(self) -> Path:
+        """The hedge tolerances the run uses: a byte copy of the rubric's companion, or of the default."""
+        return self.root / "tolerances.toml"
+
+    @property
     def cited(self) -> Path:
         return self.root / "cited"
 

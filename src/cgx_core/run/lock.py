@@ -19,6 +19,7 @@ from typing import Self
 
 import attrs
 
+from cgx_core.call_control import checkpoint, progress
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -87,11 +88,20 @@ class RunLock:
     def __enter__(self) -> Self:
         fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         deadline = time.monotonic() + self._wait
+        waited = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                try:  # a call waiting for the lock says so, and stops waiting when it is cancelled
+                    if not waited:
+                        progress(0, None, "waiting for the run's lock")
+                    waited = True
+                    checkpoint()
+                except BaseException:
+                    os.close(fd)
+                    raise
                 if time.monotonic() >= deadline:
                     holder = lock_holder(self._path)
                     os.close(fd)

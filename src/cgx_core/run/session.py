@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from cgx_core.call_control import checkpoint
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, json_digest
 from cgx_core.errors import CgxError
@@ -199,6 +200,7 @@ class Run:
             state, recovery = self._recover()
             context = CallContext(self, state.seq + 1, "live", call.model)
             effect = compute(context, state)
+            checkpoint()  # the last place a cancelled call stops: nothing of it is written yet
             for name, data in sorted(effect.artifacts.items()):
                 target = self.paths.root / name
                 target.parent.mkdir(parents=True, exist_ok=True)

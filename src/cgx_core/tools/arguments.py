@@ -133,14 +133,14 @@ def check_arguments(tool: str, arguments: Any, schema: Mapping[str, Any]) -> dic
     return arguments
 
 
-def parse_arguments(text: str) -> Any:
-    """Arguments given as JSON text (the command line's `--args`)."""
+def parse_arguments(text: str, what: str = "--args") -> Any:
+    """Arguments given as JSON text (the command line's `--args`, or a line of a batch)."""
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise CgxError(Code.INVALID_JSON, f"--args is not JSON: {error}") from None
+        raise CgxError(Code.INVALID_JSON, f"{what} is not JSON: {error}") from None
     except ValueError as error:
-        raise CgxError(Code.INVALID_JSON, f"--args is not JSON: {error}") from None
+        raise CgxError(Code.INVALID_JSON, f"{what} is not JSON: {error}") from None
 
 
 def _refuse_constant(name: str) -> Any:

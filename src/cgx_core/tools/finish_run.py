@@ -9,6 +9,7 @@ from typing import Any
 
 from credencegraph.core import dumps
 
+from cgx_core.call_control import progress
 from cgx_core.digests import bytes_digest
 from cgx_core.finish import assess, gate, report
 from cgx_core.run.session import CallContext
@@ -24,7 +25,12 @@ def _json(value: Any) -> bytes:
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
     run = context.run
     rubric = run.rubric
+    live = context.mode == "live"
+    if live:
+        progress(0, 2, "deriving the verdicts")
     graph = assess(state.graph, rubric, run.id, TOOL)
+    if live:
+        progress(1, 2, "checking the graph with credencegraph")
     gate(graph, rubric)
     graph_bytes = dumps(graph).encode("utf-8") + b"\n"
     rejections = {"run": run.id, "seq": context.seq, "rejections": list(state.rejections)}
@@ -40,6 +46,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         "graph": summary["graph"],
         "verdicts": summary["verdicts"],
         "untied_citation_checks": len(summary["untied_citation_checks"]),
+        "references": {name: len(items) for name, items in summary["references"].items()},
         "uncalibrated": len(summary["uncalibrated"]),
         "review": {name: len(items) for name, items in summary["review"].items()},
         "files": {name: bytes_digest(data) for name, data in derived.items()},

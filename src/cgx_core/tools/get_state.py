@@ -1,7 +1,8 @@
 """get_state: the run as it stands, read without a lock and without writing.
 
-A 400-chunk paper must not flood the agent, so nodes come a page at a time (`start`, `limit`), or by
-id (`nodes`), filtered by `type` or `unit`; the progress counts always come whole.
+A 400-chunk paper must not flood the agent, so nodes come a page at a time (`start`, `limit`, and never
+more than the result's character budget: see `cgx_core.tools.paging`), or by id (`nodes`), filtered by
+`type` or `unit`; the progress counts always come whole.
 
 It is the call an agent makes most, so it is kept cheap: it works on the graph as JSON, read straight from
 state.json. Only when the log holds calls that state.json does not reflect yet (a crash between a commit
@@ -22,8 +23,13 @@ from cgx_core.errors import CgxError
 from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
+from cgx_core.tools.output import result_text
+from cgx_core.tools.paging import MAX_RESULT_CHARS, page_of
 
 DEFAULT_LIMIT = 50
+AWAITING_SHOWN = 20
+REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
+"""What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
 Json = dict[str, Any]
 
 
@@ -85,6 +91,8 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
         "type": node["kind"],
         "text": fenced(node["statement"], token) if _origin(node) == "document" else node["statement"],
     }
+    if attributes.get("unit") == "reference":
+        view.update({name: attributes[name] for name in REFERENCE_FIELDS if name in attributes})
     if "form" in attributes:
         view["form"] = attributes["form"]
     if node["stated"] is not None:
@@ -142,9 +150,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     nodes: list[Json] = graph["nodes"]
     relations: list[Json] = graph["relations"]
     try:
-        premises = tomllib.loads(paths.rubric.read_text(encoding="utf-8")).get("premises", {})
+        rubric = tomllib.loads(paths.rubric.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise CgxError(Code.RUN_CORRUPT, f"rubric.toml cannot be read: {error}") from None
+    premises = rubric.get("premises", {})
     conclusions = set(premises.get("for", ()))
     page_of = nodes
     if "type" in args:
@@ -158,21 +167,57 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
             raise CgxError(Code.INVALID_ARGUMENTS, f"get_state: no node {missing} in this run")
         wanted = set(args["nodes"])
         page_of = [node for node in page_of if node["id"] in wanted]
-    start = args.get("start", 0)
-    limit = args.get("limit", DEFAULT_LIMIT)
-    page = page_of[start : start + limit]
+    token = fence_token(manifest["run"], state["seq"])
+    result: Json = {
+        "run": manifest["run"],
+        "fence": fence_note(token),
+        "progress": progress(nodes, relations, conclusions, state),
+        "total": len(page_of),
+        "start": args.get("start", 0),
+        "nodes": [],
+        "next": None,
+        "awaiting_review": _awaiting_review(nodes, relations, rubric),
+    }
+    result["nodes"], result["next"] = nodes_page(
+        page_of, relations, token, args.get("start", 0), args.get("limit", DEFAULT_LIMIT), result
+    )
+    return result
+
+
+def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[str, Any]) -> Json:
+    """What a person should look at (see cgx_core.review_queue): the count, and the first items."""
+    from cgx_core.review_queue import awaiting_review, models_from_rubric_toml
+
+    items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
+    return {"total": len(items), "items": items[:AWAITING_SHOWN]}
+
+
+def nodes_page(
+    selected: list[Json],
+    relations: list[Json],
+    token: str,
+    start: int,
+    limit: int,
+    result: Json,
+    *,
+    at_least_one: bool = True,
+    reserve: int = 0,
+) -> tuple[list[Json], int | None]:
+    """The page of `selected` from `start` that fits what `result` leaves of the character budget, `reserve`
+    characters set aside (with `at_least_one`, one node at least when any is left), and the start of the
+    next page or None."""
     incoming: dict[str, list[Json]] = {}
     outgoing: dict[str, list[Json]] = {}
     for relation in relations:
         incoming.setdefault(relation["target"], []).append(relation)
         outgoing.setdefault(relation["source"], []).append(relation)
-    token = fence_token(manifest["run"], state["seq"])
-    return {
-        "run": manifest["run"],
-        "fence": fence_note(token),
-        "progress": progress(nodes, relations, conclusions, state),
-        "total": len(page_of),
-        "start": start,
-        "nodes": [node_view(node, incoming, outgoing, token) for node in page],
-        "next": start + limit if start + limit < len(page_of) else None,
-    }
+    # The result as it is without its page, with room for the widest `next` a run can have.
+    budget = MAX_RESULT_CHARS - reserve - len(result_text(result)) - len(str(len(selected)))
+    return page_of(
+        selected,
+        start,
+        limit,
+        budget,
+        lambda node: node_view(node, incoming, outgoing, token),
+        at_least_one=at_least_one,
+    )

@@ -27,9 +27,8 @@ def check_type_for(rubric_checks: Mapping[str, Any]) -> str:
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-    proposal = {
-        "type": check_type_for(context.run.rubric.checks),
-        "target": args["node"],
-        **{name: args[name] for name in ("entry", "source", "passage", "supports")},
-    }
+    """One proposal: the citing node as its target, and every other argument as a field of its type (the
+    arguments are the fields the installed types declare: see `proposal_schemas.with_judgement_fields`)."""
+    fields = {name: value for name, value in args.items() if name not in ("node", "type")}
+    proposal = {"type": args.get("type") or check_type_for(context.run.rubric.checks), "target": args["node"], **fields}
     return apply_proposals(context, state, [proposal], tool=TOOL)

@@ -12,15 +12,17 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_core.call_control import Cancelled, Control, controlled
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools import descriptions
+from cgx_core.tools import descriptions, result_schemas
 from cgx_core.tools.arguments import check_arguments
 from cgx_core.tools.output import result_text
+from cgx_core.tools.proposal_schemas import with_judgement_fields, with_proposals
 from cgx_core.tools.schema import CALLER_FIELDS
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ class Tool:
 
     `module` holds `apply(context, state, args) -> Effect` for a tool that changes the run, and may hold
     `execute(args, *, wait)` for one that does more than the generic transaction (start_run, get_state).
+    `arguments` is the schema of the tool's own arguments; `expand`, for a tool that proposes checks, adds
+    what the installed check types declare (see `input_schema`). `result` is the schema of its result.
     """
 
     name: str
@@ -47,6 +51,23 @@ class Tool:
     changes_run: bool
     read_only_hint: bool = False
     lists_check_types: bool = False
+    open_world_hint: bool = False
+    expand: Callable[[Mapping[str, Any], str], Mapping[str, Any]] | None = None
+    result: Mapping[str, Any] = field(default_factory=dict)
+
+    def input_schema(self) -> Mapping[str, Any]:
+        """The schema of the tool's arguments, with the proposal schemas of the installed check types.
+
+        Raises `plugin-invalid` when an installed plugin is broken (see `listed_input_schema`)."""
+        return self.arguments if self.expand is None else self.expand(self.arguments, self.name)
+
+    def listed_input_schema(self) -> Mapping[str, Any]:
+        """`input_schema` for a listing: a broken plugin must not hide every tool, so its tool is listed with
+        its own arguments (its description says why)."""
+        try:
+            return self.input_schema()
+        except CgxError:
+            return self.arguments
 
     def full_description(self) -> str:
         """The description, with the installed check types for a tool that proposes checks."""
@@ -68,6 +89,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.START_RUN_ARGUMENTS,
             "cgx_core.tools.start_run",
             changes_run=True,
+            result=result_schemas.START_RUN,
         ),
         Tool(
             "get_state",
@@ -77,6 +99,7 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.get_state",
             changes_run=False,
             read_only_hint=True,
+            result=result_schemas.GET_STATE,
         ),
         Tool(
             "classify",
@@ -85,6 +108,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.CLASSIFY_ARGUMENTS,
             "cgx_core.tools.classify",
             changes_run=True,
+            result=result_schemas.CLASSIFY,
         ),
         Tool(
             "add_premises",
@@ -93,6 +117,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.ADD_PREMISES_ARGUMENTS,
             "cgx_core.tools.add_premises",
             changes_run=True,
+            result=result_schemas.ADD_PREMISES,
         ),
         Tool(
             "run_checks",
@@ -102,6 +127,8 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.run_checks",
             changes_run=True,
             lists_check_types=True,
+            expand=with_proposals,
+            result=result_schemas.CHECKS,
         ),
         Tool(
             "judge_citation",
@@ -111,6 +138,10 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.judge_citation",
             changes_run=True,
             lists_check_types=True,
+            # It reads sources on the open web (the arXiv paper or DOI page an entry names).
+            open_world_hint=True,
+            expand=lambda arguments, tool: with_judgement_fields(arguments, tool, descriptions.JUDGE_CITATION_NOTES),
+            result=result_schemas.CHECKS,
         ),
         Tool(
             "finish_run",
@@ -119,6 +150,17 @@ TOOLS: dict[str, Tool] = {
             descriptions.FINISH_RUN_ARGUMENTS,
             "cgx_core.tools.finish_run",
             changes_run=True,
+            result=result_schemas.FINISH_RUN,
+        ),
+        Tool(
+            "review",
+            "Record a person's review",
+            descriptions.REVIEW,
+            descriptions.REVIEW_ARGUMENTS,
+            "cgx_core.tools.review",
+            changes_run=True,
+            lists_check_types=True,  # the review type is a plugin: listed with its tool, like every type
+            result=result_schemas.CHECKS,
         ),
     )
 }
@@ -151,16 +193,24 @@ def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, A
     return run.change(call, lambda context, state: module.apply(context, state, logged), wait=wait).to_json()
 
 
-def call_tool(name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT) -> tuple[dict[str, Any], bool]:
-    """Call a tool: its JSON result and whether it is an error. Never raises, never prints."""
+def call_tool(
+    name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT, control: Control | None = None
+) -> tuple[dict[str, Any], bool]:
+    """Call a tool: its JSON result and whether it is an error. Never raises (but for KeyboardInterrupt),
+    never prints. With a `control`, the call reports its progress to it and stops, committing nothing,
+    when it is cancelled (see `cgx_core.call_control`)."""
     try:
         tool = TOOLS.get(name)
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
-        args = check_arguments(name, arguments, tool.arguments)
-        payload = dict(_execute(tool, args, wait))
+        args = check_arguments(name, arguments, tool.input_schema())
+        with controlled(control):
+            payload = dict(_execute(tool, args, wait))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
         return payload, False
+    except Cancelled:
+        stopped = CgxError(Code.CANCELLED, f"{name} was cancelled before it committed; the run is as it was")
+        return _refusal(stopped), True
     except CgxError as error:
         return _refusal(error), True
     except OSError as error:

@@ -8,6 +8,7 @@ log's first line; a failure before that commit removes the directory this call c
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 import shutil
 import sys
@@ -15,20 +16,31 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.bibliography import BibEntry, annotate_references, cited_keys, read_bib, reference_chunks
+from cgx_core.bibliography import (
+    BibEntry,
+    annotate_references,
+    bibliography_hint,
+    cited_keys,
+    read_bib,
+    reference_chunks,
+)
+from cgx_core.call_control import progress
 from cgx_core.cited import CitedCopy, read_cited
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
+from cgx_core.digests import bytes_digest, hex_of
 from cgx_core.documents import Document, DocumentFile, read_document
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.fence import fence_token
 from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.numbers.tolerances import table_for_rubric
+from cgx_core.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
 from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tools.rubric_view import checks_view, premises_view, types_view
+from cgx_core.tables import read_tables
+from cgx_core.tools.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -60,6 +72,38 @@ def _bibliographies(args: Mapping[str, Any], paper: Path, document: Document) ->
     ]
 
 
+def _reference_identifiers(graph: Graph) -> list[str]:
+    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
+    found: list[str] = []
+    for node in graph:
+        if node.attributes.get("unit") == "reference":
+            found.extend(str(node.attributes[name]) for name in ("doi", "arxiv") if node.attributes.get(name))
+    return [re.sub(r"v\d+$", "", identifier) for identifier in found]
+
+
+def _offline_manifest(offline: tuple[list[OfflineSource], int] | None) -> dict[str, Any]:
+    """The manifest's record of the offline sources, only when start_run was given a folder."""
+    if offline is None:
+        return {}
+    return {"offline_sources": {"sources": [source.to_json() for source in offline[0]], "ignored": offline[1]}}
+
+
+def _bibliography_hint(paper: Path, read: list[DocumentFile], unresolved: list[str]) -> dict[str, Any] | None:
+    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint)."""
+    if not unresolved:
+        return None
+    names = {bib.name for bib in read}
+    beside = {
+        path.name: path.read_bytes()
+        for path in sorted(paper.parent.glob("*.bib"))
+        if path.name not in names
+        and path.is_file()
+        and not path.is_symlink()
+        and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES
+    }
+    return bibliography_hint(beside, unresolved)
+
+
 def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
     """The ingested graph (credencegraph's, plus references from the .bib) and what the bibliography gave."""
     from credencegraph.ingest import chunks_to_graph
@@ -71,11 +115,13 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    chunks = list(document.chunks)
+    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.tables)
+    chunks = tables.prose(document.chunks)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
-    cited = cited_keys(chunks)
+    cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)
     graph, unresolved = chunks_to_graph([*chunks, *added], document.main.name, rubric.initial)
+    graph, unresolved = tables.add_to(graph, document.main.name, rubric.initial, unresolved)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -105,13 +151,23 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric_path = Path(args["rubric"])
     rubric_data = _read_limited(rubric_path, MAX_RUBRIC_BYTES, Code.RUBRIC_INVALID, "rubric")
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)
+    tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
+    progress(0, 3, "reading the paper")
     document = read_document(paper)
     bibs = _bibliographies(args, paper, document)
+    progress(1, 3, "ingesting the paper")
     graph, bibliography = ingest(document, bibs, rubric)
+    hint = _bibliography_hint(paper, bibs, bibliography["unresolved"]) if "bibliography" not in args else None
+    if hint is not None:
+        bibliography["hint"] = hint
     keys = {node.attributes["key"] for node in graph if node.attributes.get("unit") == "reference"}
     cited: list[CitedCopy] = read_cited(Path(args["cited"]), keys) if "cited" in args else []
+    offline: tuple[list[OfflineSource], int] | None = None
+    if "sources" in args:
+        offline = read_offline_sources(Path(args["sources"]), _reference_identifiers(graph))
     store = bool(args.get("store_source", False))
+    progress(2, 3, "writing the run")
 
     paths = RunPaths(root)
     try:
@@ -120,9 +176,14 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         raise CgxError(Code.IO_ERROR, f"cannot create the run directory '{root.name}': {error.strerror}") from None
     try:
         write_atomic(paths.rubric, rubric_data)
+        write_atomic(paths.tolerances, tolerances_data)
         paths.cited.mkdir()
         for copy in cited:
             write_atomic(paths.cited / copy.name, copy.data)
+        if offline is not None:
+            paths.sources.mkdir(exist_ok=True)
+            for source in offline[0]:
+                write_atomic(paths.sources / hex_of(source.digest), source.data)
         if store:
             for item in (*document.files, *bibs):
                 target = paths.source / item.name
@@ -137,8 +198,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "run": secrets.token_hex(8),
             "document": {"format": document.format, "files": [item.to_json() for item in document.files]},
             "rubric": {"name": rubric_path.name, "digest": bytes_digest(rubric_data), **rubric.identity()},
+            "tolerances": {"name": tolerances_name, "digest": bytes_digest(tolerances_data)},
             "bibliography": bibliography,
             "cited": [copy.to_json() for copy in cited],
+            **_offline_manifest(offline),
             "ingested": bytes_digest(ingested),
             "store_source": store,
             "versions": {
@@ -155,10 +218,12 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "rubric": {"name": rubric_path.name, "digest": manifest["rubric"]["digest"]},
             "bibliography": bibliography["files"],
             "cited": manifest["cited"],
+            **_offline_manifest(offline),
             "store_source": store,
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
-        return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
+        response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
+        return with_proposal_schemas(response.to_json())  # shown, not digested: see start_summary
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -185,48 +250,9 @@ def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result."""
+    """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
+    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
     run = context.run
-    rubric = run.rubric
-    graph = initial_graph(state.graph, rubric, run.id)
-    manifest = run.manifest
-    token = fence_token(run.id, context.seq)
-    chunks = []
-    references = []
-    cites_of: dict[str, list[str]] = {}
-    for relation in graph.relations.values():
-        if relation.type == "cites":
-            cites_of.setdefault(relation.source, []).append(graph.nodes[relation.target].attributes.get("key", ""))
-    for node in graph:
-        unit = node.attributes.get("unit")
-        if unit == "reference":
-            references.append(
-                {
-                    "id": node.id,
-                    "key": node.attributes.get("key"),
-                    **{name: node.attributes[name] for name in ("title", "doi", "arxiv") if name in node.attributes},
-                    "text": fenced(node.statement, token),
-                }
-            )
-            continue
-        text = fenced(node.statement, token)
-        chunks.append(
-            {"id": node.id, "unit": unit, "type": node.kind, "text": text, "cites": cites_of.get(node.id, [])}
-        )
-
-    result = {
-        "run": run.id,
-        "fence": fence_note(token),
-        "document": {"format": manifest["document"]["format"], "files": manifest["document"]["files"]},
-        "rubric": manifest["rubric"],
-        "chunks": chunks,
-        "references": references,
-        "bibliography": manifest["bibliography"],
-        "cited": manifest["cited"],
-        "types": types_view(rubric),
-        "hedges": sorted(rubric.hedges),
-        "premises": premises_view(rubric),
-        "checks": checks_view(rubric),
-        "next": "classify every chunk (classify), then add the premises of each conclusion (add_premises)",
-    }
+    graph = initial_graph(state.graph, run.rubric, run.id)
+    result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)
     return Effect(graph=graph, result=result)

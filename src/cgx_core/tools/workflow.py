@@ -15,7 +15,8 @@ your harness reports it, and optionally `agent` and `note`):
 3. add_premises adds what else must be true for each conclusion to follow.
 4. run_checks and judge_citation check arithmetic, maths steps and citations, a few at a time.
 5. finish_run derives the verdicts, checks the graph and writes it.
-get_state reads the run as it stands, a page of nodes at a time.
+get_state reads the run as it stands, a page of nodes at a time, and lists what awaits a person's review.
+review records a person's verdict on a node or a check when you enter it for them (never your own).
 
 A refused record comes back under `refused` with a `code` and a `fix`: apply the fix and send that record
 again. A whole call that cannot be made returns {"error": {"code", "message"}}.

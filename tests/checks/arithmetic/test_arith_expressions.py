@@ -99,7 +99,7 @@ def test_render_is_canonical_and_reparses_to_the_same_value(expression: str, ren
 
 @pytest.mark.parametrize(
     ("expression", "column"),
-    [("2 ^ 3", 3), ("garbage", 1), ("1 +", 4), ("(1", 3), ("1)", 2), ("1 2", 3), ("* 2", 1), ("2 ** ** 3", 6)],
+    [("2 ^ 3", 3), ("#garbage", 1), ("1 +", 4), ("(1", 3), ("1)", 2), ("1 2", 3), ("* 2", 1), ("2 ** ** 3", 6)],
 )
 def test_parse_errors_give_the_column(expression: str, column: int) -> None:
     with pytest.raises(CgxError) as raised:

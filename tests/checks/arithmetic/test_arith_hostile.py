@@ -31,9 +31,19 @@ HOSTILE: list[tuple[str, str, Code]] = [
     ("huge exponent from a product", "2 ** (10 ** 50)", Code.EXPONENT_TOO_LARGE),
     ("empty", "", Code.EXPRESSION_INVALID),
     ("blank", "   \n\t", Code.EXPRESSION_INVALID),
-    ("garbage", "garbage", Code.EXPRESSION_INVALID),
+    ("garbage", "garbage", Code.UNKNOWN_SYMBOL),
     ("python call", "__import__('os').system('true')", Code.EXPRESSION_INVALID),
-    ("names", "x + 1", Code.EXPRESSION_INVALID),
+    ("names", "x + 1", Code.UNKNOWN_SYMBOL),
+    ("unknown function", "gamma(3)", Code.UNKNOWN_FUNCTION),
+    ("a function's arguments", "sqrt(1, 2)", Code.EXPRESSION_INVALID),
+    ("square root of a negative", "sqrt(-2)", Code.FUNCTION_DOMAIN),
+    ("logarithm of zero", "ln(0)", Code.FUNCTION_DOMAIN),
+    ("exponential too large", "exp(10**5)", Code.RESULT_TOO_LARGE),
+    ("root degree over the cap", "root(2, 101)", Code.EXPONENT_TOO_LARGE),
+    ("irrational exponent", "2 ** sqrt(2)", Code.EXPONENT_NOT_WHOLE),
+    ("adding time to length", "5 min + 3 m", Code.UNIT_INCOMPATIBLE),
+    ("logarithm of a length", "ln(5 m)", Code.UNIT_INCOMPATIBLE),
+    ("unit exponent over the cap", "5 m^100", Code.EXPRESSION_INVALID),
     ("caret power", "2 ^ 3", Code.EXPRESSION_INVALID),
     ("floor division", "7 // 2", Code.EXPRESSION_INVALID),
     ("modulo", "7 % 2", Code.EXPRESSION_INVALID),
@@ -67,13 +77,13 @@ def test_the_largest_allowed_results_are_computed() -> None:
 @pytest.mark.parametrize(("expression", "code"), [(e, c) for _, e, c in HOSTILE], ids=[n for n, _, _ in HOSTILE])
 def test_the_whole_check_refuses_them_the_same_way(expression: str, code: Code) -> None:
     # Texts containing every numeral the corpus uses, so the refusal is the expression's own.
-    texts = ["0 1 2 3 5 7 10 50 100 101 0.5 0% 1e999999999 " + "7" * 5_000]
+    texts = ["0 1 2 3 5 7 10 50 100 101 0.5 0% 1e999999999 5 min 3 m 5 m " + "7" * 5_000]
     with pytest.raises(CgxError) as raised:
-        recompute(expression, "1", texts)
+        recompute(expression, "3", texts)  # 3 is no operand of the corpus: never the expression itself
     assert raised.value.code == code
 
 
-@pytest.mark.parametrize("result", ["", "one", "1 + 1", "1e500", "9" * 300])
+@pytest.mark.parametrize("result", ["", "many", "1 + 1", "1e500", "9" * 300, "2 furlongs", "2 days ago"])
 def test_hostile_results_are_refused(result: str) -> None:
     with pytest.raises(CgxError) as raised:
         recompute("1", result, ["1"])

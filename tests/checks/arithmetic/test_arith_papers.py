@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from credencegraph.ingest.latex import read_latex
 
-from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, recompute
+from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, read_text, recompute
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -122,3 +122,66 @@ def test_mlrc_checks_on_the_grid_values() -> None:
     assert wrong.detail == "0.1 * 0.01 = 0.001, reported 0.01 +- 0.005: failed"
     error = refusal("128 * 0.1", "12.8", [grid])
     assert error.message.startswith("the result 12.8 is not written")
+
+
+# -- units, relations and table rows on the real papers ------------------------------------------------------
+
+CGN_RESULTS = "mlrc-cgn-repro/2021/bagad2022reproducibility/openreview/sections/results.tex"
+CGN_METHODOLOGY = "mlrc-cgn-repro/2021/bagad2022reproducibility/openreview/sections/methodology.tex"
+
+
+def test_dynonet_half_the_sampling_frequency_with_units() -> None:
+    sampling = chunk(DYNONET, "f_s=750")
+    noise = chunk(DYNONET, "bandwidth $375$")
+    learning_rate = chunk(DYNONET, r"\lambda=2\cdot 10^{-3}")
+    check = recompute("750 Hz / 2", "375 Hz", [sampling, noise, learning_rate])
+    assert (check.outcome, check.unit) == ("passed", "hertz")
+    assert check.detail == "750 Hz / 2 = 375 hertz, reported 375 hertz +- 0.5: passed"
+    in_khz = recompute("750 Hz / 2", "375 Hz", [sampling, noise, learning_rate])
+    assert in_khz.value == 375
+
+
+def test_dynonet_rmse_ratio_with_its_units() -> None:
+    rmse = chunk(DYNONET, r"RMSE of $4.52\cdot10^{-5}$")
+    nfir = chunk(DYNONET, r"16.3 \,\cdot\, 10^{-5}")
+    occurrences = [item for item in read_text(rmse) if item.numeral.written == "4.52e-5"]
+    assert occurrences[0].unit is not None and occurrences[0].unit.text == "millimeter"
+    check = recompute("16.3e-5 mm / 4.52e-5 mm", "4.52e-5", [rmse, nfir])
+    assert check.outcome == "failed"  # a ratio is not the RMSE itself: the value is 3.6..., not 4.52e-5
+
+
+def _table_row(path: str, label: str) -> str:
+    """A table row of a paper's source as the tables engineer's row chunks keep it: its cells verbatim."""
+    source = PAPERS / path
+    if not source.is_file():
+        pytest.skip(f"the shared papers are not at {PAPERS}")
+    [line] = [line for line in source.read_text(encoding="utf-8").splitlines() if label in line and "&" in line]
+    return line
+
+
+def test_cgn_dataset_table_totals_in_thousands_and_millions() -> None:
+    mnist = _table_row(CGN_METHODOLOGY, "& C-MNIST")
+    assert recompute("50k + 10k", "60k", [mnist]).outcome == "passed"
+    imagenet = _table_row(CGN_METHODOLOGY, "& IN-1k")
+    # 1M train + 100k test is 1.1M, while the row's total says 1.2M (+- 0.05M): a reader's catch.
+    check = recompute("1M + 100k", "1.2M", [imagenet])
+    assert (check.outcome, check.value) == ("failed", 1_100_000)
+
+
+def test_cgn_approximate_counts_are_hedged_by_the_row_itself() -> None:
+    mini = _table_row(CGN_METHODOLOGY, "& IN-mini")
+    check = recompute("35k + 4k", "39k", [mini], tolerances={"~": Fraction(1, 10)})
+    assert (check.outcome, check.relation, check.hedge) == ("passed", "~", "~")
+    nine = _table_row(CGN_METHODOLOGY, "& IN-9 variants")
+    check = recompute("45k + 4k", "50k", [nine], tolerances={"~": Fraction(1, 10)})
+    assert (check.outcome, check.relation) == ("passed", "~")
+
+
+def test_cgn_training_time_relations() -> None:
+    def first(fragment: str) -> tuple[str, str, str | None]:
+        item = next(item for item in read_text(chunk(CGN_RESULTS, fragment)) if item.reported)
+        return item.numeral.written, item.relation, item.unit.text if item.unit else None
+
+    assert first("from scratch within 12 hours") == ("12", "<=", "hour")
+    assert first("training time exceeded 200 hours") == ("200", ">", "hour")
+    assert first("decrease the training time to approximately 20 hours") == ("20", "~", "hour")

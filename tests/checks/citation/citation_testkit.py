@@ -23,6 +23,8 @@ import attrs
 
 from cgx_checks.citation.addresses import IPAddress, is_public
 from cgx_checks.citation.fetch import FetchPolicy, Limits
+from cgx_checks.citation_support import CitationSupport
+from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
 from support import make_pdf
 
 LOOPBACK = IPv4Address("127.0.0.1")
@@ -127,6 +129,17 @@ def loopback_policy(resolver: Callable[[str], Sequence[str]], *, tls_context: An
     }
     base.update(limits)
     return FetchPolicy(resolver=resolver, address_rule=admit_loopback, limits=Limits(**base), tls_context=tls_context)
+
+
+@contextmanager
+def citation_policy(policy: FetchPolicy) -> Iterator[None]:
+    """The installed check types, with citation-support fetching under `policy` (the test-only opening)."""
+    registry = CheckTypeRegistry()
+    for item in installed_check_types():
+        registry.providing(item.distribution, item.version)
+        registry(CitationSupport(policy) if item.check_type.name == "citation-support" else item.check_type)
+    with check_types_scope(registry):
+        yield
 
 
 def tls_contexts(names: Sequence[str]) -> tuple[Any, Any]:
@@ -338,7 +351,10 @@ class LoopbackServer:
         return f"{self.scheme}://{host}:{self.port}{path}"
 
 
-def serve(tls: ssl.SSLContext | None, port: int = 0) -> Iterator[LoopbackServer]:
+def serve(
+    tls: ssl.SSLContext | None, port: int = 0, extra: dict[str, Served] | None = None
+) -> Iterator[LoopbackServer]:
+    """Serve `routes(port)` and the `extra` routes (which win) on 127.0.0.1."""
     stop = threading.Event()
     requests: list[tuple[str, str | None, str | None]] = []
     table: dict[str, Served] = {}
@@ -381,6 +397,7 @@ def serve(tls: ssl.SSLContext | None, port: int = 0) -> Iterator[LoopbackServer]
     port_used = server.server_address[1]
     assert isinstance(port_used, int)
     table.update(routes(port_used))
+    table.update(extra or {})
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from citation_testkit import LoopbackServer, serve
+from citation_testkit import LoopbackServer, Served, serve
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,8 @@ def serve_tls() -> Iterator[Callable[..., LoopbackServer]]:
     """Start an HTTPS loopback server with a given server context (and port); stopped after the test."""
     running: list[Iterator[LoopbackServer]] = []
 
-    def start(context: ssl.SSLContext, port: int = 0) -> LoopbackServer:
-        generator = serve(context, port)
+    def start(context: ssl.SSLContext, port: int = 0, extra: dict[str, Served] | None = None) -> LoopbackServer:
+        generator = serve(context, port, extra)
         running.append(generator)
         return next(generator)
 

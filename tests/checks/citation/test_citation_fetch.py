@@ -31,6 +31,7 @@ from citation_testkit import (
 from cgx_checks.citation.addresses import is_public
 from cgx_checks.citation.fetch import (
     DEFAULT_POLICY,
+    FetchError,
     FetchPolicy,
     _Inflater,
     _PinBroken,
@@ -40,7 +41,7 @@ from cgx_checks.citation.fetch import (
     system_resolver,
 )
 from cgx_checks.citation.text import extract_text, kind_for
-from cgx_checks.citation.urls import parse_url
+from cgx_checks.citation.urls import ParsedUrl, parse_url
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -311,3 +312,37 @@ def test_default_policy_cannot_be_changed() -> None:
 
 def test_system_resolver_reads_the_hosts_file() -> None:
     assert "127.0.0.1" in system_resolver("localhost")
+
+
+def test_a_hop_rule_stops_a_redirect_before_its_host_is_resolved_or_reached(
+    server: LoopbackServer, guard: ConnectGuard
+) -> None:
+    resolver = FakeResolver(dict(NAMES))
+
+    def stay_on_doi_test(hop: ParsedUrl) -> None:
+        if hop.host != "doi.test":
+            raise CgxError(Code.SOURCE_UNTIED, f"left doi.test for {hop.host}")
+
+    before = len(server.requests)
+    error = refused(
+        lambda: fetch(server.url("doi.test", "/10.1000/xyz"), policy=loopback_policy(resolver), allow=stay_on_doi_test)
+    )
+    assert isinstance(error, FetchError)
+    assert error.code == Code.SOURCE_UNTIED
+    assert [(hop.url, hop.status) for hop in error.hops] == [(f"http://doi.test:{server.port}/10.1000/xyz", 302)]
+    assert resolver.calls == ["doi.test"]  # publisher.test was never looked up
+    assert len(server.requests) == before + 1
+
+
+def test_a_failed_fetch_keeps_every_hop_answered_before_it_failed(
+    server: LoopbackServer, guard: ConnectGuard, policy: FetchPolicy
+) -> None:
+    error = refused(lambda: fetch(server.url("arxiv.test", "/missing"), policy=policy))
+    assert isinstance(error, FetchError)
+    assert (error.code, [hop.status for hop in error.hops]) == (Code.FETCH_FAILED, [404])
+    error = refused(lambda: fetch(server.url("arxiv.test", "/to-private"), policy=policy))
+    assert isinstance(error, FetchError)
+    assert (error.code, [hop.status for hop in error.hops]) == (Code.FETCH_REFUSED, [302])
+    error = refused(lambda: fetch("http://nowhere.test/", policy=policy))
+    assert isinstance(error, FetchError)
+    assert (error.code, error.hops) == (Code.FETCH_FAILED, ())

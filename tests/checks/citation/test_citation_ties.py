@@ -11,12 +11,15 @@ from cgx_checks.citation.ties import (
     ArxivId,
     Entry,
     Tie,
+    hop_rule,
     normalise_doi,
     parse_arxiv_id,
+    tie_before_fetch,
     tie_for_cited,
     tie_for_url,
     urls_for,
 )
+from cgx_checks.citation.urls import parse_url
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -171,3 +174,41 @@ def test_changed_cited_copy_is_an_error(recorded: str | None) -> None:
     with pytest.raises(CgxError) as caught:
         tie_for_cited("smith2021.txt", NEW, "sha256:aa", recorded)
     assert caught.value.code == Code.SOURCE_CHANGED
+
+
+@pytest.mark.parametrize(
+    ("entry", "url", "tie"),
+    [
+        (NEW, "https://arxiv.org/abs/2101.00001", Tie(kind="arxiv", names="2101.00001")),
+        (NEW_V2, "https://export.arxiv.org/pdf/2101.00001v2.pdf", Tie(kind="arxiv", names="2101.00001v2")),
+        (DOI, "https://doi.org/10.2307/1940591", Tie(kind="doi", names="10.2307/1940591")),
+        (DOI, "https://dx.doi.org/10.2307%2F1940591", Tie(kind="doi", names="10.2307/1940591")),
+        (NEW, "https://arxiv.org/abs/2101.00002", None),
+        (NEW, "https://arxiv.org/abs/2101.00001v3", None),
+        (DOI, "https://doi.org/10.2307/1940591/full", None),  # a DOI URL with a suffix
+        (DOI, "https://doi.org/10.2307/1940591?download=true", None),
+        (DOI, "https://www.jstor.org/stable/1940591", None),  # where the DOI resolves, named by the agent
+        (DOI, "http://doi.org/10.2307/1940591", None),
+        (NEW, "https://127.0.0.1/abs/2101.00001", None),
+    ],
+)
+def test_the_tie_is_decided_before_fetching_from_the_url_and_the_entry(entry: Entry, url: str, tie: Tie | None) -> None:
+    assert tie_before_fetch(url, entry) == tie
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "https://a@arxiv.org/abs/2101.00001", "not a url"])
+def test_a_url_the_fetcher_cannot_parse_is_refused_before_any_tie(url: str) -> None:
+    with pytest.raises(CgxError) as caught:
+        tie_before_fetch(url, NEW)
+    assert caught.value.code == Code.FETCH_REFUSED
+
+
+def test_an_arxiv_tie_stops_at_a_hop_off_arxiv_and_a_doi_tie_goes_anywhere() -> None:
+    arxiv = hop_rule(Tie(kind="arxiv", names="2101.00001"))
+    arxiv(parse_url("https://export.arxiv.org/pdf/2101.00001v2"))
+    for url in ("https://mirror.example/2101.00001.pdf", "http://arxiv.org/pdf/2101.00001v2"):
+        with pytest.raises(CgxError) as caught:
+            arxiv(parse_url(url))
+        assert caught.value.code == Code.SOURCE_UNTIED
+    doi = hop_rule(Tie(kind="doi", names="10.2307/1940591"))
+    doi(parse_url("http://www.jstor.org/stable/1940591"))

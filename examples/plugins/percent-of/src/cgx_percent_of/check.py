@@ -42,8 +42,8 @@ class PercentOf:
     tool: ProposingTool = "run_checks"
     description = (
         "Check a percentage the paper states ('X is P% of Y'): part / whole is computed exactly from numerals "
-        "the cited chunks write (cites defaults to the target; write 1,000 as 1000), and passes when it is within "
-        'the rounding of the percentage as written (96% is 96 +- 0.5). Example: {"type": "percent-of", '
+        "the cited chunks write (cites defaults to the target; 1,000 and 1000 are one number), and passes when it is "
+        'within the rounding of the percentage as written (96% is 96 +- 0.5). Example: {"type": "percent-of", '
         '"target": "s-8", "cites": ["s-8", "s-2"], "part": "961", "whole": "1000", "percent": "96%"}'
     )
     proposal_schema: Mapping[str, Any] = {

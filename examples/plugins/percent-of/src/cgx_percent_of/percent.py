@@ -6,8 +6,9 @@ tighter tolerance (95% is 95 +- 0.5, 95.0% is 95 +- 0.05). The part and the whol
 as a paper's counts are; only the percentage carries the writer's rounding. A value exactly on the edge
 of the rounding passes, since a writer may round a half either way.
 
-The numerals are read with credencegraph-extract's own reader (`cgx_checks.arithmetic.numerals`), so
-`1,000`, `\num{1000}`, `1.2 \times 10^{3}` and `95\%` mean here what they mean to recompute-numbers.
+The numerals are read with credencegraph-extract's one numeral reader (`cgx_core.numbers`), so `1,000`,
+`\num{1000}`, `1.2 \times 10^{3}`, `95\%` and "95 percent" mean here what they mean to recompute-numbers,
+in the cited text and as the agent writes them.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cgx_checks.arithmetic.numerals import Numeral, find_numerals, fraction_text, read_numeral
 from cgx_core.checks.api import Refusal
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral
 
 SHOWN_NUMERALS = 30  # how many of the chunks' numerals a refusal lists
 PLACES = 4  # decimal places of a percentage shown in a detail line
@@ -86,9 +87,9 @@ def percent_form(text: str) -> str:
 
 
 def read(role: str, text: str) -> Numeral | Refusal:
-    """One numeral as the agent wrote it (digits, no thousands separators: `1,000` is written `1000`)."""
+    """One numeral as the agent wrote it, in any form the text may write it (`1000`, `1,000`, `95\\%`)."""
     try:
-        return read_numeral(text)
+        return read_numeral(text, role)
     except CgxError as error:
         message = (
             f"the {role} {text!r} is not one numeral"
@@ -98,7 +99,7 @@ def read(role: str, text: str) -> Numeral | Refusal:
         return Refusal(
             error.code,
             message,
-            "write each numeral with its digits as the chunk does, without thousands separators: 950, 1000, 95%",
+            "write each numeral as the chunk does: 950, 1,000, 95%",
         )
 
 

@@ -1,0 +1,276 @@
+"""Figure (g): what a shell-driven harness pays per call, and what MCP adds to a warm call.
+
+g1  a cold `credencegraph-extract tool classify` of one record on the 300-chunk run, against
+    `python -c "import credencegraph"` (target: at most 1.5x). Bytecode compiled (as `uv sync
+    --compile-bytecode` leaves it).
+g1n the same two without compiled bytecode (`PYTHONPYCACHEPREFIX` an empty folder and
+    `PYTHONDONTWRITEBYTECODE` set, so every module, the standard library's too, is compiled on every run, as
+    in an environment that forbids writing bytecode): reported, with what it costs the classify.
+g2  a cold `tool run_checks` of one rederive-maths step (a true one: the symbolic path decides it), on a fresh
+    copy of a classified run of the example paper each time, against `python -c "import credencegraph, sympy"`
+    (target: at most 1.5x): one sympy import is the most a maths step should cost beyond credencegraph.
+g3  a warm MCP call: classify of one record sent over stdio to a running `credencegraph-extract mcp` (the mcp
+    SDK's client), against the same call made in process with `call_tool`, the tool's own work (target: at
+    most 2x).
+g4  `batch`: 20 classify calls from one JSON-lines file in one process, per call, against a cold `tool
+    classify`: reported (how much a harness without MCP saves).
+
+Commands take turns, repeat by repeat, after a warm-up run of each. Run alone with
+`uv run python benchmarks/bench_startup.py [--quick] [--profile]`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from bench_cold import import_profile, run_quietly
+from synthetic import MODEL, ROOT, Workspace, tool
+from timing import Figure, at_most, ms, paired, timed
+
+CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
+EXAMPLE = ROOT / "examples" / "end-to-end"
+STEP = {"symbols": {"x": ["real"]}, "lhs": "(1 + x)^2", "rhs": "1 + 2*x + x^2"}
+
+
+def classify_command(run: Path, record: dict[str, Any]) -> list[str]:
+    arguments = json.dumps({"records": [record], "model": MODEL})
+    return [CLI, "tool", "classify", "--run", str(run), "--args", arguments]
+
+
+def cpu_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
+    """The processor time (user and system) a command and its children used: on a shared machine it moves
+    far less with the load than the wall time does."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run_quietly(command, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def without_bytecode(folder: Path) -> dict[str, str]:
+    """An environment in which Python finds no compiled bytecode and writes none."""
+    empty = folder / "no-pycache"
+    empty.mkdir(exist_ok=True)
+    return {**os.environ, "PYTHONPYCACHEPREFIX": str(empty), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def cold_classify(workspace: Workspace, repeats: int, *, profile: bool) -> list[Figure]:
+    paper = workspace.paper
+    run, ids = workspace.classified_run()
+    methods = paper.methods
+    baseline = [sys.executable, "-c", "import credencegraph"]
+
+    def classify(index: int, env: dict[str, str] | None = None) -> None:
+        record = paper.record(ids, methods[index % len(methods)])
+        run_quietly(classify_command(run, record), env=env)
+
+    def importing(_: int, env: dict[str, str] | None = None) -> None:
+        run_quietly(baseline, env=env)
+
+    classify(0)
+    importing(0)
+    compiled = paired(classify, importing, repeats)
+    bare = without_bytecode(workspace.root)
+    uncompiled = paired(partial(classify, env=bare), partial(importing, env=bare), max(3, repeats // 3))
+    cost = statistics.median(uncompiled.subject) / compiled.subject_median
+    record = paper.record(ids, methods[0])
+    cpu = statistics.median(
+        cpu_seconds(classify_command(run, record)) / cpu_seconds(baseline) for _ in range(max(3, repeats // 2))
+    )
+    print(
+        f"cold classify {ms(compiled.subject_median)} against import credencegraph {ms(compiled.baseline_median)}: "
+        f"{compiled.ratio:.2f}x (bytecode compiled); without bytecode {ms(uncompiled.subject_median)} against "
+        f"{ms(uncompiled.baseline_median)}: {uncompiled.ratio:.2f}x, the classify {cost:.1f} times slower"
+    )
+    if profile:
+        print(import_profile(classify_command(run, paper.record(ids, methods[0])), 16))
+    return [
+        Figure(
+            "g1",
+            "cold `tool classify` (one record, 300 chunks)",
+            compiled.subject_median,
+            compiled.baseline_median,
+            "import credencegraph",
+            f"{compiled.ratio:.2f}x",
+            "<= 1.5x",
+            at_most(compiled.ratio, 1.5),
+            f"processor time {cpu:.2f}x",
+        ),
+        Figure(
+            "g1n",
+            "the same without compiled bytecode",
+            uncompiled.subject_median,
+            uncompiled.baseline_median,
+            "import credencegraph, no bytecode",
+            f"{uncompiled.ratio:.2f}x ({cost:.1f}x compiled)",
+            "report",
+            None,
+        ),
+    ]
+
+
+def classified_example(folder: Path) -> Path:
+    """A run of the example paper with every chunk classified (s-07 to s-10 are derivations)."""
+    run = folder / "example-template"
+    if not run.exists():
+        rubric = EXAMPLE / "rubric.toml"
+        tool(
+            "start_run",
+            {"run": str(run), "paper": str(EXAMPLE / "paper" / "paper.tex"), "rubric": str(rubric), "model": MODEL},
+        )
+        records = [{"node": node, "type": "derivation"} for node in ("s-07", "s-08", "s-09", "s-10")]
+        tool("classify", {"run": str(run), "records": records, "model": MODEL})
+    return run
+
+
+def cold_maths_step(workspace: Workspace, repeats: int) -> list[Figure]:
+    template = classified_example(workspace.root)
+    baseline = [sys.executable, "-c", "import credencegraph, sympy"]
+    proposal = {"type": "rederive-maths", "target": "s-08", **STEP}
+    arguments = json.dumps({"proposals": [proposal], "model": MODEL})
+    copies = (workspace.root / f"maths-{number:04d}" for number in range(10**6))
+
+    def step() -> float:
+        run = next(copies)
+        shutil.copytree(template, run)  # outside the timed command: a check is never run twice on one node
+        seconds = timed(partial(run_quietly, [CLI, "tool", "run_checks", "--run", str(run), "--args", arguments]))
+        if not (run / "checks" / "c-001").is_dir():
+            raise RuntimeError("the maths check did not run")
+        return seconds
+
+    step()
+    run_quietly(baseline)
+    subject: list[float] = []
+    importing: list[float] = []
+    for index in range(repeats):
+        if index % 2:
+            subject.append(step())
+            importing.append(timed(partial(run_quietly, baseline)))
+        else:
+            importing.append(timed(partial(run_quietly, baseline)))
+            subject.append(step())
+    ratio = statistics.median(s / b for s, b in zip(subject, importing, strict=True))
+    print(
+        f"cold maths step {ms(statistics.median(subject))} against import credencegraph, sympy "
+        f"{ms(statistics.median(importing))}: {ratio:.2f}x"
+    )
+    return [
+        Figure(
+            "g2",
+            "cold `tool run_checks` of one maths step",
+            statistics.median(subject),
+            statistics.median(importing),
+            "import credencegraph, sympy",
+            f"{ratio:.2f}x",
+            "<= 1.5x",
+            at_most(ratio, 1.5),
+        )
+    ]
+
+
+def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from cgx_core.tools.registry import call_tool
+
+    paper = workspace.paper
+    run, ids = workspace.classified_run()
+    methods = paper.methods
+    times: dict[str, list[float]] = {"mcp": [], "in process": []}
+
+    def arguments(index: int) -> dict[str, Any]:
+        return {"run": str(run), "records": [paper.record(ids, methods[index % len(methods)])], "model": MODEL}
+
+    async def body() -> None:
+        async with Client(StdioServerParameters(command=CLI, args=["mcp"])) as client:
+            for index in range(-3, repeats):  # three warm-up rounds
+                for name in ["mcp", "in process"] if index % 2 else ["in process", "mcp"]:
+                    start = anyio.current_time()
+                    if name == "mcp":
+                        result = await client.call_tool("classify", arguments(index))
+                        assert not result.is_error, result
+                    else:
+                        payload, is_error = call_tool("classify", arguments(index))
+                        assert not is_error, payload
+                    if index >= 0:
+                        times[name].append(anyio.current_time() - start)
+
+    anyio.run(body)
+    ratio = statistics.median(m / w for m, w in zip(times["mcp"], times["in process"], strict=True))
+    over, work = statistics.median(times["mcp"]), statistics.median(times["in process"])
+    print(f"warm MCP classify {ms(over)} against the call in process {ms(work)}: {ratio:.2f}x")
+    return [
+        Figure(
+            "g3",
+            "warm MCP classify call (stdio round trip)",
+            over,
+            work,
+            "call_tool in process",
+            f"{ratio:.2f}x",
+            "<= 2x",
+            at_most(ratio, 2.0),
+        )
+    ]
+
+
+def batch_calls(workspace: Workspace, repeats: int) -> list[Figure]:
+    paper = workspace.paper
+    run, ids = workspace.classified_run()
+    methods = paper.methods
+    calls = 20
+    lines = "".join(
+        json.dumps({"tool": "classify", "args": {"records": [paper.record(ids, methods[index])], "model": MODEL}})
+        + "\n"
+        for index in range(calls)
+    )
+    batch = workspace.root / "batch.jsonl"
+    batch.write_text(lines, encoding="utf-8")
+
+    def batched(_: int) -> None:
+        run_quietly([CLI, "batch", "--run", str(run), str(batch)])
+
+    def single(index: int) -> None:
+        run_quietly(classify_command(run, paper.record(ids, methods[index % len(methods)])))
+
+    times = paired(batched, single, max(3, repeats // 3))
+    per_call = times.subject_median / calls
+    print(
+        f"batch of {calls} classify calls {ms(times.subject_median)} ({ms(per_call)} a call); "
+        f"one cold call {ms(times.baseline_median)}"
+    )
+    return [
+        Figure(
+            "g4",
+            f"`batch` of {calls} classify calls, per call",
+            per_call,
+            times.baseline_median,
+            "one cold `tool classify`",
+            f"{per_call / times.baseline_median:.2f}x",
+            "report",
+            None,
+        )
+    ]
+
+
+def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    repeats = 5 if workspace.quick else 15
+    found = cold_classify(workspace, repeats, profile=profile)
+    found += cold_maths_step(workspace, max(3, repeats // 2))
+    found += warm_mcp_call(workspace, 20 if workspace.quick else 100)
+    found += batch_calls(workspace, repeats)
+    return found
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory(prefix="cgx-bench-") as folder:
+        for figure in figures(Workspace(Path(folder), quick="--quick" in sys.argv), profile="--profile" in sys.argv):
+            print(figure)

@@ -1,0 +1,82 @@
+"""`credencegraph-extract review RUN --node ID --verdict V --reviewer NAME --reason TEXT`: a person's review.
+
+It makes the `review` tool call, logged like any other. Made by the person, the call records the model as
+`person`; with `--agent-model MODEL` it records that an agent running MODEL entered the person's verdict.
+A review reopens a finished run (a refused one too: it is logged with its refusal), so the command finishes
+it again (a second logged call, by the same hands) unless `--no-finish` is given, and the report can be made
+straight away.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from cgx_cli.exit_codes import ExitCode
+from cgx_core.tools.output import result_text
+
+PERSON_MODEL = "person"
+
+
+def _was_finished(run: str) -> bool:
+    from cgx_core.errors import CgxError
+    from cgx_core.run.layout import RunPaths
+    from cgx_core.run.manifest import read_manifest
+
+    try:
+        return bool(read_manifest(RunPaths(Path(run))).get("finished"))
+    except CgxError:
+        return False  # the review call itself reports what is wrong with the directory
+
+
+def _error(payload: dict[str, Any]) -> int:
+    sys.stdout.write(result_text(payload) + "\n")
+    body = payload["error"]
+    sys.stderr.write(f"error [{body['code']}]: {body['message']}\n")
+    return ExitCode.ERROR
+
+
+def review_command(
+    run: str,
+    *,
+    node: str | None,
+    check: str | None,
+    verdict: str,
+    reviewer: str,
+    reason: str,
+    agent_model: str | None,
+    finish: bool,
+    wait: float,
+) -> int:
+    from cgx_core.tools.registry import call_tool
+
+    finished_before = _was_finished(run)
+    arguments: dict[str, Any] = {
+        "run": run,
+        "verdict": verdict,
+        "reviewer": reviewer,
+        "reason": reason,
+        "entered_by": "agent" if agent_model else "person",
+        "model": agent_model or PERSON_MODEL,
+    }
+    if node is not None:
+        arguments["node"] = node
+    if check is not None:
+        arguments["check"] = check
+    reviewed, is_error = call_tool("review", arguments, wait=wait)
+    if is_error:
+        return _error(reviewed)
+    out: dict[str, Any] = {"review": reviewed}
+    # A refused review is logged too (with its refusal), so it reopens a finished run all the same.
+    if finished_before and finish:
+        finished, is_error = call_tool("finish_run", {"run": run, "model": arguments["model"]}, wait=wait)
+        if is_error:
+            return _error({**out, **finished})
+        out["finish_run"] = finished
+    sys.stdout.write(result_text(out) + "\n")
+    if reviewed["refused"]:
+        refusal = reviewed["refused"][0]
+        sys.stderr.write(f"error [{refusal['code']}]: {refusal['message']}; {refusal['fix']}\n")
+        return ExitCode.ERROR
+    return ExitCode.OK

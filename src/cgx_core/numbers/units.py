@@ -1,0 +1,238 @@
+r"""The unit a text writes after a numeral (`90 minutes`, `20 h`, `4.1e-3 m/s`, `$375$~Hz`), read as terms.
+
+A unit is a product of terms, each a unit name with an integer exponent: `m/s` is meter^1 second^-1,
+`km h^{-1}` is kilometer^1 hour^-1. The terms are named as the units library (pint) names them, but this
+module never imports it: it only says which written words are units and what they are called, so the
+numeral reader (which classify's fixes and every check type use) stays cheap. What a unit *means*
+(its dimension and its exact factor to the base units) is the check's business, through pint.
+
+Only a known vocabulary is read, case-sensitively for symbols and case-insensitively for words, so a
+word after a number is a unit only when it really is one:
+
+* symbols, with SI prefixes (P T G M k c m µ u n p f): `m g s Hz N J W V Pa eV mol Ω`; with a prefix
+  only (a bare letter is too often something else): `A` (ampere), `B` (byte), `b` (bit), `L` (litre);
+  without a prefix: `K`, `min`, `h`, `hr`, `hrs`, `yr`, `yrs`;
+* words, singular or plural, with the same prefixes spelled out: second, minute, hour, day, week, month,
+  year, metre/meter, gram, hertz, newton, joule, watt, volt, pascal, byte, bit, litre/liter, mole, ampere,
+  ohm, kelvin, electronvolt.
+
+Temperatures on an offset scale (°C, °F) are not read: they cannot be added or scaled like amounts.
+Terms are joined by `/` (the next term divides), `*`, `·`, `\cdot` or spacing (it multiplies), and take
+an exponent written `^2`, `^{-1}`, `**2` or with superscript digits (`s⁻¹`). In a text, `\mathrm{..}`,
+`\text{..}`, `\rm`, `\mu` and math delimiters around a unit are looked through.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import attrs
+
+from cgx_core.numbers.limits import MAX_UNIT_EXPONENT, MAX_UNIT_TERMS
+
+PREFIX_SYMBOLS: Final = {
+    "P": "peta",
+    "T": "tera",
+    "G": "giga",
+    "M": "mega",
+    "k": "kilo",
+    "c": "centi",
+    "m": "milli",
+    "\N{MICRO SIGN}": "micro",
+    "\N{GREEK SMALL LETTER MU}": "micro",
+    "u": "micro",
+    "n": "nano",
+    "p": "pico",
+    "f": "femto",
+}
+PREFIX_WORDS: Final = frozenset(PREFIX_SYMBOLS.values())
+
+# symbol -> (pint name, may stand without a prefix, may take a prefix)
+SYMBOLS: Final[dict[str, tuple[str, bool, bool]]] = {
+    "m": ("meter", True, True),
+    "g": ("gram", True, True),
+    "s": ("second", True, True),
+    "Hz": ("hertz", True, True),
+    "N": ("newton", True, True),
+    "J": ("joule", True, True),
+    "W": ("watt", True, True),
+    "V": ("volt", True, True),
+    "Pa": ("pascal", True, True),
+    "eV": ("electron_volt", True, True),
+    "mol": ("mole", True, True),
+    "\N{OHM SIGN}": ("ohm", True, True),
+    "\N{GREEK CAPITAL LETTER OMEGA}": ("ohm", True, True),
+    "A": ("ampere", False, True),
+    "B": ("byte", False, True),
+    "b": ("bit", False, True),
+    "L": ("liter", False, True),
+    "K": ("kelvin", True, False),
+    "min": ("minute", True, False),
+    "h": ("hour", True, False),
+    "hr": ("hour", True, False),
+    "hrs": ("hour", True, False),
+    "mins": ("minute", True, False),
+    "yr": ("year", True, False),
+    "yrs": ("year", True, False),
+}
+
+# word (lower case, singular) -> (pint name, may take a spelled-out prefix)
+WORDS: Final[dict[str, tuple[str, bool]]] = {
+    "second": ("second", True),
+    "minute": ("minute", False),
+    "hour": ("hour", False),
+    "day": ("day", False),
+    "week": ("week", False),
+    "month": ("month", False),
+    "year": ("year", False),
+    "metre": ("meter", True),
+    "meter": ("meter", True),
+    "gram": ("gram", True),
+    "hertz": ("hertz", True),
+    "newton": ("newton", True),
+    "joule": ("joule", True),
+    "watt": ("watt", True),
+    "volt": ("volt", True),
+    "pascal": ("pascal", True),
+    "byte": ("byte", True),
+    "bit": ("bit", True),
+    "litre": ("liter", True),
+    "liter": ("liter", True),
+    "mole": ("mole", True),
+    "ampere": ("ampere", True),
+    "ohm": ("ohm", True),
+    "kelvin": ("kelvin", False),
+    "electronvolt": ("electron_volt", True),
+}
+
+INFORMATION: Final = frozenset({"bit", "byte"})
+"""Base units of information: pint counts them as dimensionless; the check gives them a dimension."""
+
+_SUPERSCRIPTS: Final = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_MINUS = "\N{MINUS SIGN}"
+_LETTERS = "A-Za-z\N{MICRO SIGN}\N{GREEK SMALL LETTER MU}\N{OHM SIGN}\N{GREEK CAPITAL LETTER OMEGA}"
+_TERM = re.compile(
+    rf"(?P<name>[{_LETTERS}]{{1,30}})(?![{_LETTERS}0-9_])"
+    rf"(?:[ \t]*(?:\^|\*\*)[ \t]*(?P<exponent>[-+{_MINUS}]?[0-9]{{1,3}})|(?P<superscript>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]{{1,4}}))?"
+)
+_GAP = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*")
+_SEPARATOR = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*(?P<op>/|\*(?!\*)|\u00b7|\u22c5|\\cdot(?![A-Za-z]))?")
+# What is looked through around a unit in a text: wrappers, braces, math delimiters, \mu and \Omega.
+_WRAPPERS = re.compile(r"\\(?:mathrm|textrm|text|mbox|mathsf|mathup|rm|upright)(?![A-Za-z])|[{}$]")
+_MACRO_LETTERS = re.compile(r"\\(?:mu|micro)(?![A-Za-z])\s*|\\(?:Omega|ohm)(?![A-Za-z])")
+_WINDOW = 120  # characters after a numeral looked at for its unit
+
+
+@attrs.frozen
+class Unit:
+    """A unit as terms (pint name, exponent), merged and sorted; `written` is only for messages."""
+
+    terms: tuple[tuple[str, int], ...]
+    written: str = attrs.field(eq=False)
+
+    @property
+    def text(self) -> str:
+        """The unit in a canonical form: `meter/second`, `kilogram*meter/second^2`."""
+        upper = [_term_text(name, power) for name, power in self.terms if power > 0]
+        lower = [_term_text(name, -power) for name, power in self.terms if power < 0]
+        return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
+
+
+def _term_text(name: str, power: int) -> str:
+    return name if power == 1 else f"{name}^{power}"
+
+
+def unit_name(token: str) -> str | None:
+    """The pint name of one written unit token (`km`, `hours`, `MHz`), or None when it is not a unit."""
+    found = SYMBOLS.get(token)
+    if found is not None and found[1]:
+        return found[0]
+    for symbol, prefix in PREFIX_SYMBOLS.items():
+        if token.startswith(symbol):
+            base = SYMBOLS.get(token[len(symbol) :])
+            if base is not None and base[2]:
+                return prefix + base[0]
+    word = token.lower()
+    for candidate in (word, word[:-1] if word.endswith("s") else None):
+        if candidate is None:
+            continue
+        entry = WORDS.get(candidate)
+        if entry is not None:
+            return entry[0]
+        for prefix in PREFIX_WORDS:
+            if candidate.startswith(prefix):
+                base_word = WORDS.get(candidate[len(prefix) :])
+                if base_word is not None and base_word[1]:
+                    return prefix + base_word[0]
+    return None
+
+
+def read_unit(text: str, start: int = 0) -> tuple[Unit, int] | None:
+    """The unit written at `start` (after optional spacing) and where it ends, or None.
+
+    A term is read only when its token is a known unit; a separator is consumed only when a unit term
+    follows it, so `750 Hz / 2` ends the unit after `Hz`.
+    """
+    gap = _GAP.match(text, start)
+    position = gap.end() if gap else start
+    first = _term(text, position)
+    if first is None:
+        return None
+    terms = [first[0]]
+    end = first[1]
+    while len(terms) < MAX_UNIT_TERMS:
+        separator = _SEPARATOR.match(text, end)
+        if separator is None or (separator.end() == end and separator["op"] is None):
+            break
+        after = _GAP.match(text, separator.end())
+        following = _term(text, after.end() if after else separator.end())
+        if following is None:
+            break
+        (name, power), next_end = following
+        terms.append((name, -power if separator["op"] == "/" else power))
+        end = next_end
+    merged: dict[str, int] = {}
+    for name, power in terms:
+        merged[name] = merged.get(name, 0) + power
+    canonical = tuple(sorted((name, power) for name, power in merged.items() if power != 0))
+    if not canonical:
+        return None
+    return Unit(canonical, " ".join(text[position:end].split())), end
+
+
+def _term(text: str, position: int) -> tuple[tuple[str, int], int] | None:
+    match = _TERM.match(text, position)
+    if match is None:
+        return None
+    name = unit_name(match["name"])
+    if name is None:
+        return None
+    raw = match["exponent"] or (match["superscript"] or "").translate(_SUPERSCRIPTS)
+    power = 1
+    if raw:
+        digits = raw.lstrip("+-" + _MINUS)
+        if not digits:
+            return None
+        power = -int(digits) if raw[0] in ("-", _MINUS) else int(digits)
+        if power == 0 or abs(power) > MAX_UNIT_EXPONENT:
+            return (name, 1), match.end("name")  # the exponent is not the unit's: leave it to the reader
+    return (name, power), match.end()
+
+
+def unit_after(text: str, end: int) -> Unit | None:
+    """The unit a text writes right after a numeral ending at `end`, looking through LaTeX wrappers."""
+    window = text[end : end + _WINDOW]
+    if not window or (window[0].isalnum() and not window[0].isalpha()):
+        return None
+    found = read_unit(clean_unit_text(window))
+    return found[0] if found else None
+
+
+def clean_unit_text(text: str) -> str:
+    r"""A unit as LaTeX writes it, with the wrappers, braces and `$` removed and `\mu`, `\Omega` as letters."""
+    return _WRAPPERS.sub("", _MACRO_LETTERS.sub(_macro_letter, text))
+
+
+def _macro_letter(match: re.Match[str]) -> str:
+    return "\N{MICRO SIGN}" if match.group().startswith(("\\mu", "\\micro")) else "\N{OHM SIGN}"

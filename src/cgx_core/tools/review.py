@@ -1,0 +1,88 @@
+"""review: a person's verdict on a node, or on one check of a node, recorded as a check of the type the rubric
+declares for reviews (human-review, a plugin like every check type).
+
+The verdict never sets a credence: it becomes an evidence node observed with the rubric's sensitivity and
+false_pass, and inference moves the node's credence. A review of a check is a verdict on the check's target
+in view of that check (see cgx_checks.human_review); the check itself stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from cgx_core.checks.engine import apply_proposals
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.plugins import installed_check_types
+from cgx_core.run.session import CallContext
+from cgx_core.run.state import Effect, RunState
+
+TOOL = "review"
+DEFAULT_TYPE = "human-review"
+FIELDS = ("verdict", "reviewer", "reason", "entered_by")
+
+
+def check_type_for(rubric_checks: Mapping[str, Any]) -> str:
+    """The declared check type the review tool proposes (human-review unless the rubric declares another
+    installed type proposed through review)."""
+    registry = installed_check_types()
+    for name in rubric_checks:
+        installed = registry.get(name)
+        if installed is not None and installed.check_type.tool == TOOL:
+            return name
+    return DEFAULT_TYPE
+
+
+def _unknown_check(state: RunState, check: str) -> Effect:
+    refusal = {
+        "proposal": 0,
+        "node": check,
+        "code": str(Code.UNKNOWN_NODE),
+        "message": f"'{check}' is not a check of this run",
+        "fix": "give a check id (c-NNN: get_state lists each node's checks), or review the node itself with 'node'",
+    }
+    return Effect(graph=state.graph, result={"checks": [], "refused": [refusal]}, rejections=[refusal])
+
+
+def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+    if ("node" in args) == ("check" in args):
+        raise CgxError(
+            Code.INVALID_ARGUMENTS,
+            "review: give exactly one of 'node' (a verdict on a node) and 'check' (a verdict on a check's target, "
+            "in view of that check)",
+        )
+    target = args.get("node")
+    if "check" in args:
+        checked = state.graph.nodes.get(args["check"])
+        record = checked.attributes.get("check") if checked is not None else None
+        if checked is None or checked.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+            return _unknown_check(state, args["check"])
+        target = record.get("target")
+    proposal: dict[str, Any] = {
+        "type": check_type_for(context.run.rubric.checks),
+        "target": target,
+        **{name: args[name] for name in FIELDS},
+    }
+    if "check" in args:
+        proposal["check"] = args["check"]
+    if args["entered_by"] == "agent":
+        proposal["model"] = context.model  # whose hands entered the person's verdict
+    effect = apply_proposals(context, state, [proposal], tool=TOOL)
+    if not effect.rejections:
+        return effect
+    refused = [_reworded(refusal) for refusal in effect.rejections]
+    return attrs.evolve(effect, result={**effect.result, "refused": refused}, rejections=refused)
+
+
+def _reworded(refusal: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's refusal, with the fix a reviewer needs where the engine's speaks of checks."""
+    if refusal.get("code") != Code.CHECK_DUPLICATE:
+        return dict(refusal)
+    fix = (
+        "a reviewer gives one decisive verdict per node, on the node or on one of its checks, and it is never "
+        "withdrawn; another reviewer's verdict is another observation"
+    )
+    return {**refusal, "fix": fix}

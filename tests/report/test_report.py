@@ -1,0 +1,280 @@
+"""The report's model and its three renderings, on real runs: the committed example, the example with reviews,
+and a hostile paper. The browser tests (tests/browser) check what a person sees of the HTML."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from credencegraph.core import load
+from credencegraph.inference import conditional, marginal
+from credencegraph.semantics import compile_graph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markupsafe import escape
+from report_runs import checked_example, finished_hostile, ok, review_rubric
+
+from cgx_core.errors import CgxError
+from cgx_core.report.html import content_security_policy, html_report
+from cgx_core.report.integrity import Integrity, not_run, run_integrity
+from cgx_core.report.markdown import markdown_report, text_code, text_plain
+from cgx_core.report.model import RunReport, build_report
+from cgx_core.report.text import printable, text_report
+from support import ROOT, call
+
+EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
+SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
+
+
+@pytest.fixture(scope="module")
+def example() -> RunReport:
+    return build_report(EXAMPLE_RUN, run_integrity(EXAMPLE_RUN, replay=True, verify=True))
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("reviewed")
+    run = checked_example(folder / "run", review_rubric(folder))
+    ok(
+        call(
+            run, "review", check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000", entered_by="person"
+        )
+    )
+    ok(
+        call(
+            run,
+            "review",
+            node="a-1",
+            verdict="holds",
+            reviewer="Ada",
+            reason="white noise is stated",
+            entered_by="person",
+        )
+    )
+    ok(call(run, "finish_run"))
+    return run
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return finished_hostile(tmp_path_factory.mktemp("hostile"))
+
+
+def test_every_credence_is_credencegraphs_own_inference_on_the_finished_graph(example: RunReport) -> None:
+    graph = load(EXAMPLE_RUN / "graph.json")
+    network = compile_graph(graph)
+    observed = {node.id: node.attributes["observed"] for node in graph if "observed" in node.attributes}
+    assessed = [node for node in graph if "assessment" in node.attributes]
+    assert [node.id for node in example.assessed] == [node.id for node in assessed]
+    for entry in example.assessed:
+        assert entry.credence is not None
+        assert entry.credence.before == marginal(network, entry.id, draws=0).point
+        assert entry.credence.after == conditional(network, entry.id, observed, draws=0).point
+    s12 = example.node("s-12")
+    assert s12 is not None and s12.credence is not None and s12.credence.after < s12.credence.before
+
+
+def test_the_example_report_holds_what_a_person_needs(example: RunReport) -> None:
+    assert [check.id for check in example.failed_checks] == ["c-001", "c-004"]
+    assert example.checks["c-004"].names == ("e-4",)  # the equation the maths step was read from
+    assert example.checks["c-001"].output["value_decimal"] == "3600"
+    assert example.verdicts == {"holds": 6, "fails": 2, "undetermined": 0, "not_assessed": 4}
+    assert [(item.node.id, item.conclusions, item.downstream) for item in example.assumptions] == [
+        ("a-1", ("s-01", "s-15"), ("s-01", "s-15")),
+        ("a-2", ("s-01",), ("s-01",)),
+        ("a-3", ("s-14",), ("s-14", "s-01", "s-15")),
+    ]
+    assert [item["check"] for item in example.uncalibrated] == ["c-008", "c-009", "c-010"]
+    assert [item.node for item in example.coverage.numerals] == ["s-01", "s-14"]
+    assert [item.node for item in example.coverage.equations] == ["e-1"]
+    assert (example.coverage.numeral_chunks, example.coverage.equation_chunks) == (4, 5)
+    assert example.review_type is None  # the example's rubric declares no reviews
+    identity = example.identity
+    run_id = json.loads((EXAMPLE_RUN / "manifest.json").read_bytes())["run"]
+    assert (identity.run, identity.rubric_name, identity.rubric_version) == (run_id, "example-paper", "0.1-example")
+    assert identity.paper[0][0] == "paper.tex" and identity.paper[0][1].startswith("sha256:")
+    assert identity.models == (("anthropic-claude", 10),)
+    assert (example.integrity.replay.summary, example.integrity.verify.summary) == ("byte-identical", "0 differences")
+
+
+def test_the_text_report_is_the_demos_summary(example: RunReport) -> None:
+    text = text_report(example)
+    assert "Replay: byte-identical. Verify: 0 differences." in text
+    assert "c-001 recompute-numbers on s-12: 12 * 300 = 3600, reported 3000 +- 0.5: failed" in text
+    assert "a-1: The noise is white and stationary over a run. (needed by s-01, s-15)" in text
+    assert "Awaiting review (8):" in text
+    assert "(the rubric declares no review check type, so this run cannot record a review)" in text
+
+
+def test_reviews_show_in_the_report_and_cover_what_awaited_them(reviewed: Path) -> None:
+    report = build_report(reviewed, SKIPPED)
+    [on_check, on_assumption] = report.reviews
+    assert on_check.review is not None and on_check.review.check == "c-001" and on_check.review.agrees is True
+    assert on_assumption.target == "a-1"
+    assert report.review_type == "human-review"
+    assert [(item["node"], item.get("check")) for item in report.awaiting] == [("s-09", "c-003")]
+    a1 = report.node("a-1")
+    assert a1 is not None and a1.verdict == "holds"
+    text = text_report(report)
+    assert "Reviews:" in text and "Reason: 3600, not 3000" in text
+    page = html_report(report)
+    assert 'id="check-c-004"' in page and "confirms it" in page
+    assert "credencegraph-extract review run --node ID" in page
+
+
+def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(reviewed, run)
+    graph = json.loads((run / "graph.json").read_bytes())
+    graph["nodes"][0]["statement"] = "An edited chunk."
+    (run / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
+    with pytest.raises(CgxError) as edited:
+        build_report(run, SKIPPED)
+    assert edited.value.code == "tampered"
+    ok(call(run, "review", node="s-13", verdict="holds", reviewer="Grace", reason="r", entered_by="person"))
+    with pytest.raises(CgxError) as reopened:
+        build_report(run, SKIPPED)
+    assert reopened.value.code == "not-finished"
+    assert "call finish_run first" in reopened.value.message
+
+
+def test_the_report_is_the_same_bytes_every_time_and_names_no_local_path(example: RunReport) -> None:
+    again = build_report(EXAMPLE_RUN, example.integrity)
+    assert html_report(example) == html_report(again)
+    assert markdown_report(example) == markdown_report(again)
+    for rendering in (html_report(example), markdown_report(example), text_report(example)):
+        assert str(ROOT) not in rendering and "/tmp" not in rendering
+
+
+def test_the_page_is_self_contained_and_admits_only_its_own_style_and_script(example: RunReport) -> None:
+    page = html_report(example)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:|data:)""", page)
+    assert "@import" not in page and "url(" not in page
+    assert " style=" not in page and not re.search(r"\son[a-z]+\s*=", page)  # no style attribute, no handler
+    assert page.count("<script>") == 1 and page.count("<style>") == 1
+    style = page.split("<style>")[1].split("</style>")[0]
+    script = page.split("<script>")[1].split("</script>")[0]
+    assert str(escape(content_security_policy(style, script))) in page  # as an attribute, escaped
+    assert "default-src &#39;none&#39;" in page
+
+
+def test_untrusted_text_is_escaped_in_every_rendering(hostile: Path) -> None:
+    report = build_report(hostile, SKIPPED)
+    page = html_report(report)
+    assert "<script>window" not in page and "<img" not in page and "<b>" not in page
+    assert "&lt;script&gt;window.pwned = 1;&lt;/script&gt;" in page
+    assert "&lt;/style&gt;&lt;style&gt;body{display:none}&lt;/style&gt;" in page
+    assert "described in full &lt;script&gt;window.pwned = 3;&lt;/script&gt;" in page  # the source's passage
+    assert "&lt;script&gt;window.pwned = 4;&lt;/script&gt; &#34;Mallory&#34;" in page  # a reviewer's name
+    assert page.count("<script>") == 1
+    # Rendered by a CommonMark renderer with raw HTML allowed (as GitHub-like viewers do), nothing runs.
+    rendered = MarkdownIt("commonmark").render(markdown_report(report))
+    assert not re.search(r"<(script|img|style|b|a)\b", rendered)
+    assert "&lt;script&gt;window.pwned = 1;&lt;/script&gt;" in rendered
+    assert "described in full &lt;script&gt;window.pwned = 3;&lt;/script&gt;" in rendered
+    assert "&lt;script&gt;window.pwned = 4;&lt;/script&gt; &quot;Mallory&quot;" in rendered
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ("plain", "`plain`"),
+        ("a `tick` here", "``a `tick` here``"),
+        ("``double``", "``` ``double`` ```"),
+        ("<script>x</script>", "`<script>x</script>`"),
+        ("line\nbreak\x1b[31m", "`line break\\x1b[31m`"),
+    ],
+)
+def test_a_code_span_holds_any_text_literally(text: str, span: str) -> None:
+    assert text_code(text) == span
+
+
+def test_plain_markdown_text_escapes_every_punctuation_character() -> None:
+    assert text_plain("*a* [b](c) <d> #e") == r"\*a\* \[b\]\(c\) \<d\> \#e"
+
+
+def test_the_terminal_text_escapes_control_characters() -> None:
+    assert printable("a\x1b[2Jb\u202ec\n d") == "a\\x1b[2Jb\\u202ec d"
+
+
+def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> None:
+    from support import tree
+
+    before = tree(reviewed)
+    report = build_report(reviewed, run_integrity(reviewed, replay=True, verify=True))
+    html_report(report)
+    assert tree(reviewed) == before
+
+
+def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None:
+    folder = tmp_path
+    run = checked_example(folder / "run", review_rubric(folder))
+    ok(call(run, "finish_run"))
+    shutil.rmtree(run / "source")  # as if the run had not stored its document
+    manifest: dict[str, Any] = json.loads((run / "manifest.json").read_bytes())
+    manifest["store_source"] = False
+    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    integrity = run_integrity(run, replay=True, verify=False)
+    assert integrity.replay.status == "error"
+    assert "pass --source" in integrity.replay.summary
+    assert integrity.verify.summary == "not run: --no-verify was given"
+
+
+def test_a_node_inference_cannot_answer_for_is_listed_not_a_crash() -> None:
+    """Evidence of probability zero (a certain node whose perfect check failed): credencegraph refuses the
+    query, and the report lists the node with credencegraph's reason instead of failing."""
+    from credencegraph.core import Graph, Node, Relation
+
+    from cgx_core.report.credences import credences
+
+    graph = Graph()
+    graph.add_node(Node("s-1", base=1.0, attributes={"origin": "document"}))
+    graph.add_node(Node("s-2", base=0.5, attributes={"origin": "document"}))
+    graph.add_node(Node("c-001", kind="check", attributes={"origin": "evidence", "observed": False}))
+    graph.add_relation(Relation("s-1-observes-c-001", "observes", "s-1", "c-001", sensitivity=1.0, false_pass=0.0))
+    found = credences(graph, ["s-1", "s-2"])
+    assert found.by_node == {}
+    assert found.failed["s-1"].startswith("ZeroProbabilityError")
+    assert set(found.failed) == {"s-1", "s-2"}
+
+
+@pytest.mark.parametrize(
+    ("locator", "shown"),
+    [
+        ("file=paper.tex;lines=12-12", "paper.tex, line 12"),
+        ("file=sections/method.tex;lines=3-5;chars=0-47", "sections/method.tex, lines 3-5"),
+        ("page=2;bbox=72,700,540,712", "page 2"),
+        ("something else", "something else"),
+    ],
+)
+def test_a_locator_reads_as_a_place_in_the_paper(locator: str, shown: str) -> None:
+    from cgx_core.report.html import where
+
+    assert where(locator) == shown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=80).filter(lambda text: printable(text).strip()))
+def test_any_text_in_a_code_span_renders_as_exactly_that_text(text: str) -> None:
+    import html
+
+    rendered = MarkdownIt("commonmark").render(f"a {text_code(text)} b").strip()
+    assert rendered.startswith("<p>a <code>") and rendered.endswith("</code> b</p>")
+    inside = rendered.removeprefix("<p>a <code>").removesuffix("</code> b</p>")
+    assert "<" not in inside and html.unescape(inside).strip() == printable(text).strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="ascii", exclude_categories=["Cc"]), min_size=1, max_size=80))
+def test_any_plain_text_renders_as_exactly_that_text(text: str) -> None:
+    import html
+
+    rendered = MarkdownIt("commonmark").render(f"a {text_plain(text)} b").strip()
+    assert rendered.startswith("<p>a ") and rendered.endswith(" b</p>")
+    inside = rendered.removeprefix("<p>a ").removesuffix(" b</p>")
+    assert "<" not in inside and html.unescape(inside) == " ".join(text.split())
