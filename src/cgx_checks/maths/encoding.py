@@ -24,7 +24,7 @@ import attrs
 
 from cgx_checks.maths.limits import MAX_FUNCTIONS, MAX_LATEX_CHARS, MAX_NAME_CHARS, MAX_SIDE_CHARS, MAX_SYMBOLS
 from cgx_checks.maths.names import identifier_name
-from cgx_checks.maths.vocabulary import ASSUMPTIONS, CONSTANTS, FUNCTIONS, RESERVED, resolve_function
+from cgx_checks.maths.vocabulary import ALIAS_TARGETS, ASSUMPTIONS, CONSTANTS, RESERVED, resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -266,7 +266,7 @@ def _aliases(raw: object, spellings: dict[str, str], declared: set[str]) -> dict
         name = _sympy_name(spelling, path)
         if name in declared:
             raise _invalid(path, f"{name!r} is declared as a symbol or function too")
-        if not isinstance(target, str) or (target not in CONSTANTS and target not in FUNCTIONS):
+        if not isinstance(target, str) or target not in ALIAS_TARGETS:
             raise _invalid(
                 path, f"{target!r} is not a constant ({', '.join(CONSTANTS)}) or a function of the vocabulary"
             )

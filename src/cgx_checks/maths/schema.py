@@ -14,9 +14,9 @@ from typing import Any, Final
 from cgx_checks.maths.encoding import READINGS
 from cgx_checks.maths.limits import MAX_FUNCTIONS, MAX_LATEX_CHARS, MAX_NAME_CHARS, MAX_SIDE_CHARS, MAX_SYMBOLS
 from cgx_checks.maths.vocabulary import (
+    ALIAS_TARGETS,
     ASSUMPTIONS,
     CONSTANTS,
-    FUNCTIONS,
     NAME_RULES,
     OPERATORS,
     PERCENT,
@@ -126,7 +126,7 @@ def proposal_schema() -> dict[str, Any]:
             "aliases": {
                 "type": "object",
                 "maxProperties": MAX_FUNCTIONS,
-                "additionalProperties": {"type": "string", "enum": [*CONSTANTS, *FUNCTIONS]},
+                "additionalProperties": {"type": "string", "enum": list(ALIAS_TARGETS)},
                 "description": "Optional: names the paper uses for a constant or function of the vocabulary, such "
                 "as the engineer's j for the imaginary unit or H for Heaviside. In LaTeX, e and \\mathrm{e} are "
                 "already Euler's number (unless e is declared), \\pi is pi, \\infty is oo, \\mathrm{i} is I.",

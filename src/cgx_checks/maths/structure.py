@@ -16,6 +16,7 @@ so that the decision compares the other side with it to the rounding of its digi
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Literal
 
@@ -94,6 +95,10 @@ class Shape:
     """Whether it holds an Integral, Derivative, Limit, Sum or Product."""
     undefined: bool = False
     """Whether it calls a function the encoding declares (undefined: no number can be put in it)."""
+    growing: bool = False
+    """Whether it applies factorial, gamma or binomial to a constant whose size the estimates do not know
+    (factorial(floor(exp(100)))): sympy would compute it exactly, at a cost no estimate bounds, so such a
+    step is never called small (the worker's budget bounds it)."""
 
     @property
     def step_degree(self) -> int:
@@ -345,6 +350,7 @@ def _small(shape: Shape) -> bool:
         and shape.bits <= EXPAND_BITS
         and shape.radicand_total <= EXPAND_RADICAND_BITS
         and shape.complex_parts <= EXPAND_COMPLEX_DEGREE
+        and not shape.growing
     )
 
 
@@ -467,6 +473,7 @@ class _Shaper:
                 complex_parts=max(shape.complex_parts for shape in all_shapes),
                 calculus=any(shape.calculus for shape in all_shapes),
                 undefined=any(shape.undefined for shape in all_shapes),
+                growing=any(shape.growing for shape in all_shapes),
             ),
             column_of(node),
         )
@@ -509,7 +516,7 @@ class _Shaper:
         if name == "exp":
             return _power(_atom(frozenset()), arguments[0], node.column)
         if name in _GROWING:
-            _check_growth(name, arguments, node.column)
+            return _growing(name, arguments, node.column)
         if name == "log" and len(arguments) == 2 and arguments[1].value == 1:
             raise CgxError(
                 Code.DIVISION_BY_ZERO, f"log at column {node.column} is to base 1, which divides by log(1) = 0"
@@ -621,6 +628,28 @@ _GROWING = frozenset({"factorial", "gamma", "binomial", "loggamma", "polygamma",
 """Functions sympy evaluates exactly at an integer, with a result as large as the integer makes it."""
 
 
+def _growing(name: str, arguments: list[Shape], column: int) -> Shape:
+    """The shape of factorial, gamma, binomial and the like: refused when an argument it knows is too large;
+    with its exact value when sympy would compute one (factorial(5) is 120, so factorial(factorial(99)) is
+    refused like factorial of any 156-digit number); `growing` when a constant argument's size is unknown."""
+    _check_growth(name, arguments, column)
+    shape = _call_shape(arguments, column, False)
+    known = [argument.value for argument in arguments]
+    value: Fraction | None = None
+    if all(item is not None and item.denominator == 1 and item >= 0 for item in known):
+        whole = [int(item) for item in known if item is not None]
+        if name == "factorial":
+            value = Fraction(math.factorial(whole[0]))
+        elif name == "gamma" and whole[0] > 0:
+            value = Fraction(math.factorial(whole[0] - 1))
+        elif name == "binomial":
+            value = Fraction(math.comb(whole[0], whole[1]))
+    unknown = any(not argument.symbols and argument.value is None for argument in arguments)
+    if value is not None:
+        return attrs.evolve(_numeral(value), growing=shape.growing)
+    return attrs.evolve(shape, growing=shape.growing or unknown)
+
+
 def _check_growth(name: str, arguments: list[Shape], column: int) -> None:
     """Refuse factorial(10^300) and the like before sympy computes a number of 10^302 bits: an integer
     argument n of factorial or gamma makes about n*log2(n) bits, of binomial about n."""
@@ -655,6 +684,7 @@ def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log:
             ),
             calculus=any(shape.calculus for shape in arguments),
             undefined=any(shape.undefined for shape in arguments),
+            growing=any(shape.growing for shape in arguments),
         ),
         column,
     )
@@ -692,6 +722,7 @@ def _sum(shapes: list[Shape]) -> Shape:
             complex_parts=max(shape.complex_parts for shape in shapes),
             calculus=any(shape.calculus for shape in shapes),
             undefined=any(shape.undefined for shape in shapes),
+            growing=any(shape.growing for shape in shapes),
         ),
         None,
     )
@@ -704,6 +735,7 @@ def _power(base: Shape, exponent: Shape, column: int) -> Shape:
         shape,
         calculus=base.calculus or exponent.calculus,
         undefined=base.undefined or exponent.undefined,
+        growing=base.growing or exponent.growing,
     )
 
 

@@ -205,6 +205,9 @@ RESERVED: Final = frozenset(CONSTANTS) | frozenset(TRUTH_VALUES)
 """Names a symbol may not take (a symbol may share a function's name: `gamma` alone is the symbol,
 `gamma(x)` a call, and a step that writes both is refused as ambiguous)."""
 
+ALIAS_TARGETS: Final = (*CONSTANTS, *(name for name, function in FUNCTIONS.items() if function.kind == "function"))
+"""What a name of the paper's may stand for (`aliases`): a constant, or a function of kind "function"."""
+
 CALCULUS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "calculus")
 CONDITIONS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "condition")
 
