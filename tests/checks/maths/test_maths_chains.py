@@ -40,12 +40,13 @@ def run(tmp_path: Path) -> Path:
     paper.write_text(PAPER, encoding="utf-8")
     run = tmp_path / "run"
     started = call("start_run", run=str(run), paper=str(paper), rubric=str(EXAMPLE_RUBRIC))
-    equations = [chunk["id"] for chunk in started["chunks"] if chunk["unit"] == "equation"]
+    assert started["next"] is None  # a short paper: every chunk is on the first page
+    equations = [chunk["id"] for chunk in started["nodes"] if chunk["unit"] == "equation"]
     assert equations == ["e-1", "e-2"]
     records = [{"node": node, "type": "derivation"} for node in equations]
     records += [
         {"node": chunk["id"], "type": "method", "form": {"kind": "procedure"}}
-        for chunk in started["chunks"]
+        for chunk in started["nodes"]
         if chunk["unit"] == "sentence"
     ]
     assert call("classify", run=str(run), records=records)["refused"] == []

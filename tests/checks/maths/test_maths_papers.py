@@ -33,22 +33,31 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
     return payload
 
 
-def start(papers: Path, run: Path, main: str, derivations: dict[str, str]) -> dict[str, Any]:
+def chunks(run: Path, **where: Any) -> list[dict[str, Any]]:
+    """The run's chunks (or those matching `where`), read from get_state page by page, as an agent reads them."""
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page, is_error = call_tool("get_state", {"run": str(run), "start": start, **where})
+        assert not is_error, page
+        found.extend(page["nodes"])
+        start = page["next"]
+    return found
+
+
+def start(papers: Path, run: Path, main: str, derivations: dict[str, str]) -> dict[str, str]:
     """A run on a real paper with the given equation chunks typed as derivations (resting on the chunk
-    named) and every other chunk as context."""
-    started = call("start_run", run=str(run), paper=str(papers / main), rubric=str(RUBRIC), store_source=True)
+    named) and every other chunk as context; the text of each equation chunk, by id."""
+    call("start_run", run=str(run), paper=str(papers / main), rubric=str(RUBRIC), store_source=True)
+    equations = {chunk["id"]: chunk["text"] for chunk in chunks(run, unit="equation")}
     records = [{"node": node, "type": "derivation", "rests_on": [rests_on]} for node, rests_on in derivations.items()]
     records += [
         {"node": chunk["id"], "type": "context"}
-        for chunk in started["chunks"]
-        if chunk["type"] == "unassigned" and chunk["id"] not in derivations
+        for chunk in chunks(run, type="unassigned")
+        if chunk["id"] not in derivations
     ]
     assert call("classify", run=str(run), records=records)["refused"] == []
-    return started
-
-
-def text_of(started: dict[str, Any], node: str) -> str:
-    return next(chunk["text"] for chunk in started["chunks"] if chunk["id"] == node)
+    return equations
 
 
 def finished_replays_and_verifies(run: Path) -> None:
@@ -62,7 +71,7 @@ def finished_replays_and_verifies(run: Path) -> None:
 def test_farr_chain_first_relation_fails_the_second_passes_and_the_run_replays(papers: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     started = start(papers, run, "farr-normal-normal/src/tex/ms.tex", {"e-16": "e-15"})
-    assert FARR_CHAIN.replace(" ", "") in text_of(started, "e-16").replace(" ", "")
+    assert FARR_CHAIN.replace(" ", "") in started["e-16"].replace(" ", "")
     chain = {"type": "rederive-maths", "target": "e-16", "equations": ["e-16"], "symbols": FARR_SYMBOLS}
     result = call(
         "run_checks",
@@ -96,7 +105,7 @@ def test_farr_chain_first_relation_fails_the_second_passes_and_the_run_replays(p
 def test_dynonet_factorisation_holds_and_its_stability_region_is_wrong(papers: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     started = start(papers, run, "dynonet-paper/doc/paper/ms.tex", {"e-40": "e-05", "e-39": "e-38"})
-    assert "a_2 < a_1" in text_of(started, "e-39")
+    assert "a_2 < a_1" in started["e-39"]
     symbols = {"r": ["positive"], "\\beta": ["real"], "q": ["nonzero"]}
     factorisation = {
         "type": "rederive-maths",
