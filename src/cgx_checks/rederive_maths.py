@@ -204,17 +204,10 @@ class _Step:
 class RederiveMaths(_Step):
     name = "rederive-maths"
     description = (
-        "Re-derive a maths step symbolically: two sides over declared symbols, in sympy spelling (lhs, rhs) or as "
-        "the paper's LaTeX copied from its equation chunks (latex, split); calculus (Integral, Derivative, Limit, "
-        "Sum, Product), special functions, undefined functions (functions), conditions and approximate steps "
-        "(\\approx, or a decimal against a constant: passes within the reported rounding). Passes when sympy "
-        "reduces lhs - rhs to 0, fails when it proves they differ (the point is recorded). A step whose sides are "
-        'the same as written is refused. Examples: {"type": "rederive-maths", "target": "s-08", "equations": '
-        '["e-3"], "symbols": {"x": ["real"]}, "lhs": "(1 + x)^2", "rhs": "1 + 2*x + x^2"}; {"type": '
-        '"rederive-maths", "target": "e-12", "equations": ["e-12"], "symbols": {"N": ["positive"], "V": '
-        '["positive"]}, "latex": "\\\\frac{N}{V} = \\\\frac{N-1}{V}", "split": 1}; {"type": "rederive-maths", '
-        '"target": "s-14", "symbols": {"r": ["positive"]}, "functions": ["Q"], "lhs": "Derivative(r*Q(r), r)", '
-        '"rhs": "Q(r) + r*Derivative(Q(r), r)"}'
+        "Re-derive a maths step: two sides over declared symbols, in sympy spelling (lhs, rhs) or the paper's LaTeX "
+        "(latex, split), with calculus, special and undefined functions, conditions, approximate steps; passes "
+        'when sympy reduces lhs - rhs to 0, fails when it proves they differ. Example: {"type": "rederive-maths", '
+        '"target": "e-3", "equations": ["e-3"], "symbols": {"x": ["real"]}, "latex": "(1 + x)^2 = 1 + 2x + x^2"}'
     )
     fallback_for: str | None = None
 

@@ -35,11 +35,11 @@ number). Every assumption here is one the numeric fallback can draw points for.
 """
 
 CONSTANTS: Final[Mapping[str, str]] = {
-    "I": "the imaginary unit",
+    "I": "imaginary unit",
     "pi": "pi",
-    "E": "Euler's number e",
-    "oo": "infinity (limits of integrals, sums and limits)",
-    "EulerGamma": "the Euler-Mascheroni constant",
+    "E": "Euler's number",
+    "oo": "infinity",
+    "EulerGamma": "Euler-Mascheroni constant",
 }
 """Each constant an expression may name, with what it is."""
 
@@ -177,28 +177,27 @@ ALIASES: Final[Mapping[str, str]] = {
 """Names papers use for functions of the vocabulary, read as those functions (`ln(x)` is `log(x)`)."""
 
 OPERATORS: Final[Mapping[str, str]] = {
-    "+": "addition (also a sign)",
-    "-": "subtraction (also a sign; the Unicode minus sign is the same)",
-    "*": "multiplication, always written: 2*x, never 2x",
-    "/": "division",
-    "^": "power (right-associative: 2^3^2 is 2^9; -x^2 is -(x^2)); ** is the same",
-    "( )": "grouping; (x, a, b) is the bounds of an Integral, Sum or Product",
-    "< <= > >=": "comparisons, in a condition side (a chain such as 0 < x < 1 is allowed)",
+    "+ -": "add, subtract, signs",
+    "* /": "multiply (always written: 2*x), divide",
+    "^": "power, also **, right-associative (-x^2 is -(x^2))",
+    "( )": "grouping; (x, a, b) the bounds of Integral, Sum, Product",
+    "< <= > >=": "comparisons in a condition (0 < x < 1)",
 }
 """The operators of the sympy spelling, with how each is read."""
 
-PERCENT: Final = (
-    "% is not an operator: write x/100 for x percent and Mod(a, b) for a remainder "
-    "(in a LaTeX side, \\% after a number is read as /100)"
+CALCULUS_FORMS: Final = (
+    "Integral(f, x) or (f, (x, a, b)); Derivative(f, x) or (f, x, 2); Limit(f, x, a) or (f, x, a, '+'); "
+    "Sum(f, (k, a, b))"
 )
+"""How the calculus functions are called, said once for the schema."""
+
+PERCENT: Final = "% is not an operator: write x/100 for x percent, Mod(a, b) for a remainder (LaTeX \\% is /100)"
 """How `%` is read, said once for the schema and the refusal alike."""
 
 NAME_RULES: Final = (
-    "A symbol name is an identifier (x, b_2, alpha), a Greek or other Unicode letter with optional digits "
-    "and underscores (λ, λ_1), a LaTeX name (\\lambda, \\gamma_1, \\bar{x}, \\hat{\\mu}, x_{\\mathrm{obs},i}) "
-    "or any of these with primes (x'). Each is read as one sympy symbol whose name is its plain spelling "
-    "(λ and \\lambda are lambda, \\gamma_1 is gamma_1, \\bar{x} is x_bar, x' is x_prime), which the check "
-    "records; an expression may write a declared symbol in any of its spellings."
+    "A name is an identifier (x, b_2), a Unicode letter (λ), a LaTeX name (\\lambda, \\gamma_1, \\bar{x}, "
+    "x_{\\mathrm{obs},i}), with primes allowed (x'); each is one sympy symbol named plainly (λ and \\lambda "
+    "are lambda, \\bar{x} is x_bar, x' is x_prime), usable in any spelling."
 )
 
 RESERVED: Final = frozenset(CONSTANTS) | frozenset(TRUTH_VALUES)
@@ -234,13 +233,14 @@ def nearest(name: str, candidates: list[str] | None = None) -> str | None:
 
 
 def function_list() -> str:
-    """The functions as one line for a person: name(arguments) by kind, with the aliases."""
-    groups: dict[str, list[str]] = {"function": [], "calculus": [], "condition": []}
+    """The functions as one line for a person, grouped by how many arguments they take (`1: sin cos ...;
+    2: atan2 ...; 1 or 2: log ...`), then the aliases: compact, and read back by a test."""
+    groups: dict[tuple[int, ...], list[str]] = {}
     for name, function in FUNCTIONS.items():
-        counts = "/".join(str(count) for count in function.arities)
-        groups[function.kind].append(f"{name}({counts})")
-    aliases = ", ".join(f"{alias}={name}" for alias, name in ALIASES.items())
-    return (
-        f"functions (argument counts): {', '.join(groups['function'])}; calculus: {', '.join(groups['calculus'])}; "
-        f"conditions: {', '.join(groups['condition'])}; aliases: {aliases}"
-    )
+        groups.setdefault(function.arities, []).append(name)
+    parts = []
+    for arities, names in groups.items():
+        counts = " or ".join(str(count) for count in arities)
+        parts.append(f"{counts} argument{'s' if arities != (1,) else ''}: {' '.join(names)}")
+    aliases = " ".join(f"{alias}={name}" for alias, name in ALIASES.items())
+    return f"Functions by argument count ({'; '.join(parts)}). Aliases: {aliases}"
