@@ -204,10 +204,10 @@ class _Step:
 class RederiveMaths(_Step):
     name = "rederive-maths"
     description = (
-        "Re-derive a maths step: two sides over declared symbols, in sympy spelling (lhs, rhs) or the paper's LaTeX "
-        "(latex, split), with calculus, special and undefined functions, conditions, approximate steps; passes "
-        'when sympy reduces lhs - rhs to 0, fails when it proves they differ. Example: {"type": "rederive-maths", '
-        '"target": "e-3", "equations": ["e-3"], "symbols": {"x": ["real"]}, "latex": "(1 + x)^2 = 1 + 2x + x^2"}'
+        "A maths step in sympy spelling (lhs, rhs) or the paper's LaTeX (latex, split), calculus and conditions "
+        'included; passes when sympy reduces lhs - rhs to 0, fails on a proof they differ. Example: {"type": '
+        '"rederive-maths", "target": "e-3", "equations": ["e-3"], "symbols": {"x": ["real"]}, '
+        '"latex": "(1+x)^2 = 1+2x+x^2"}'
     )
     fallback_for: str | None = None
 

@@ -77,49 +77,45 @@ EXAMPLES: Final[dict[str, dict[str, Any]]] = {
 
 
 def _side_description() -> str:
-    operators = "; ".join(f"{operator} {meaning}" for operator, meaning in OPERATORS.items())
-    constants = ", ".join(f"{name} ({meaning})" for name, meaning in CONSTANTS.items())
+    operators = " ".join(f"{operator} {meaning}".strip() for operator, meaning in OPERATORS.items())
     return (
-        f"The left side in sympy spelling, parsed by a grammar, never evaluated. Operators: {operators}. "
-        f"Constants: {constants}; {' and '.join(TRUTH_VALUES)} as conditions. {function_list()}. Calculus: "
-        f"{CALCULUS_FORMS}. {PERCENT}. "
-        "Numerals are exact (0.1 is 1/10); a decimal such as 2.4e-5 against a constant side passes within its "
-        "rounding. Both sides may be conditions: the step says they hold for the same values."
+        f"Left side, sympy spelling (parsed, never evaluated): {operators}. Constants: {' '.join(CONSTANTS)}, "
+        f"{' '.join(TRUTH_VALUES)}. {function_list()}. Calculus: {CALCULUS_FORMS}. {PERCENT}. Numerals exact; a "
+        "decimal against a constant passes within its rounding. Conditions on both sides: equivalence."
     )
 
 
 def proposal_schema() -> dict[str, Any]:
     """The JSON schema of a rederive-maths proposal's own fields (besides type and target)."""
-    assumption_enum = list(ASSUMPTIONS)
     return {
         "properties": {
             "equations": {
                 "type": "array",
                 "items": {"type": "string", "maxLength": 100},
                 "maxItems": 20,
-                "description": "The equation chunks (e-N) of the step; required with latex, which must occur in them.",
+                "description": "The step's equation chunks (e-N); latex must occur in them.",
                 "examples": [["e-3"]],
             },
             "symbols": {
                 "type": "object",
                 "maxProperties": MAX_SYMBOLS,
-                "additionalProperties": {"type": "array", "items": {"enum": assumption_enum}},
-                "description": f"Every symbol, bound variables too, with its assumptions ([] is complex). {NAME_RULES}",
-                "examples": [{"x": ["real"], "n": ["integer", "positive"], "\\lambda": ["positive"]}],
+                "additionalProperties": {"type": "array", "items": {"enum": list(ASSUMPTIONS)}},
+                "description": f"Every symbol, bound ones too, with assumptions ([] complex). {NAME_RULES}",
+                "examples": [{"x": ["real"], "n": ["integer", "positive"]}],
             },
             "functions": {
                 "type": "array",
                 "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
                 "maxItems": MAX_FUNCTIONS,
-                "description": "Optional: undefined functions, such as Q in Q(r) (LaTeX a_{k+1} indexes a declared a).",
+                "description": "Optional: undefined functions, such as Q in Q(r).",
                 "examples": [["Q"]],
             },
             "aliases": {
                 "type": "object",
                 "maxProperties": MAX_FUNCTIONS,
                 "additionalProperties": {"type": "string"},
-                "description": f"Optional: the paper's names for a constant ({', '.join(CONSTANTS)}) or a function "
-                "of lhs's list. LaTeX e is Euler's number, \\pi pi, \\infty oo, \\mathrm{i} I already.",
+                "description": f"Optional: the paper's names for a constant ({' '.join(CONSTANTS)}) or function; "
+                "LaTeX e, \\pi, \\infty are known.",
                 "examples": [{"j": "I"}],
             },
             "lhs": {
@@ -127,36 +123,35 @@ def proposal_schema() -> dict[str, Any]:
                 "minLength": 1,
                 "maxLength": MAX_SIDE_CHARS,
                 "description": _side_description(),
-                "examples": ["Integral(exp(-t^2), (t, 0, x))", "Derivative(r*Q(r), r)"],
+                "examples": ["Derivative(r*Q(r), r)"],
             },
             "rhs": {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": MAX_SIDE_CHARS,
-                "description": "The right side, as lhs.",
-                "examples": ["sqrt(pi)/2*erf(x)"],
+                "description": "The right side, written as lhs.",
+                "examples": ["Q(r) + r*Derivative(Q(r), r)"],
             },
             "latex": {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": MAX_LATEX_CHARS,
-                "description": "The paper's LaTeX, a whole relation or side of the cited chunks (spacing and layout "
-                "aside). Alone: a chain A = B = C whose split-th relation is the step (\\approx: passes within the "
-                "reported rounding). With lhs or rhs: the other side, a value or a condition. The check records the "
-                "sympy spelling it read.",
-                "examples": ["\\frac{N}{s^2 + V} = \\frac{N-1}{s^2 + V}"],
+                "description": "The paper's LaTeX, a whole relation or side of the chunks. Alone: the split-th "
+                "relation of a chain (\\approx: within the rounding); with lhs or rhs: the other side. The reading "
+                "is recorded.",
+                "examples": ["\\frac{N}{V} = \\frac{N-1}{V}"],
             },
             "split": {
                 "type": "integer",
                 "minimum": 1,
                 "maximum": 100,
-                "description": "Which relation of latex is the step (default 1): in A = B = C, 2 checks B = C.",
+                "description": "Which relation of latex (default 1): in A = B = C, 2 is B = C.",
                 "examples": [2],
             },
             "function_argument": {
                 "type": "string",
                 "enum": list(READINGS),
-                "description": "For LaTeX \\cos\\beta q^{-1}: factor reads cos(beta)*q^-1, product cos(beta*q^-1).",
+                "description": "LaTeX \\cos\\beta q: factor is cos(beta)*q, product cos(beta*q).",
                 "examples": ["factor"],
             },
         },

@@ -164,9 +164,6 @@ ALIASES: Final[Mapping[str, str]] = {
     "arccos": "acos",
     "arctan": "atan",
     "arccot": "acot",
-    "arsinh": "asinh",
-    "arcosh": "acosh",
-    "artanh": "atanh",
     "arcsinh": "asinh",
     "arccosh": "acosh",
     "arctanh": "atanh",
@@ -177,11 +174,10 @@ ALIASES: Final[Mapping[str, str]] = {
 """Names papers use for functions of the vocabulary, read as those functions (`ln(x)` is `log(x)`)."""
 
 OPERATORS: Final[Mapping[str, str]] = {
-    "+ -": "add, subtract, signs",
-    "* /": "multiply (always written: 2*x), divide",
-    "^": "power, also **, right-associative (-x^2 is -(x^2))",
-    "( )": "grouping; (x, a, b) the bounds of Integral, Sum, Product",
-    "< <= > >=": "comparisons in a condition (0 < x < 1)",
+    "+ - * /": "(products written: 2*x)",
+    "^": "(or **; -x^2 is -(x^2))",
+    "( )": "",
+    "< <= > >=": "(conditions)",
 }
 """The operators of the sympy spelling, with how each is read."""
 
@@ -191,13 +187,11 @@ CALCULUS_FORMS: Final = (
 )
 """How the calculus functions are called, said once for the schema."""
 
-PERCENT: Final = "% is not an operator: write x/100 for x percent, Mod(a, b) for a remainder (LaTeX \\% is /100)"
+PERCENT: Final = "no %: x/100 for a percentage, Mod(a, b) for a remainder (LaTeX \\% is /100)"
 """How `%` is read, said once for the schema and the refusal alike."""
 
 NAME_RULES: Final = (
-    "A name is an identifier (x, b_2), a Unicode letter (λ), a LaTeX name (\\lambda, \\gamma_1, \\bar{x}, "
-    "x_{\\mathrm{obs},i}), with primes allowed (x'); each is one sympy symbol named plainly (λ and \\lambda "
-    "are lambda, \\bar{x} is x_bar, x' is x_prime), usable in any spelling."
+    "Names: x, b_2, λ, \\lambda, \\bar{x}, x_{\\mathrm{obs},i}, x'; λ and \\lambda are one symbol, lambda."
 )
 
 RESERVED: Final = frozenset(CONSTANTS) | frozenset(TRUTH_VALUES)
@@ -234,13 +228,14 @@ def nearest(name: str, candidates: list[str] | None = None) -> str | None:
 
 def function_list() -> str:
     """The functions as one line for a person, grouped by how many arguments they take (`1: sin cos ...;
-    2: atan2 ...; 1 or 2: log ...`), then the aliases: compact, and read back by a test."""
+    2: atan2 ...; 1-2: log ...`, the counts always consecutive), then the aliases: compact, and read back
+    by a test."""
     groups: dict[tuple[int, ...], list[str]] = {}
     for name, function in FUNCTIONS.items():
         groups.setdefault(function.arities, []).append(name)
     parts = []
     for arities, names in groups.items():
-        counts = " or ".join(str(count) for count in arities)
-        parts.append(f"{counts} argument{'s' if arities != (1,) else ''}: {' '.join(names)}")
+        counts = str(arities[0]) if len(arities) == 1 else f"{arities[0]}-{arities[-1]}"
+        parts.append(f"{counts}: {' '.join(names)}")
     aliases = " ".join(f"{alias}={name}" for alias, name in ALIASES.items())
-    return f"Functions by argument count ({'; '.join(parts)}). Aliases: {aliases}"
+    return f"Functions by argument count, {'; '.join(parts)}. Aliases {aliases}"

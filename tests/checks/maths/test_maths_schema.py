@@ -18,7 +18,7 @@ from cgx_core.errors import CgxError
 from cgx_core.tools.arguments import problems
 
 SCHEMA = proposal_schema()
-PUBLISHED_GROUP = re.compile(r"([0-9](?: or [0-9])*) arguments?: ([A-Za-z0-9 ]+?)(?:;|\))")
+PUBLISHED_GROUP = re.compile(r"([0-9](?:-[0-9])?): ([A-Za-z0-9 ]+?)(?:;|\.)")
 
 
 def published_functions() -> dict[str, tuple[int, ...]]:
@@ -27,7 +27,8 @@ def published_functions() -> dict[str, tuple[int, ...]]:
     found: dict[str, tuple[int, ...]] = {}
     for counts, names in PUBLISHED_GROUP.findall(text):
         for name in names.split():
-            found[name] = tuple(int(count) for count in counts.split(" or "))
+            low, _, high = counts.partition("-")
+            found[name] = tuple(range(int(low), int(high or low) + 1))
     return found
 
 
