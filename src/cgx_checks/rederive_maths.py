@@ -203,12 +203,7 @@ class _Step:
 
 class RederiveMaths(_Step):
     name = "rederive-maths"
-    description = (
-        "A maths step in sympy spelling (lhs, rhs) or the paper's LaTeX (latex, split), calculus and conditions "
-        'included; passes when sympy reduces lhs - rhs to 0, fails on a proof they differ. Example: {"type": '
-        '"rederive-maths", "target": "e-3", "equations": ["e-3"], "symbols": {"x": ["real"]}, '
-        '"latex": "(1+x)^2 = 1+2x+x^2"}'
-    )
+    description = "A maths step (lhs = rhs, or the paper's latex): passes when sympy shows it, fails on a proof."
     fallback_for: str | None = None
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from cgx_checks.maths.encoding import READINGS
-from cgx_checks.maths.limits import MAX_FUNCTIONS, MAX_LATEX_CHARS, MAX_NAME_CHARS, MAX_SIDE_CHARS, MAX_SYMBOLS
 from cgx_checks.maths.vocabulary import (
     ASSUMPTIONS,
     CALCULUS_FORMS,
@@ -79,9 +78,9 @@ EXAMPLES: Final[dict[str, dict[str, Any]]] = {
 def _side_description() -> str:
     operators = " ".join(f"{operator} {meaning}".strip() for operator, meaning in OPERATORS.items())
     return (
-        f"Left side, sympy spelling (parsed, never evaluated): {operators}. Constants: {' '.join(CONSTANTS)}, "
-        f"{' '.join(TRUTH_VALUES)}. {function_list()}. Calculus: {CALCULUS_FORMS}. {PERCENT}. Numerals exact; a "
-        "decimal against a constant passes within its rounding. Conditions on both sides: equivalence."
+        f"Sympy spelling, never evaluated: {operators}; {' '.join(CONSTANTS)} "
+        f"{' '.join(TRUTH_VALUES)}. {function_list()}. {CALCULUS_FORMS}. {PERCENT}. A decimal against a "
+        "constant: within its rounding. Two conditions: equivalence."
     )
 
 
@@ -91,67 +90,41 @@ def proposal_schema() -> dict[str, Any]:
         "properties": {
             "equations": {
                 "type": "array",
-                "items": {"type": "string", "maxLength": 100},
+                "items": {"type": "string"},
                 "maxItems": 20,
-                "description": "The step's equation chunks (e-N); latex must occur in them.",
+                "description": "Its equation chunks.",
                 "examples": [["e-3"]],
             },
             "symbols": {
                 "type": "object",
-                "maxProperties": MAX_SYMBOLS,
                 "additionalProperties": {"type": "array", "items": {"enum": list(ASSUMPTIONS)}},
-                "description": f"Every symbol, bound ones too, with assumptions ([] complex). {NAME_RULES}",
-                "examples": [{"x": ["real"], "n": ["integer", "positive"]}],
+                "description": f"Each symbol, bound ones too, and assumptions. {NAME_RULES}",
+                "examples": [{"x": ["real"]}],
             },
             "functions": {
                 "type": "array",
-                "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
-                "maxItems": MAX_FUNCTIONS,
-                "description": "Optional: undefined functions, such as Q in Q(r).",
+                "items": {"type": "string"},
+                "description": "Undefined functions (Q in Q(r)).",
                 "examples": [["Q"]],
             },
             "aliases": {
                 "type": "object",
-                "maxProperties": MAX_FUNCTIONS,
-                "additionalProperties": {"type": "string"},
-                "description": f"Optional: the paper's names for a constant ({' '.join(CONSTANTS)}) or function; "
-                "LaTeX e, \\pi, \\infty are known.",
+                "description": "The paper's names for a constant or function.",
                 "examples": [{"j": "I"}],
             },
-            "lhs": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_SIDE_CHARS,
-                "description": _side_description(),
-                "examples": ["Derivative(r*Q(r), r)"],
-            },
-            "rhs": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_SIDE_CHARS,
-                "description": "The right side, written as lhs.",
-                "examples": ["Q(r) + r*Derivative(Q(r), r)"],
-            },
+            "lhs": {"type": "string", "description": _side_description(), "examples": ["Derivative(r*Q(r), r)"]},
+            "rhs": {"type": "string", "description": "The right side, as lhs.", "examples": ["1"]},
             "latex": {
                 "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_LATEX_CHARS,
-                "description": "The paper's LaTeX, a whole relation or side of the chunks. Alone: the split-th "
-                "relation of a chain (\\approx: within the rounding); with lhs or rhs: the other side. The reading "
-                "is recorded.",
+                "description": "The paper's LaTeX, whole, from the chunks: alone, its split-th relation is the step "
+                "(\\approx: within rounding); beside lhs or rhs, the other side.",
                 "examples": ["\\frac{N}{V} = \\frac{N-1}{V}"],
             },
-            "split": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 100,
-                "description": "Which relation of latex (default 1): in A = B = C, 2 is B = C.",
-                "examples": [2],
-            },
+            "split": {"type": "integer", "minimum": 1, "description": "Which relation of latex (1).", "examples": [2]},
             "function_argument": {
                 "type": "string",
                 "enum": list(READINGS),
-                "description": "LaTeX \\cos\\beta q: factor is cos(beta)*q, product cos(beta*q).",
+                "description": "\\cos b q: factor, cos(b)*q; product, cos(b*q).",
                 "examples": ["factor"],
             },
         },

@@ -163,36 +163,20 @@ ALIASES: Final[Mapping[str, str]] = {
     "arcsin": "asin",
     "arccos": "acos",
     "arctan": "atan",
-    "arccot": "acot",
-    "arcsinh": "asinh",
-    "arccosh": "acosh",
-    "arctanh": "atanh",
-    "abs": "Abs",
     "Gamma": "gamma",
-    "ceil": "ceiling",
 }
 """Names papers use for functions of the vocabulary, read as those functions (`ln(x)` is `log(x)`)."""
 
-OPERATORS: Final[Mapping[str, str]] = {
-    "+ - * /": "(products written: 2*x)",
-    "^": "(or **; -x^2 is -(x^2))",
-    "( )": "",
-    "< <= > >=": "(conditions)",
-}
+OPERATORS: Final[Mapping[str, str]] = {"+ - * / ^ ** ( )": "", "< <= > >=": "(conditions); write 2*x, not 2x"}
 """The operators of the sympy spelling, with how each is read."""
 
-CALCULUS_FORMS: Final = (
-    "Integral(f, x) or (f, (x, a, b)); Derivative(f, x) or (f, x, 2); Limit(f, x, a) or (f, x, a, '+'); "
-    "Sum(f, (k, a, b))"
-)
+CALCULUS_FORMS: Final = "Integral(f, (x, a, b)), Derivative(f, x, 2), Limit(f, x, a), Sum(f, (k, a, b))"
 """How the calculus functions are called, said once for the schema."""
 
-PERCENT: Final = "no %: x/100 for a percentage, Mod(a, b) for a remainder (LaTeX \\% is /100)"
+PERCENT: Final = "% is not read: write x/100 or Mod(x, y)"
 """How `%` is read, said once for the schema and the refusal alike."""
 
-NAME_RULES: Final = (
-    "Names: x, b_2, λ, \\lambda, \\bar{x}, x_{\\mathrm{obs},i}, x'; λ and \\lambda are one symbol, lambda."
-)
+NAME_RULES: Final = "Names: x, \\lambda (read lambda), \\bar{x}, x'"
 
 RESERVED: Final = frozenset(CONSTANTS) | frozenset(TRUTH_VALUES)
 """Names a symbol may not take (a symbol may share a function's name: `gamma` alone is the symbol,
@@ -238,4 +222,4 @@ def function_list() -> str:
         counts = str(arities[0]) if len(arities) == 1 else f"{arities[0]}-{arities[-1]}"
         parts.append(f"{counts}: {' '.join(names)}")
     aliases = " ".join(f"{alias}={name}" for alias, name in ALIASES.items())
-    return f"Functions by argument count, {'; '.join(parts)}. Aliases {aliases}"
+    return f"Arity {'; '.join(parts)}. Aliases {aliases}"

@@ -43,9 +43,8 @@ CLIP: Final = 200
 """The most characters of any one text in those lists (a cite key or a printed reference can be long)."""
 PAGE_ROOM: Final = 6_000
 """The characters a rubric's listing leaves for the first page at least, before it is shortened."""
-PROPOSAL_ROOM: Final = 10_000
-"""The characters set aside for the proposal schemas of the declared check types (rederive-maths' alone is
-about 3,700: it publishes the grammar's whole vocabulary, so that an agent can write a step first time)."""
+PROPOSAL_ROOM: Final = 8_000
+"""The characters set aside for the proposal schemas of the declared check types."""
 NEXT: Final = (
     "classify every chunk (classify), then add the premises of each conclusion (add_premises); the nodes not "
     'listed here come from get_state {"run": <run>, "start": <next>} (or {"type": "unassigned"} for what is '
@@ -142,6 +141,7 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
         "document": {
             "format": manifest["document"]["format"],
             "files": first(manifest["document"]["files"]),
+            **{name: manifest["document"][name] for name in ("not_followed",) if name in manifest["document"]},
         },
         "rubric": manifest["rubric"],
         "counts": _counts(nodes),

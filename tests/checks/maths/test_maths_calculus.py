@@ -223,7 +223,7 @@ def test_a_condition_and_a_value_cannot_be_one_step() -> None:
         (step("Limit(x, x, 0, '*')", "0", {"x": REAL}), Code.EXPRESSION_INVALID, "does not parse"),
         (step("Q(x)", "1", {"x": REAL}), Code.UNKNOWN_FUNCTION, "declare an undefined function"),
         (step("gamma(x)", "1", {"x": REAL, "gamma": REAL}), Code.EXPRESSION_INVALID, "declared symbol and"),
-        (step("x % 2", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "x/100 for x percent"),
+        (step("x % 2", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "% is not read: write x/100"),
         (step("And(x, x > 1)", "True", {"x": REAL}), Code.EXPRESSION_INVALID, "joins conditions"),
     ],
 )
