@@ -92,6 +92,30 @@ def maths(workspace: Workspace, *, profile: bool) -> list[Figure]:
     ]
 
 
+def calculus(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    """A calculus step decided by rederive-maths (grammar, worker, sympy) against sympy alone, from
+    bench_calculus.py's own measurement (reported: the overhead of reading and of the worker's pipe)."""
+    import bench_calculus
+
+    repeats = 1 if workspace.quick else 5
+    rows = bench_calculus.measure(repeats)
+    ratio = bench_calculus.print_rows(rows, repeats)
+    ours = sorted(row[2] for row in rows)[len(rows) // 2]
+    baseline = sorted(row[3] for row in rows)[len(rows) // 2]
+    return [
+        Figure(
+            "n",
+            "a calculus step through rederive-maths",
+            ours,
+            baseline,
+            "sympy alone, in process",
+            f"{ratio:.2f}x",
+            "report",
+            None,
+        )
+    ]
+
+
 BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "a": ("(a) a logged classify call against annotate_node; the fsync floor", bench_calls.figures),
     "b": ("(b) cold commands", bench_cold.figures),
@@ -103,6 +127,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
+    "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
 }
 
 

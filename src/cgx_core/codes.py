@@ -46,6 +46,7 @@ class Code(StrEnum):
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
     PLUGIN_INVALID = "plugin-invalid"
+    CHECK_STALLED = "check-stalled"
     TOLERANCES_INVALID = "tolerances-invalid"
     CANCELLED = "cancelled"
     INTERRUPTED = "interrupted"
@@ -110,6 +111,11 @@ class Code(StrEnum):
     UNKNOWN_SYMBOL = "unknown-symbol"
     UNKNOWN_FUNCTION = "unknown-function"
     DIVISION_BY_ZERO = "division-by-zero"
+    LATEX_INVALID = "latex-invalid"
+    LATEX_NOT_IN_TEXT = "latex-not-in-text"
+    LATEX_AMBIGUOUS = "latex-ambiguous"
+    STEP_TRIVIAL = "step-trivial"
+    APPROXIMATION_NOT_NUMERIC = "approximation-not-numeric"
     UNIT_INVALID = "unit-invalid"
     UNIT_INCOMPATIBLE = "unit-incompatible"
     UNIT_MISSING = "unit-missing"
@@ -197,6 +203,10 @@ MEANINGS: Final[dict[Code, str]] = {
         "has, registers something that is not a check type, or a name another distribution already provides; "
         "the message names the distributions. Fix or uninstall one of them."
     ),
+    Code.CHECK_STALLED: (
+        "A check's worker process got far less CPU time than its budget within a wall-clock backstop (the machine "
+        "is overloaded); nothing was recorded, so the same call can be made again."
+    ),
     Code.SOURCE_MISMATCH: "A source given to replay does not have the digest the run recorded.",
     Code.TAMPERED: "A file of the run differs from the digest the manifest or the log recorded.",
     Code.NOT_FINISHED: "The run is not finished, so it has no graph.json to verify.",
@@ -268,6 +278,23 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.UNKNOWN_SYMBOL: "An expression uses a symbol that is not declared.",
     Code.UNKNOWN_FUNCTION: "An expression calls a function outside the fixed set.",
     Code.DIVISION_BY_ZERO: "The expression divides by zero.",
+    Code.LATEX_INVALID: (
+        "A maths step's LaTeX does not parse, or writes something the check cannot read as maths (\\dots, "
+        "O(...), an evaluation bar); the message gives the column."
+    ),
+    Code.LATEX_NOT_IN_TEXT: (
+        "A maths step's LaTeX is not in its cited equation chunks as a whole relation or side (compared after "
+        "removing spacing and layout)."
+    ),
+    Code.LATEX_AMBIGUOUS: (
+        "A function written without brackets is followed by more factors (\\cos\\beta q^{-1}), so its argument "
+        "can be read two ways; the proposal's function_argument field says which."
+    ),
+    Code.STEP_TRIVIAL: "A maths step's two sides are the same expression as written, so its check could not fail.",
+    Code.APPROXIMATION_NOT_NUMERIC: (
+        "An approximate step (\\approx) does not compare a number the paper reports with an expression that "
+        "evaluates to a number, so there are no reported digits to round to."
+    ),
     Code.UNIT_INVALID: "A unit is not one the numeral reader knows, or one that cannot be scaled (an offset scale).",
     Code.UNIT_INCOMPATIBLE: "Quantities of different dimensions are added, compared or given to a function.",
     Code.UNIT_MISSING: "The text writes its numbers in different units, and the expression leaves them out.",

@@ -1,59 +1,15 @@
 """The computational core of the rederive-maths and rederive-maths-numeric checks.
 
-Pure functions and one worker process; the check-type plugins wrap them.
+Pure functions and one worker process; the check-type plugins wrap them. Nothing is imported here: each
+caller imports the module it needs, so that reading a proposal (lark, no sympy) never imports sympy,
+which only the worker process does.
 
-* `parse_step(encoding)` validates an encoding (the JSON an agent sends) and checks both sides against
-  every structural cap, building nothing of sympy: the proposal-time check, raising CgxError.
-* `SymbolicDecider.decide(encoding)` is rederive-maths (sympy, in a worker, within a budget);
-  `shared_decider()` is the process-wide instance.
-* `numeric_check(encoding)` is rederive-maths-numeric; `numeric_points` gives its seed and points.
-* `observation_key(encoding)` is the same-observation rule.
+* `structure.parse_step(encoding)` validates an encoding (the JSON an agent sends), reads its sides
+  (sympy spelling through `parse`, or the paper's LaTeX through `latex` and `latex_read`) and checks them
+  against every structural cap, building nothing of sympy: the proposal-time check, raising CgxError.
+* `decide.SymbolicDecider.decide(step)` is rederive-maths (sympy, in the worker, within a CPU-time
+  budget); `decide.shared_decider()` is the process-wide instance, and its `observation_key` the
+  same-observation rule (`observation`), computed in the worker too.
+* `numeric.numeric_check(step)` is rederive-maths-numeric; `numeric.numeric_points` gives its seed and points.
+* `vocabulary` lists everything an expression may write; `spelling` writes a side back in sympy spelling.
 """
-
-from cgx_checks.maths.decide import (
-    DEFAULT_BUDGET,
-    MathsOutcome,
-    SymbolicDecider,
-    certified_nonzero,
-    decide_step,
-    shared_decider,
-)
-from cgx_checks.maths.encoding import Domain, Encoding, canonical_assumptions, domain_of, load_encoding
-from cgx_checks.maths.numeric import POINTS, NumericOutcome, compare_at, numeric_check, numeric_points, numeric_seed
-from cgx_checks.maths.observation import canonical_text, observation_key
-from cgx_checks.maths.parse import parse_side, side_parser
-from cgx_checks.maths.structure import ParsedStep, Shape, parse_step
-from cgx_checks.maths.vocabulary import ASSUMPTIONS, CONSTANTS, FUNCTIONS
-from cgx_checks.maths.worker import MathsWorker, shared_worker
-
-__all__ = [
-    "ASSUMPTIONS",
-    "CONSTANTS",
-    "DEFAULT_BUDGET",
-    "FUNCTIONS",
-    "POINTS",
-    "Domain",
-    "Encoding",
-    "MathsOutcome",
-    "MathsWorker",
-    "NumericOutcome",
-    "ParsedStep",
-    "Shape",
-    "SymbolicDecider",
-    "canonical_assumptions",
-    "canonical_text",
-    "certified_nonzero",
-    "compare_at",
-    "decide_step",
-    "domain_of",
-    "load_encoding",
-    "numeric_check",
-    "numeric_points",
-    "numeric_seed",
-    "observation_key",
-    "parse_side",
-    "parse_step",
-    "shared_decider",
-    "shared_worker",
-    "side_parser",
-]

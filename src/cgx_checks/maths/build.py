@@ -3,7 +3,8 @@
 Only a step that passed `structure.parse_step` is built, so every power, numeral and product is already
 known to be within the caps. sympy still evaluates as it builds (`(2*x)**3` is `8*x**3`; `re((x+I)**300)`
 expands), which no structural cap bounds tightly: building runs in the worker process, under its budget,
-except in tests.
+except in tests. Every name of the vocabulary maps to its sympy object here, and a test checks that the
+two lists are the same.
 """
 
 from __future__ import annotations
@@ -13,13 +14,42 @@ from typing import Any, Final
 
 import attrs
 import sympy
+from sympy.core.function import AppliedUndef
 
-from cgx_checks.maths.encoding import sympy_assumptions
+from cgx_checks.maths.encoding import canonical_assumptions, sympy_assumptions
 from cgx_checks.maths.structure import ParsedStep
-from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
+from cgx_checks.maths.tree import (
+    Bounds,
+    Call,
+    Comparison,
+    Direction,
+    Name,
+    Negation,
+    Node,
+    Numeral,
+    Power,
+    Product,
+    Sum,
+)
+from cgx_checks.maths.vocabulary import resolve_function
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 
-_CONSTANTS: Final[Mapping[str, sympy.Expr]] = {"I": sympy.I, "pi": sympy.pi, "E": sympy.E}
-_FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
+CONSTANTS: Final[Mapping[str, Any]] = {
+    "I": sympy.I,
+    "pi": sympy.pi,
+    "E": sympy.E,
+    "oo": sympy.oo,
+    "EulerGamma": sympy.EulerGamma,
+    "True": sympy.true,
+    "False": sympy.false,
+}
+FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
+    "sqrt": sympy.sqrt,
+    "cbrt": sympy.cbrt,
+    "root": sympy.root,
+    "exp": sympy.exp,
+    "log": sympy.log,
     "sin": sympy.sin,
     "cos": sympy.cos,
     "tan": sympy.tan,
@@ -30,90 +60,247 @@ _FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
     "acos": sympy.acos,
     "atan": sympy.atan,
     "acot": sympy.acot,
+    "atan2": sympy.atan2,
     "sinh": sympy.sinh,
     "cosh": sympy.cosh,
     "tanh": sympy.tanh,
     "coth": sympy.coth,
+    "sech": sympy.sech,
+    "csch": sympy.csch,
     "asinh": sympy.asinh,
     "acosh": sympy.acosh,
     "atanh": sympy.atanh,
-    "exp": sympy.exp,
-    "log": sympy.log,
-    "sqrt": sympy.sqrt,
     "Abs": sympy.Abs,
     "sign": sympy.sign,
     "re": sympy.re,
     "im": sympy.im,
     "arg": sympy.arg,
     "conjugate": sympy.conjugate,
+    "floor": sympy.floor,
+    "ceiling": sympy.ceiling,
+    "Mod": sympy.Mod,
+    "Min": sympy.Min,
+    "Max": sympy.Max,
+    "factorial": sympy.factorial,
+    "binomial": sympy.binomial,
+    "KroneckerDelta": sympy.KroneckerDelta,
+    "DiracDelta": sympy.DiracDelta,
+    "Heaviside": sympy.Heaviside,
+    "erf": sympy.erf,
+    "erfc": sympy.erfc,
+    "erfi": sympy.erfi,
+    "gamma": sympy.gamma,
+    "loggamma": sympy.loggamma,
+    "lowergamma": sympy.lowergamma,
+    "uppergamma": sympy.uppergamma,
+    "beta": sympy.beta,
+    "digamma": sympy.digamma,
+    "polygamma": sympy.polygamma,
+    "zeta": sympy.zeta,
+    "expint": sympy.expint,
+    "E1": lambda x: sympy.expint(1, x),
+    "Ei": sympy.Ei,
+    "Si": sympy.Si,
+    "Ci": sympy.Ci,
+    "li": sympy.li,
+    "besselj": sympy.besselj,
+    "bessely": sympy.bessely,
+    "besseli": sympy.besseli,
+    "besselk": sympy.besselk,
+    "And": sympy.And,
+    "Or": sympy.Or,
+    "Not": sympy.Not,
+    "Eq": sympy.Eq,
+    "Ne": sympy.Ne,
+}
+"""The sympy object of each function of `vocabulary.FUNCTIONS` but the calculus ones, built below."""
+
+CALCULUS: Final = (sympy.Integral, sympy.Derivative, sympy.Limit, sympy.Sum, sympy.Product, sympy.Subs)
+"""The unevaluated calculus objects: a value holding one is not an exact number."""
+
+_RELATIONS: Final[Mapping[str, Callable[[Any, Any], Any]]] = {
+    "<": sympy.Lt,
+    "<=": sympy.Le,
+    ">": sympy.Gt,
+    ">=": sympy.Ge,
+    "=": sympy.Eq,
+    "!=": sympy.Ne,
 }
 
 
 @attrs.frozen
 class BuiltStep:
-    """The two sides as sympy expressions, and the declared symbols by name."""
+    """The two sides as sympy objects (expressions, or conditions), and the declared symbols by name."""
 
-    lhs: sympy.Expr
-    rhs: sympy.Expr
+    lhs: Any
+    rhs: Any
     symbols: Mapping[str, sympy.Symbol]
 
 
 def symbols_of(step: ParsedStep) -> dict[str, sympy.Symbol]:
-    """A sympy Symbol for each declared symbol, with its assumptions."""
+    """A sympy Symbol for each declared symbol, by sympy name, with its assumptions."""
     return {name: sympy.Symbol(name, **sympy_assumptions(assumptions)) for name, assumptions in step.encoding.symbols}
 
 
-def build_step(step: ParsedStep, *, evaluate: bool = True) -> BuiltStep:
-    """Both sides as sympy expressions.
+def canonical_symbols(step: ParsedStep) -> dict[str, sympy.Symbol]:
+    """Symbols with the canonical assumptions of their domains (two spellings of a domain, one symbol)."""
+    return {
+        name: sympy.Symbol(name, **sympy_assumptions(canonical_assumptions(step.encoding.domain(name))))
+        for name, _ in step.encoding.symbols
+    }
+
+
+def build_step(
+    step: ParsedStep, *, evaluate: bool = True, symbols: Mapping[str, sympy.Symbol] | None = None
+) -> BuiltStep:
+    """Both sides as sympy objects.
 
     With `evaluate=False` sympy keeps each side as written (`re((x+I)**1000)` is not expanded): the
     numeric fallback builds so, then substitutes numbers, which is cheap where building was not.
     """
-    symbols = symbols_of(step)
+    chosen = dict(symbols) if symbols is not None else symbols_of(step)
+    builder = _Builder(chosen, dict(step.encoding.aliases), frozenset(step.encoding.functions), step.encoding)
     with sympy.evaluate(evaluate):
-        return BuiltStep(build(step.lhs, symbols), build(step.rhs, symbols), symbols)
+        return BuiltStep(builder.build(step.lhs), builder.build(step.rhs), chosen)
 
 
-def build(node: Node, symbols: Mapping[str, sympy.Symbol]) -> sympy.Expr:
-    """The sympy expression of a node (recursive: the tree's depth is bounded by `limits.MAX_DEPTH`)."""
-    match node:
-        case Numeral():
-            return sympy.Rational(node.value.numerator, node.value.denominator)
-        case Name():
-            return symbols[node.name] if node.name in symbols else _CONSTANTS[node.name]
-        case Negation():
-            return sympy.Mul(sympy.S.NegativeOne, build(node.operand, symbols))
-        case Sum():
-            return sympy.Add(
-                *(
-                    term if sign > 0 else sympy.Mul(sympy.S.NegativeOne, term)
-                    for sign, term in ((sign, build(term, symbols)) for sign, term in node.terms)
+def build(node: Node, symbols: Mapping[str, sympy.Symbol]) -> Any:
+    """The sympy object of a node over the given symbols (no declared functions or aliases)."""
+    return _Builder(dict(symbols), {}, frozenset(), None).build(node)
+
+
+@attrs.frozen
+class _Builder:
+    symbols: Mapping[str, sympy.Symbol]
+    aliases: Mapping[str, str]
+    functions: frozenset[str]
+    encoding: Any
+
+    def build(self, node: Node) -> Any:
+        """The sympy object of a node (recursive: the tree's depth is bounded by `limits.MAX_DEPTH`)."""
+        match node:
+            case Numeral():
+                return sympy.Rational(node.value.numerator, node.value.denominator)
+            case Name():
+                return self._name(node)
+            case Negation():
+                return sympy.Mul(sympy.S.NegativeOne, self.build(node.operand))
+            case Sum():
+                return sympy.Add(
+                    *(
+                        term if sign > 0 else sympy.Mul(sympy.S.NegativeOne, term)
+                        for sign, term in ((sign, self.build(term)) for sign, term in node.terms)
+                    )
                 )
-            )
-        case Product():
-            return sympy.Mul(
-                *(
-                    factor if operator > 0 else sympy.Pow(factor, sympy.S.NegativeOne)
-                    for operator, factor in ((operator, build(factor, symbols)) for operator, factor in node.factors)
+            case Product():
+                return sympy.Mul(
+                    *(
+                        factor if operator > 0 else sympy.Pow(factor, sympy.S.NegativeOne)
+                        for operator, factor in ((operator, self.build(factor)) for operator, factor in node.factors)
+                    )
                 )
-            )
-        case Power():
-            return sympy.Pow(build(node.base, symbols), build(node.exponent, symbols))
-        case Call():
-            result: sympy.Expr = _FUNCTIONS[node.name](*(build(argument, symbols) for argument in node.arguments))
-            return result
+            case Power():
+                return sympy.Pow(self.build(node.base), self.build(node.exponent))
+            case Comparison():
+                pairs = [
+                    _RELATIONS[operator](self.build(left), self.build(right))
+                    for operator, left, right in zip(node.operators, node.operands, node.operands[1:], strict=False)
+                ]
+                return pairs[0] if len(pairs) == 1 else sympy.And(*pairs)
+            case Call():
+                return self._call(node)
+            case Bounds() | Direction():
+                raise ValueError("bounds and directions are built by their call")
+
+    def _name(self, node: Name) -> Any:
+        if not node.constant and node.name in self.symbols:
+            return self.symbols[node.name]
+        return CONSTANTS[self.aliases.get(node.name, node.name)]
+
+    def _call(self, node: Call) -> Any:
+        if node.name in self.functions:
+            return sympy.Function(node.name)(*(self.build(argument) for argument in node.arguments))
+        name = self.aliases.get(node.name, node.name)
+        resolved = resolve_function(name)
+        assert resolved is not None, name
+        if resolved in ("Integral", "Derivative", "Sum", "Product"):
+            body = self.build(node.arguments[0])
+            specs = [self._spec(spec) for spec in node.arguments[1:]]
+            return getattr(sympy, resolved)(body, *specs)
+        if resolved == "Limit":
+            body, variable, point = (self.build(argument) for argument in node.arguments[:3])
+            if len(node.arguments) == 4:
+                direction = node.arguments[3]
+                assert isinstance(direction, Direction)
+                return sympy.Limit(body, variable, point, direction.sign)
+            if point.is_infinite:
+                return sympy.Limit(body, variable, point)
+            return sympy.Limit(body, variable, point, "+-")
+        arguments = [self.build(argument) for argument in node.arguments]
+        try:
+            return FUNCTIONS[resolved](*arguments)
+        except (ValueError, TypeError) as error:  # a value outside the function's domain: DiracDelta(I)
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"sympy refuses {resolved} at column {node.column} for these arguments: {str(error).strip()[:160]}",
+            ) from None
+
+    def _spec(self, spec: Node) -> Any:
+        if isinstance(spec, Bounds):
+            return tuple(self.build(item) for item in spec.items)
+        return self.build(spec)
 
 
-def at_point(expression: sympy.Expr, substitution: Mapping[sympy.Basic, sympy.Basic]) -> sympy.Expr:
+def free_symbols(*expressions: Any) -> set[sympy.Symbol]:
+    """The free symbols of some sympy objects (a bound integration or summation variable is not free)."""
+    found: set[sympy.Symbol] = set()
+    for expression in expressions:
+        found |= {symbol for symbol in expression.free_symbols if isinstance(symbol, sympy.Symbol)}
+    return found
+
+
+def substitute(expression: Any, substitution: Mapping[sympy.Basic, sympy.Basic]) -> Any:
+    """An expression with numbers in place of its free symbols: `xreplace` (exact, fast), or `subs` when
+    it holds a calculus object, whose bound variables must be left alone."""
+    if expression.has(*CALCULUS):
+        free = {symbol: value for symbol, value in substitution.items() if symbol in expression.free_symbols}
+        return expression.subs(free, simultaneous=True)
+    return expression.xreplace(substitution)
+
+
+def at_point(expression: Any, substitution: Mapping[sympy.Basic, sympy.Basic]) -> Any:
     """An expression with numbers in place of its symbols, evaluated exactly as far as sympy goes.
 
     `doit` rebuilds every node with evaluation on, so a side built as written (where `1 - 1` stays a sum)
     gives exact numbers too: `evalf` of an unevaluated `(1 - 1)^2` is noise near 1e-330, not 0.
     """
-    result: sympy.Expr = expression.xreplace(substitution).doit()
-    return result
+    return substitute(expression, substitution).doit()
 
 
-def undefined(expression: sympy.Expr) -> bool:
-    """Whether sympy evaluated an expression to something undefined or infinite (zoo, nan, oo)."""
-    return bool(expression.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo))
+_INFINITE: Final = (
+    sympy.core.numbers.Infinity,
+    sympy.core.numbers.NegativeInfinity,
+    sympy.core.numbers.ComplexInfinity,
+    sympy.core.numbers.NaN,
+)
+
+
+def undefined(expression: Any) -> bool:
+    """Whether sympy evaluated an expression to something undefined or infinite (zoo, nan, oo), outside
+    the bounds of an integral, sum or limit (where oo is a bound, not a value)."""
+    pending = [expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _INFINITE):
+            return True
+        if isinstance(node, CALCULUS):
+            pending.append(node.args[0])
+            continue
+        pending.extend(node.args)
+    return False
+
+
+def inexact(expression: Any) -> bool:
+    """Whether a value still holds something no exact evaluation gives: an unevaluated integral, sum,
+    product, limit or derivative, or a declared (undefined) function."""
+    return bool(expression.has(*CALCULUS) or expression.atoms(AppliedUndef))

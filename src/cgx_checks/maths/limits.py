@@ -4,7 +4,7 @@ An encoding comes from an agent, so it is hostile until checked. The caps on tex
 numerals) are checked before lark sees it; the caps on structure (tree depth, degree, the size of the
 numbers sympy would compute) are checked on the parse tree before sympy builds anything, because building
 an object such as `10**10**10` is already the expensive part. What no structural cap can bound, such as
-`simplify` on sympy issue 21787's expression, runs in a worker process with a wall-clock and memory budget.
+`simplify` on sympy issue 21787's expression, runs in a worker process with a CPU-time and memory budget.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from typing import Final
 
 MAX_SIDE_CHARS: Final = 2_000
 """A side longer than this is refused (`expression-too-large`) before the parser sees it."""
+
+MAX_LATEX_CHARS: Final = 2_000
+"""A LaTeX relation or side longer than this is refused (`expression-too-large`) before the parser sees it."""
 
 MAX_NESTING: Final = 50
 """Parentheses nested deeper than this are refused (`expression-too-large`) before the parser sees them."""
@@ -37,7 +40,9 @@ MAX_NUMBER_BITS: Final = 12_000
 """The largest bit size of any exact number sympy would build (`result-too-large` above it).
 
 Estimated on the tree before building: a power of a numeral, a product of coefficients. It stays below
-the 4,300 digits Python converts between int and str, so every number can be printed and recorded.
+the 4,300 digits Python converts between int and str. A value at a witness point can be larger (a
+symbol's value raised to a high power, times such a number), so a recorded number is never written out
+in full: `decide.number_text` shows one of more than about 40 digits to 15 significant digits.
 """
 
 MAX_RADICAND_BITS: Final = 1_024
@@ -53,6 +58,15 @@ MAX_SYMBOLS: Final = 50
 
 MAX_NAME_CHARS: Final = 40
 """The longest symbol name."""
+
+MAX_FUNCTIONS: Final = 20
+"""The most undefined functions (and, apart, aliases) an encoding may declare."""
+
+MAX_ARGUMENTS: Final = 8
+"""The most arguments a call of a declared function may take."""
+
+MAX_DERIVATIVE_ORDER: Final = 10
+"""The highest total order of a derivative (`expression-too-large` above it)."""
 
 EXPAND_TERMS: Final = 1_000
 """`observation_key` expands a side only when its expansion is estimated to have at most this many terms."""
@@ -70,8 +84,17 @@ SATURATE: Final = 10**12
 """Estimates (terms, degree) saturate here: past every cap, the exact size no longer matters."""
 
 DECIDE_BUDGET: Final = 10.0
-"""Seconds of wall-clock time rederive-maths may spend on one step in the worker (not counting the
-worker's start); past it the worker is killed and the check is an error, `symbolic-timeout`."""
+"""Seconds of CPU time rederive-maths may spend on one step in the worker (not counting the worker's
+start); past it the task is stopped and the check is an error, `symbolic-timeout`. CPU time, never wall
+time: the result must not depend on how busy the machine is. Recorded in each check's inputs."""
 
 NUMERIC_BUDGET: Final = 10.0
-"""Seconds rederive-maths-numeric may spend evaluating its 32 points in the worker."""
+"""Seconds of CPU time rederive-maths-numeric may spend evaluating its 32 points in the worker."""
+
+NUMERIC_CALCULUS_BUDGET: Final = 30.0
+"""... and for a step with an integral, sum, product or limit, each computed numerically at every point
+(quadrature at 50 digits costs about 0.1 s an integral)."""
+
+KEY_BUDGET: Final = 10.0
+"""Seconds of CPU time the observation key of a step may take (expanding a step the structural
+estimates call small, so far less in practice)."""

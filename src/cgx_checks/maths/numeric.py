@@ -8,30 +8,40 @@ exact numbers.
 
 The sides are built as written (sympy's evaluation off, so nothing is expanded before numbers are in
 it); at each point the point's exact values are substituted, which evaluates them exactly where sympy
-can, then each side is evaluated with `evalf` to 50 significant digits. With l and r the two values and
-T the largest absolute value of a top-level term of either side there, the sides agree when
+can, then each side is evaluated with `evalf` to 50 significant digits. Integrals, sums and products are
+evaluated numerically there (mpmath's quadrature and series summation, through sympy's `evalf`), limits
+with mpmath's `limit` (both sides of a two-sided limit, which must agree), derivatives exactly. A function
+the encoding declares (undefined, so no number can be put in it) is replaced by a test function drawn
+from the same seed and recorded, `Q(t) = c0 + c1*t + c2*t^2 + c3/(1 + t^2)`: an identity that holds for
+every function holds for it, and one that does not usually fails there.
+
+With l and r the two values and T the largest absolute value of a top-level term of either side there,
+the sides agree when
 
     |l - r| <= 1e-12 * max(|l|, |r|)    or    |l - r| <= 1e-30 * T.
 
 The first is the relative tolerance; the second lets two values that are 0 up to evaluation noise agree
 (sin(x)^2 + cos(x)^2 - 1 evaluates to about 1e-165, not 0): 50-digit evaluation leaves noise near
 1e-50 * T, far below 1e-30 * T, while a real difference that small against the terms is beyond what 32
-random points can tell anyway. A point where a side is undefined (zoo, nan, a pole) or not a number is
-skipped; more than 8 such points make the check an error, `numeric-undefined`. The check passes when
-every other point agrees and fails at the first that does not, recording its index and both values.
+random points can tell anyway. A step against a number the paper reports (see `rounding`) agrees within
+half a unit of the number's last digit instead. Two conditions agree at a point when both hold or both
+fail there; a point on a boundary (a comparison whose sides agree to the relative tolerance) tells
+nothing and is skipped. A point where a side is undefined (zoo, nan, a pole, a divergent integral) or not
+a number is skipped; more than 8 such points make the check an error, `numeric-undefined`. The check
+passes when every other point agrees and fails at the first that does not, recording its index and both
+values.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Final, Literal
 
 import attrs
-import mpmath  # type: ignore[import-untyped]
-import sympy
 
-from cgx_checks.maths.build import at_point, build_step, undefined
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.limits import NUMERIC_BUDGET
 from cgx_checks.maths.points import ValueJson, draw_points, value_from_json
@@ -78,6 +88,8 @@ class NumericOutcome:
     lhs: str | None = None
     rhs: str | None = None
     """The two sides' values at that point, to `SHOWN_DIGITS` digits."""
+    functions: Mapping[str, str] | None = None
+    """The test function put in place of each declared function, as text."""
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON, always with the same keys."""
@@ -86,6 +98,7 @@ class NumericOutcome:
             "compared": self.compared,
             "detail": self.detail,
             "failed_at": self.failed_at,
+            "functions": None if self.functions is None else dict(self.functions),
             "lhs": self.lhs,
             "points": [dict(point) for point in self.points],
             "relative_tolerance": RELATIVE_TOLERANCE,
@@ -113,17 +126,17 @@ def numeric_points(raw: object) -> tuple[int, list[dict[str, ValueJson]]]:
 
 
 def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: float = NUMERIC_BUDGET) -> NumericOutcome:
-    """rederive-maths-numeric on one encoding, evaluated in the worker (the shared one by default).
+    """rederive-maths-numeric on one encoding, evaluated in the worker (the shared one by default),
+    within `budget` seconds of CPU time.
 
     Raises CgxError for an encoding `structure.parse_step` refuses.
     """
     step = parse_step(raw)
     seed = numeric_seed(step.encoding)
     points = draw_points(step.encoding, seed, POINTS)
-    payload = json.dumps({"encoding": step.encoding.to_json(), "points": points}, sort_keys=True)
-    reply = (worker if worker is not None else shared_worker()).run("numeric", payload, budget)
+    reply = (worker if worker is not None else shared_worker()).run("numeric", (step, points), budget)
     if not isinstance(reply, Finished):
-        what = f"{budget:g} s" if reply.reason == "time" else "memory"
+        what = f"{budget:g} s CPU-time" if reply.reason == "time" else "memory"
         return NumericOutcome(
             "error",
             f"evaluating the points ran out of its {what} budget",
@@ -143,62 +156,69 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
         failed_at=found["failed_at"],
         lhs=found["lhs"],
         rhs=found["rhs"],
+        functions=found.get("functions"),
     )
 
 
-def evaluate_points(payload: str) -> str:
-    """The worker's `numeric` task: the encoding and its points in, the comparison's JSON out."""
-    data = json.loads(payload)
-    return json.dumps(compare_at(data["encoding"], data["points"]), sort_keys=True)
+def evaluate_points(payload: object) -> str:
+    """The worker's `numeric` task: the parsed step and its points in, the comparison's JSON out."""
+    assert isinstance(payload, tuple)
+    step, points = payload
+    return json.dumps(compare_at(step, points), sort_keys=True)
 
 
 def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[str, Any]:
     """Compare the two sides at recorded points, in this process (the worker runs this; so can tests)."""
+    from cgx_checks.maths.numeric_values import Evaluator
+
     step = parse_step(raw)
-    built = build_step(step, evaluate=False)
-    terms = sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
+    evaluator = Evaluator.of(step, numeric_seed(step.encoding))
     compared = skipped = 0
-    with mpmath.workdps(EVALUATION_DIGITS + 10):
-        for index, point in enumerate(points):
-            substitution: dict[sympy.Basic, sympy.Basic] = {}
-            for name, raw_value in point.items():
-                real, imaginary = value_from_json(raw_value)
-                substitution[built.symbols[name]] = sympy.Rational(
-                    real.numerator, real.denominator
-                ) + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
-            left, right = _value(built.lhs, substitution), _value(built.rhs, substitution)
-            if left is None or right is None:
-                skipped += 1
-                continue
-            compared += 1
-            if _agree(left, right, terms, substitution):
-                continue
-            return _found(
-                "failed",
-                f"the sides differ at point {index}: lhs = {_text(left)}, rhs = {_text(right)} "
-                f"(relative tolerance {RELATIVE_TOLERANCE})",
-                None,
-                compared,
-                skipped,
-                index,
-                _text(left),
-                _text(right),
-            )
+    for index, point in enumerate(points):
+        values = {name: value_from_json(raw_value) for name, raw_value in point.items()}
+        agreement = evaluator.compare(values)
+        if agreement is None:
+            skipped += 1
+            continue
+        compared += 1
+        if agreement.agree:
+            continue
+        return _found(
+            "failed",
+            f"the sides differ at point {index}: lhs = {agreement.lhs}, rhs = {agreement.rhs}"
+            + ("" if step.condition else f" (relative tolerance {RELATIVE_TOLERANCE})"),
+            None,
+            compared,
+            skipped,
+            evaluator.functions,
+            index,
+            agreement.lhs,
+            agreement.rhs,
+        )
     if skipped > MAX_UNDEFINED:
         return _found(
             "error",
-            f"a side is undefined at {skipped} of {len(points)} points; at most {MAX_UNDEFINED} may be",
+            f"a side is undefined (or on a boundary) at {skipped} of {len(points)} points; at most {MAX_UNDEFINED} "
+            "may be",
             str(Code.NUMERIC_UNDEFINED),
             compared,
             skipped,
+            evaluator.functions,
         )
+    agreement_text = (
+        f"the two conditions agree at {compared} points"
+        if step.condition
+        else f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
+    )
     return _found(
         "passed",
-        f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
-        + (f" ({skipped} skipped: a side is undefined there)" if skipped else ""),
+        agreement_text
+        + (f" ({skipped} skipped: a side is undefined there)" if skipped else "")
+        + (" with a test function for each declared function" if evaluator.functions else ""),
         None,
         compared,
         skipped,
+        evaluator.functions,
     )
 
 
@@ -208,6 +228,7 @@ def _found(
     code: str | None,
     compared: int,
     skipped: int,
+    functions: Mapping[str, str] | None,
     failed_at: int | None = None,
     lhs: str | None = None,
     rhs: str | None = None,
@@ -217,6 +238,7 @@ def _found(
         "compared": compared,
         "detail": detail,
         "failed_at": failed_at,
+        "functions": dict(functions) if functions else None,
         "lhs": lhs,
         "result": result,
         "rhs": rhs,
@@ -224,45 +246,8 @@ def _found(
     }
 
 
-def _value(expression: sympy.Expr, substitution: Mapping[sympy.Basic, sympy.Basic]) -> mpmath.mpc | None:
-    """An expression's value at a point, to `EVALUATION_DIGITS` digits, or None when it is undefined there."""
-    try:
-        exact = at_point(expression, substitution)
-        if undefined(exact):
-            return None
-        number = exact.evalf(EVALUATION_DIGITS)
-        real, imaginary = number.as_real_imag()
-    except MemoryError:
-        raise
-    except Exception:  # sympy cannot evaluate it there: treated as undefined
-        return None
-    if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
-        return None
-    return mpmath.mpc(_mpf(real), _mpf(imaginary))
-
-
-def _mpf(number: sympy.Expr) -> mpmath.mpf:
-    return mpmath.mpf(sympy.Float(number, EVALUATION_DIGITS)._mpf_)
-
-
-def _agree(
-    left: mpmath.mpc,
-    right: mpmath.mpc,
-    terms: tuple[sympy.Expr, ...],
-    substitution: Mapping[sympy.Basic, sympy.Basic],
-) -> bool:
-    difference = abs(left - right)
-    if difference <= mpmath.mpf(RELATIVE_TOLERANCE) * max(abs(left), abs(right)):
-        return True
-    largest = mpmath.mpf(0)
-    for term in terms:
-        value = _value(term, substitution)
-        if value is not None:
-            largest = max(largest, abs(value))
-    return bool(difference <= mpmath.mpf(ZERO_FLOOR) * largest)
-
-
-def _text(value: mpmath.mpc) -> str:
-    real = sympy.Float(value.real, SHOWN_DIGITS)
-    imaginary = sympy.Float(value.imag, SHOWN_DIGITS)
-    return str(real if imaginary == 0 else real + sympy.I * imaginary)
+def function_coefficients(seed: int, name: str, arity: int) -> tuple[Fraction, ...]:
+    """The coefficients of the test function of a declared function: c0, c1, c2, c3, each k/8 with k a
+    nonzero integer in -16..16, drawn from the step's seed and the function's name and arity."""
+    generator = random.Random(f"{seed}:{name}:{arity}")
+    return tuple(Fraction(generator.choice([k for k in range(-16, 17) if k]), 8) for _ in range(4))

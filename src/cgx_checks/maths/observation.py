@@ -1,65 +1,112 @@
-"""The same observation: two maths steps with the same two sides once expanded, however they are written.
+"""The same observation: two maths steps from the same equation chunks with the same two sides once
+expanded, however they are written.
 
-A check on `(x+1)**2 = x**2 + 2*x + 1` and one on `x**2 + 2*x + 1 = (1+x)^2` would pass or fail together,
-so they are one observation and share one key: the unordered pair of the expanded sides' `srepr`, with
-the domain of each symbol they use (written canonically, so ["positive", "real"] and ["positive"] agree).
+A check on `(x+1)**2 = x**2 + 2*x + 1` and one on `x**2 + 2*x + 1 = (1+x)^2`, both from chunk e-3, would
+pass or fail together, so they are one observation and share one key: the unordered pair of the expanded
+sides' `srepr`, with the domain of each symbol they use (written canonically, so ["positive", "real"] and
+["positive"] agree), and the equation chunks the step comes from. The chunks count because two lines of
+one derivation (a = b, then b = c) may expand to the same polynomial and still be two steps of the
+paper, each worth checking.
 
-Expanding runs in this process, so it is bounded first: a side is expanded only when the structural
-estimates (`structure.Shape`) promise a small result. A larger step is keyed on its sides as written,
-canonically (sums and products in a fixed order, numerals as exact fractions), which is deterministic but
-tells apart steps that only expansion would show equal. Both kinds of key are marked, so they never mix.
+Expanding uses sympy, so the key is computed in the maths worker (`worker` task "key"), never in the
+caller's process, and only for a step whose structural estimates (`structure.Shape`) promise a small
+result. A larger step, or a condition, is keyed on its sides as written, canonically (sums and products
+in a fixed order, numerals as exact fractions), which is deterministic but tells apart steps that only
+expansion would show equal. Both kinds of key are marked, so they never mix.
 """
 
 from __future__ import annotations
 
-import sympy
+from collections.abc import Sequence
 
-from cgx_checks.maths.build import build_step
-from cgx_checks.maths.encoding import Encoding, canonical_assumptions
+from cgx_checks.maths.encoding import canonical_assumptions
 from cgx_checks.maths.points import exact_text
 from cgx_checks.maths.structure import expandable, parse_step
-from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
+from cgx_checks.maths.tree import (
+    Bounds,
+    Call,
+    Comparison,
+    Direction,
+    Name,
+    Negation,
+    Node,
+    Numeral,
+    Power,
+    Product,
+    Sum,
+)
 from cgx_core.digests import json_digest
 
 
-def observation_key(raw: object) -> str:
-    """The key of a step's observation (a `sha256:` digest); CgxError for an encoding that cannot be run."""
+def observation_key(raw: object, equations: Sequence[str] = ()) -> str:
+    """The key of a step's observation (a `sha256:` digest), computed in this process (it imports sympy:
+    the worker runs it); CgxError for an encoding that cannot be run."""
     step = parse_step(raw)
     used = sorted(step.symbols)
-    canonical = Encoding(
-        tuple((name, canonical_assumptions(step.encoding.domain(name))) for name in used),
-        step.encoding.lhs,
-        step.encoding.rhs,
-    )
-    domains = {name: list(assumptions) for name, assumptions in canonical.symbols}
-    if expandable(step):
-        built = build_step(parse_step(canonical))
+    domains = {name: list(canonical_assumptions(step.encoding.domain(name))) for name in used}
+    if expandable(step) and not step.condition:
+        import sympy
+
+        from cgx_checks.maths.build import build_step, canonical_symbols
+
+        built = build_step(step, symbols=canonical_symbols(step))
         sides = sorted(sympy.srepr(sympy.expand(side)) for side in (built.lhs, built.rhs))
         form = "expanded"
     else:
-        sides = sorted(canonical_text(tree) for tree in (step.lhs, step.rhs))
+        sides = sorted(canonical_text(tree, step.encoding.names) for tree in (step.lhs, step.rhs))
         form = "written"
-    return json_digest({"check": "rederive-maths", "form": form, "sides": sides, "symbols": domains})
+    key: dict[str, object] = {"check": "rederive-maths", "form": form, "sides": sides, "symbols": domains}
+    if equations:
+        key["equations"] = sorted(set(equations))
+    if step.relation != "=":
+        key["relation"] = step.relation
+    return json_digest(key)
 
 
-def canonical_text(node: Node) -> str:
-    """A side as written, canonically: the same text for `x*2 + 1` and `1 + 2*x`, for `0.5` and `1/2`."""
-    match node:
-        case Numeral():
-            return exact_text(node.value)
-        case Name():
-            return node.name
-        case Negation():
-            return f"-({canonical_text(node.operand)})"
-        case Sum():
-            terms = sorted(("+" if sign > 0 else "-") + canonical_text(term) for sign, term in node.terms)
-            return f"sum({','.join(terms)})"
-        case Product():
-            factors = sorted(
-                ("*" if operator > 0 else "/") + canonical_text(factor) for operator, factor in node.factors
-            )
-            return f"product({','.join(factors)})"
-        case Power():
-            return f"power({canonical_text(node.base)},{canonical_text(node.exponent)})"
-        case Call():
-            return f"{node.name}({','.join(canonical_text(argument) for argument in node.arguments)})"
+def key_task(payload: object) -> str:
+    """The worker's `key` task: (parsed step, equations) in, the key out."""
+    assert isinstance(payload, tuple)
+    step, equations = payload
+    return observation_key(step, equations)
+
+
+def canonical_text(node: Node, declared: frozenset[str] = frozenset()) -> str:
+    """A side as written, canonically: the same text for `x*2 + 1` and `1 + 2*x`, for `0.5` and `1/2`.
+
+    A constant that a declared symbol's name shadows (LaTeX's e beside a declared E) is marked apart."""
+    return _Canonical(declared).text(node)
+
+
+class _Canonical:
+    def __init__(self, declared: frozenset[str]) -> None:
+        self.declared = declared
+
+    def text(self, node: Node) -> str:
+        match node:
+            case Numeral():
+                return exact_text(node.value)
+            case Name():
+                return f"constant({node.name})" if node.constant and node.name in self.declared else node.name
+            case Negation():
+                return f"-({self.text(node.operand)})"
+            case Sum():
+                terms = sorted(("+" if sign > 0 else "-") + self.text(term) for sign, term in node.terms)
+                return f"sum({','.join(terms)})"
+            case Product():
+                factors = sorted(
+                    ("*" if operator > 0 else "/") + self.text(factor) for operator, factor in node.factors
+                )
+                return f"product({','.join(factors)})"
+            case Power():
+                return f"power({self.text(node.base)},{self.text(node.exponent)})"
+            case Call():
+                return f"{node.name}({','.join(self.text(argument) for argument in node.arguments)})"
+            case Bounds():
+                return f"bounds({','.join(self.text(item) for item in node.items)})"
+            case Direction():
+                return f"direction({node.sign})"
+            case Comparison():
+                parts = [self.text(node.operands[0])]
+                for operator, operand in zip(node.operators, node.operands[1:], strict=True):
+                    parts.extend((operator, self.text(operand)))
+                return f"compare({','.join(parts)})"

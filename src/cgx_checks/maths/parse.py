@@ -18,7 +18,22 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_DIGITS, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
-from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum
+from cgx_checks.maths.names import identifier_name
+from cgx_checks.maths.tree import (
+    Bounds,
+    Call,
+    Comparison,
+    Direction,
+    Name,
+    Negation,
+    Node,
+    Numeral,
+    Power,
+    Product,
+    Sum,
+    column_of,
+)
+from cgx_checks.maths.vocabulary import PERCENT
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -28,6 +43,8 @@ _TERMINAL_NAMES = {
     "ADDOP": "'+' or '-'",
     "MULOP": "'*' or '/'",
     "POWOP": "'^' or '**'",
+    "RELOP": "a comparison (< <= > >=)",
+    "DIRECTION": "'+' or '-'",
     "$END": "the end",
 }
 
@@ -65,7 +82,7 @@ def side_parser() -> Lark:
     return Lark.open_from_package(
         "cgx_checks.maths",
         "maths.lark",
-        start="sum",
+        start="comparison",
         parser="lalr",
         lexer="basic",
         transformer=_Builder(),
@@ -107,15 +124,27 @@ class _Builder(Transformer[Token, Node]):
         return children[0]
 
     def name(self, children: list[Token]) -> Name:
-        return Name(str(children[0]), children[0].column or 0)
+        return Name(_name_of(children[0]), children[0].column or 0)
 
     def call(self, children: list[Token | tuple[Node, ...]]) -> Call:
         token, arguments = children
         assert isinstance(token, Token) and isinstance(arguments, tuple)
-        return Call(str(token), arguments, token.column or 0, 1 + max(node.depth for node in arguments))
+        return Call(_name_of(token), arguments, token.column or 0, 1 + max(node.depth for node in arguments))
 
     def arguments(self, children: list[Node]) -> tuple[Node, ...]:
         return tuple(children)
+
+    def bounds(self, children: list[Node]) -> Bounds:
+        items = tuple(_node(child) for child in children)
+        return Bounds(items, column_of(items[0]), 1 + max(node.depth for node in items))
+
+    def direction(self, children: list[Token]) -> Direction:
+        return Direction(str(children[0])[1], children[0].column or 0)
+
+    def comparison(self, children: list[Node | Token]) -> Comparison:
+        operands = tuple(_node(child) for child in children[::2])
+        operators = tuple(_RELATIONS[str(token)] for token in children[1::2])
+        return Comparison(operands, operators, column_of(operands[0]), 1 + max(node.depth for node in operands))
 
     def sum(self, children: list[Node | Token]) -> Sum:
         terms: list[tuple[int, Node]] = [(1, _node(children[0]))]
@@ -145,6 +174,22 @@ class _Builder(Transformer[Token, Node]):
         return Power(base_node, exponent_node, operator.column or 0, 1 + max(base_node.depth, exponent_node.depth))
 
 
+_RELATIONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "\u2264": "<=", "\u2265": ">="}
+
+
+def _name_of(token: Token) -> str:
+    """A name token's sympy name (`λ` is lambda, `x'` is x_prime), or CgxError when it is not a name."""
+    text = str(token)
+    name = identifier_name(text)
+    if name is None:
+        raise CgxError(
+            Code.EXPRESSION_INVALID,
+            f"{text[:40]!r} at column {token.column} is not a name: a LaTeX command in a sympy-spelled side "
+            "must be a letter such as \\lambda (write a LaTeX side in the latex field)",
+        )
+    return name
+
+
 def _node(value: Node | Token | tuple[Node, ...]) -> Node:
     assert not isinstance(value, Token | tuple), value
     return value
@@ -156,6 +201,8 @@ def _describe(error: UnexpectedInput, text: str) -> str:
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream if isinstance(error.pos_in_stream, int) else column - 1
         found = f"character {text[position : position + 1]!r}"
+        if text[position : position + 1] == "%":
+            return f"does not parse: unexpected '%' at column {column}. {PERCENT}"
         expected = set(error.allowed or ())
     elif isinstance(error, UnexpectedToken) and error.token.type != "$END":
         found = f"{str(error.token)[:30]!r}"
@@ -168,5 +215,6 @@ def _describe(error: UnexpectedInput, text: str) -> str:
     accepted = f"; expected {', '.join(names)}" if names else ""
     return (
         f"does not parse: unexpected {found} at column {column}{accepted}. Write numerals, declared symbols, "
-        "I, pi, E, + - * / ^, parentheses and calls such as cos(x), with every product written with '*'"
+        "I, pi, E, oo, + - * / ^, parentheses, calls such as cos(x) or Integral(f, (x, 0, 1)), and < <= > >= in "
+        "a condition, with every product written with '*'"
     )

@@ -77,7 +77,7 @@ def value_from_json(raw: ValueJson) -> Value:
 
 def point_json(point: Mapping[str, Value], encoding: Encoding) -> dict[str, ValueJson]:
     """A point as recorded, symbols by name."""
-    return {name: value_json(point[name], encoding.domain(name)) for name, _ in encoding.symbols}
+    return {name: value_json(point[name], encoding.domain(name)) for name in sorted(point)}
 
 
 def witness_points(encoding: Encoding, count: int = 3) -> list[dict[str, Value]]:
@@ -177,3 +177,74 @@ def _log_uniform(generator: random.Random, sign: int) -> str:
     value = _SIGNIFICANT.plus(_DECIMALS.exp(_DECIMALS.multiply(exponent, _LN10)))
     text = format(value, "f")
     return text if sign > 0 else "-" + text
+
+
+_CONDITION_GRID: Final = tuple(
+    Fraction(text)
+    for text in (
+        "1/2",
+        "-1/2",
+        "0",
+        "1",
+        "-1",
+        "3/2",
+        "-3/2",
+        "2",
+        "-2",
+        "3/4",
+        "1/4",
+        "-3/4",
+        "-1/4",
+        "5/2",
+        "-5/2",
+        "3",
+        "-3",
+        "1/3",
+        "-1/3",
+        "5",
+        "-5",
+        "10",
+        "-10",
+        "4/3",
+        "-4/3",
+    )
+)
+_INTEGER_GRID: Final = tuple(Fraction(value) for value in (1, -1, 0, 2, -2, 3, -3, 4, -4, 5, -5, 10, -10, 7, -7))
+_COMPLEX_EXTRA: Final = ((Fraction(1, 2), Fraction(1, 3)), (Fraction(-1, 3), Fraction(1, 2)))
+CONDITION_POINTS: Final = 400
+"""At most this many grid points look for a witness that two conditions differ."""
+
+
+def condition_points(encoding: Encoding, names: list[str]) -> list[dict[str, Value]]:
+    """Exact points on a grid of small numbers in each symbol's domain (halves, quarters, thirds, small
+    integers: where the boundaries of the conditions papers write usually lie), at most
+    `CONDITION_POINTS` of them, the first values of each symbol's list first."""
+    if not names:
+        return [{}]
+    per_symbol = max(2, int(CONDITION_POINTS ** (1 / len(names)) + 1e-9))
+    values = [_grid(encoding.domain(name))[:per_symbol] for name in names]
+    points = []
+    for combination in _product(values):
+        points.append(dict(zip(names, combination, strict=True)))
+        if len(points) >= CONDITION_POINTS:
+            break
+    return points
+
+
+def _grid(domain: Domain) -> list[Value]:
+    source = _INTEGER_GRID if domain.kind == "integer" else _CONDITION_GRID
+    found: list[Value] = [
+        (value, Fraction(0)) for value in source if (1 if value > 0 else -1 if value < 0 else 0) in domain.signs
+    ]
+    if domain.kind == "complex":
+        found.extend(_COMPLEX_EXTRA)
+    return found
+
+
+def _product(values: list[list[Value]]) -> list[tuple[Value, ...]]:
+    combinations: list[tuple[Value, ...]] = [()]
+    for options in values:
+        combinations = [(*combination, option) for combination in combinations for option in options]
+        if len(combinations) > 4 * CONDITION_POINTS:
+            combinations = combinations[: 4 * CONDITION_POINTS]
+    return combinations

@@ -1,16 +1,24 @@
-"""What a side would cost sympy, read off the parse tree before sympy builds anything.
+"""What a side would cost sympy, read off the parse tree before sympy builds anything, and what it is.
 
 Each node gets a `Shape`: its degree, the exact value of a rational constant, the size of the numbers
 sympy would compute and the number of terms its expansion would have. The degree of a power is the base's
 degree times the exponent, so `x^10^10` is refused (`degree-too-large`) without computing 10^10 terms,
 and `10^10^10` (`result-too-large`) without computing a number of ten billion digits. Names are resolved
-here too: an undeclared symbol, a function outside the fixed set, a literal division by zero are refused
-with their column. Every estimate errs on the large side.
+here too: an undeclared symbol, a function outside the fixed set (with the nearest allowed name), a
+literal division by zero, a misplaced bound or condition are refused with their column. Every estimate
+errs on the large side.
+
+The step as a whole is read here as well: its sides come from `lhs`/`rhs` or from the paper's LaTeX;
+a step whose two sides are the same as written is refused (`step-trivial`: its check could not fail);
+and a side that is a number the paper reports (`2.4e-5`, or any number across `\\approx`) is marked,
+so that the decision compares the other side with it to the rounding of its digits.
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+from typing import Literal
 
 import attrs
 
@@ -20,20 +28,38 @@ from cgx_checks.maths.limits import (
     EXPAND_COMPLEX_DEGREE,
     EXPAND_RADICAND_BITS,
     EXPAND_TERMS,
+    MAX_ARGUMENTS,
     MAX_DEGREE,
+    MAX_DEPTH,
+    MAX_DERIVATIVE_ORDER,
     MAX_NAME_CHARS,
     MAX_NUMBER_BITS,
     MAX_RADICAND_BITS,
     SATURATE,
 )
-from cgx_checks.maths.parse import parse_side
-from cgx_checks.maths.tree import Call, Name, Negation, Node, Numeral, Power, Product, Sum, column_of
-from cgx_checks.maths.vocabulary import CONSTANTS, FUNCTIONS
+from cgx_checks.maths.tree import (
+    Bounds,
+    Call,
+    Comparison,
+    Direction,
+    Name,
+    Negation,
+    Node,
+    Numeral,
+    Power,
+    Product,
+    Sum,
+    column_of,
+)
+from cgx_checks.maths.vocabulary import CONSTANTS, FUNCTIONS, TRUTH_VALUES, nearest, resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
+type Relation = Literal["=", "approx"]
+
 _HALF = Fraction(1, 2)
 _COMPLEX_PARTS = frozenset({"re", "im", "arg", "Abs", "sign", "conjugate"})
+_BINDERS = frozenset({"Limit", "Sum", "Product"})
 
 
 @attrs.frozen
@@ -63,6 +89,16 @@ class Shape:
     complex_parts: int = 0
     """The largest degree of an argument of re, im, arg, Abs, sign or conjugate, which sympy splits
     into real and imaginary parts by expanding it (re((x+I)**300) takes seconds)."""
+    condition: bool = False
+    """Whether it is a condition (a comparison, And, Or, Not, Eq, Ne, True, False), not a value."""
+    calculus: bool = False
+    """Whether it holds an Integral, Derivative, Limit, Sum or Product."""
+    undefined: bool = False
+    """Whether it calls a function the encoding declares (undefined: no number can be put in it)."""
+    growing: bool = False
+    """Whether it applies factorial, gamma or binomial to a constant whose size the estimates do not know
+    (factorial(floor(exp(100)))): sympy would compute it exactly, at a cost no estimate bounds, so such a
+    step is never called small (the worker's budget bounds it)."""
 
     @property
     def step_degree(self) -> int:
@@ -79,6 +115,11 @@ class ParsedStep:
     rhs: Node
     lhs_shape: Shape
     rhs_shape: Shape
+    relation: Relation = "="
+    """The relation the step asserts: equality, or \\approx (to the reported digits)."""
+    reported: Literal["lhs", "rhs"] | None = None
+    """The side that is a number the paper reports with limited digits, when the other side is a constant:
+    the decision then allows the rounding of those digits (an approximate pass)."""
 
     @property
     def degree(self) -> int:
@@ -90,36 +131,215 @@ class ParsedStep:
         """The declared symbols the two sides use."""
         return self.lhs_shape.symbols | self.rhs_shape.symbols
 
+    @property
+    def condition(self) -> bool:
+        """Whether the sides are conditions, the step saying they hold for the same values."""
+        return self.lhs_shape.condition
+
+    @property
+    def calculus(self) -> bool:
+        """Whether a side holds an integral, derivative, limit, sum or product."""
+        return self.lhs_shape.calculus or self.rhs_shape.calculus
+
+    @property
+    def undefined(self) -> bool:
+        """Whether a side calls a declared (undefined) function."""
+        return self.lhs_shape.undefined or self.rhs_shape.undefined
+
 
 def parse_step(raw: object) -> ParsedStep:
-    """Validate an encoding and parse and check both sides, or raise CgxError with a stable code.
+    """Validate an encoding and read, parse and check both sides, or raise CgxError with a stable code.
 
-    Codes: proposal-invalid (the JSON), expression-invalid (with the column), expression-too-large,
-    unknown-symbol, unknown-function, division-by-zero, result-too-large, degree-too-large.
+    Codes: proposal-invalid (the JSON), expression-invalid (with the column), latex-invalid,
+    latex-ambiguous, expression-too-large, unknown-symbol, unknown-function, division-by-zero,
+    result-too-large, degree-too-large, step-trivial, approximation-not-numeric.
     """
+    if isinstance(raw, ParsedStep):
+        return raw
     encoding = load_encoding(raw)
-    trees = {}
+    trees, relation = step_sides(encoding)
     shapes = {}
-    for side, text in (("lhs", encoding.lhs), ("rhs", encoding.rhs)):
-        tree = parse_side(text, side)
+    for side, tree in trees.items():
+        if tree.depth > MAX_DEPTH:
+            raise CgxError(
+                Code.EXPRESSION_TOO_LARGE,
+                f"{side} nests {tree.depth} levels deep (powers of powers, calls inside calls); at most {MAX_DEPTH}",
+            )
         try:
             shape = _Shaper(encoding).shape(tree)
         except CgxError as error:
             raise CgxError(error.code, f"{side}: {error.message}") from None
         if shape.step_degree > MAX_DEGREE:
             raise CgxError(Code.DEGREE_TOO_LARGE, f"{side} has degree {shape.step_degree}; at most {MAX_DEGREE}")
-        trees[side], shapes[side] = tree, shape
-    step = ParsedStep(encoding, trees["lhs"], trees["rhs"], shapes["lhs"], shapes["rhs"])
+        shapes[side] = shape
+    if shapes["lhs"].condition != shapes["rhs"].condition:
+        condition, value = ("lhs", "rhs") if shapes["lhs"].condition else ("rhs", "lhs")
+        raise CgxError(
+            Code.EXPRESSION_INVALID,
+            f"{condition} is a condition (it compares) and {value} a value; a step equates two values or says two "
+            "conditions hold for the same values (write True for a condition that always holds)",
+        )
+    from cgx_checks.maths.observation import canonical_text
+
+    if canonical_text(trees["lhs"], encoding.names) == canonical_text(trees["rhs"], encoding.names):
+        raise CgxError(
+            Code.STEP_TRIVIAL,
+            "the two sides are the same expression as written, so the check could not fail and would be no evidence",
+        )
+    step = ParsedStep(encoding, trees["lhs"], trees["rhs"], shapes["lhs"], shapes["rhs"], relation)
     if step.degree > MAX_DEGREE:
         raise CgxError(Code.DEGREE_TOO_LARGE, f"the step has degree {step.degree}; at most {MAX_DEGREE}")
-    return step
+    return attrs.evolve(step, reported=_reported(step))
+
+
+def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
+    """The trees of the two sides, from sympy spelling or the paper's LaTeX, and the relation between them."""
+    from cgx_checks.maths.parse import parse_side  # lark: the caller's process only (the worker gets parsed steps)
+
+    if encoding.latex is None:
+        assert encoding.lhs is not None and encoding.rhs is not None
+        return {"lhs": parse_side(encoding.lhs, "lhs"), "rhs": parse_side(encoding.rhs, "rhs")}, "="
+    from cgx_checks.maths.latex import parse_latex
+    from cgx_checks.maths.latex_read import Declarations, condition_of, layout_chains, read_chains, read_part
+
+    declarations = Declarations(
+        encoding.names, frozenset(encoding.functions), dict(encoding.aliases), encoding.function_argument
+    )
+    statements = parse_latex(encoding.latex)
+    if encoding.split is None:
+        layout = layout_chains(statements)
+        if any(chain.relations for chain in layout) and all(
+            relation in ("=", "approx") for chain in layout for relation in chain.relations
+        ):
+            given = "lhs" if encoding.lhs is not None else "rhs"
+            raise CgxError(
+                Code.LATEX_INVALID,
+                f"latex is a relation (=), so it gives both sides: leave out {given} and give split (1 for its "
+                "first relation); latex beside lhs or rhs is one side, a value or an inequality",
+            )
+        chains = read_chains(statements, declarations)
+        if any(chain.relations for chain in chains):
+            latex_side = condition_of(chains, 1)
+        elif len(chains) == 1:
+            latex_side = chains[0].parts[0]
+        else:
+            raise CgxError(Code.LATEX_INVALID, "latex holds several values separated by commas; give one side")
+        if encoding.lhs is not None:
+            return {"lhs": parse_side(encoding.lhs, "lhs"), "rhs": latex_side}, "="
+        assert encoding.rhs is not None
+        return {"lhs": latex_side, "rhs": parse_side(encoding.rhs, "rhs")}, "="
+    layout = layout_chains(statements)
+    relations = [(chain, index) for chain in layout for index in range(len(chain.relations))]
+    if encoding.split > len(relations):
+        raise CgxError(
+            Code.PROPOSAL_INVALID,
+            f"the maths encoding is invalid: split is {encoding.split}, and latex has {len(relations)} "
+            "relation(s) @ $.split",
+        )
+    chain, index = relations[encoding.split - 1]
+    relation = chain.relations[index]
+    if relation not in ("=", "approx"):
+        shown = {"to": "\\to", "sim": "\\sim", "propto": "\\propto"}.get(relation, relation)
+        raise CgxError(
+            Code.LATEX_INVALID,
+            f"relation {encoding.split} of latex is {shown}, not = or \\approx: a step equates two sides; give an "
+            "inequality as a condition side (latex without split) against True or the condition it claims",
+        )
+    sides = {"lhs": read_part(chain.parts[index], declarations), "rhs": read_part(chain.parts[index + 1], declarations)}
+    return sides, "=" if relation == "=" else "approx"
+
+
+def reported_numeral(node: Node) -> tuple[Fraction, str] | None:
+    """The value and digits of a side that is a number as the paper writes it (`2.4e-5`, `-0.33`), or None."""
+    if isinstance(node, Negation) and isinstance(node.operand, Numeral):
+        return -node.operand.value, node.operand.text
+    if isinstance(node, Numeral):
+        return node.value, node.text
+    return None
+
+
+def _reported(step: ParsedStep) -> Literal["lhs", "rhs"] | None:
+    """Which side is a reported number to be read with its rounding, if the step is approximate."""
+    if step.condition:
+        if step.relation == "approx":
+            raise CgxError(Code.APPROXIMATION_NOT_NUMERIC, "a condition cannot be approximate")
+        return None
+    found: list[tuple[Fraction, Literal["lhs", "rhs"]]] = []
+    for side, node, other in (("lhs", step.lhs, step.rhs), ("rhs", step.rhs, step.lhs)):
+        numeral = reported_numeral(node)
+        if numeral is None or free_names(other):
+            continue
+        text = numeral[1]
+        if step.relation == "=" and not any(mark in text for mark in ".eE"):
+            continue  # an integer in an equality is exact
+        found.append((half_unit(text, lenient=step.relation == "approx"), side))  # type: ignore[arg-type]
+    if not found:
+        if step.relation == "approx":
+            raise CgxError(
+                Code.APPROXIMATION_NOT_NUMERIC,
+                "an approximate step (\\approx) is checked against a number the paper reports, whose digits set the "
+                "rounding; here neither side is such a number with the other a constant",
+            )
+        return None
+    return max(found)[1]
+
+
+def half_unit(text: str, *, lenient: bool = False) -> Fraction:
+    """Half a unit of the last digit a numeral writes: 2.4e-5 is +- 5e-7, 0.330 is +- 0.0005, 12 is +- 0.5.
+
+    `lenient` (an \\approx step) does not count an integer's trailing zeros (300 is +- 50), as a reader
+    of "about 300" does not."""
+    mantissa, _, exponent = text.lower().partition("e")
+    scale = int(exponent) if exponent else 0
+    whole, _, fraction = mantissa.partition(".")
+    places = len(fraction)
+    if lenient and not fraction:
+        stripped = whole.rstrip("0")
+        scale += len(whole) - len(stripped) if stripped else 0
+    return Fraction(1, 2) * Fraction(10) ** (scale - places)
+
+
+def free_names(node: Node) -> frozenset[str]:
+    """The declared symbols a side depends on: those outside the variables a definite integral, a sum,
+    a product or a limit binds."""
+    match node:
+        case Name():
+            return frozenset() if node.constant else frozenset({node.name})
+        case Numeral() | Direction():
+            return frozenset()
+        case Negation():
+            return free_names(node.operand)
+        case Sum():
+            return frozenset().union(*(free_names(term) for _, term in node.terms))
+        case Product():
+            return frozenset().union(*(free_names(factor) for _, factor in node.factors))
+        case Power():
+            return free_names(node.base) | free_names(node.exponent)
+        case Bounds():
+            return frozenset().union(*(free_names(item) for item in node.items))
+        case Comparison():
+            return frozenset().union(*(free_names(operand) for operand in node.operands))
+        case Call():
+            if node.name == "Limit" and len(node.arguments) >= 3:
+                variable = free_names(node.arguments[1])
+                return (free_names(node.arguments[0]) - variable) | free_names(node.arguments[2])
+            if node.name in ("Integral", "Sum", "Product"):
+                names = free_names(node.arguments[0])
+                for spec in node.arguments[1:]:
+                    if isinstance(spec, Bounds) and len(spec.items) == 3:
+                        names = (
+                            (names - free_names(spec.items[0])) | free_names(spec.items[1]) | free_names(spec.items[2])
+                        )
+                    else:
+                        names = names | free_names(spec)
+                return names
+            return frozenset().union(*(free_names(argument) for argument in node.arguments))
 
 
 def expandable(step: ParsedStep) -> bool:
     """Whether both sides are small enough to expand quickly (see `limits.EXPAND_TERMS` and the next caps).
 
-    `observation_key` expands only such steps, in the caller's process; `decide` tries its witnesses
-    before expanding a step that is not.
+    `observation_key` expands only such steps; `decide` tries its witnesses before expanding a step that is not.
     """
     return all(_small(shape) for shape in (step.lhs_shape, step.rhs_shape))
 
@@ -130,6 +350,7 @@ def _small(shape: Shape) -> bool:
         and shape.bits <= EXPAND_BITS
         and shape.radicand_total <= EXPAND_RADICAND_BITS
         and shape.complex_parts <= EXPAND_COMPLEX_DEGREE
+        and not shape.growing
     )
 
 
@@ -144,28 +365,62 @@ class _Shaper:
             case Name():
                 return self._name(node)
             case Negation():
-                inner = self.shape(node.operand)
+                inner = self._value(self.shape(node.operand), column_of(node.operand))
                 value = None if inner.value is None else -inner.value
                 return attrs.evolve(inner, value=value)
             case Sum():
-                return _sum([self._signed(sign, self.shape(term)) for sign, term in node.terms])
+                return _sum(
+                    [self._signed(sign, self._value(self.shape(term), column_of(term))) for sign, term in node.terms]
+                )
             case Product():
                 return self._product(node)
             case Power():
-                return _power(self.shape(node.base), self.shape(node.exponent), node.column)
+                base = self._value(self.shape(node.base), node.column)
+                exponent = self._value(self.shape(node.exponent), node.column)
+                return _power(base, exponent, node.column)
             case Call():
                 return self._call(node)
+            case Comparison():
+                shapes = [self._value(self.shape(operand), column_of(operand)) for operand in node.operands]
+                return attrs.evolve(_sum(shapes), value=None, condition=True)
+            case Bounds():
+                raise CgxError(
+                    Code.EXPRESSION_INVALID,
+                    f"the bounds at column {node.column} belong in Integral, Sum or Product, as (x, a, b)",
+                )
+            case Direction():
+                raise CgxError(
+                    Code.EXPRESSION_INVALID,
+                    f"a direction ('+' or '-') at column {node.column} is the fourth argument of Limit only",
+                )
+
+    @staticmethod
+    def _value(shape: Shape, column: int) -> Shape:
+        if shape.condition:
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"the condition at column {column} is not a value: compare only values, and join conditions "
+                "with And, Or and Not",
+            )
+        return shape
 
     @staticmethod
     def _signed(sign: int, shape: Shape) -> Shape:
         return shape if sign > 0 or shape.value is None else attrs.evolve(shape, value=-shape.value)
 
     def _name(self, node: Name) -> Shape:
+        if node.constant:
+            return _atom(frozenset())
         if node.name in self.encoding.names:
             return _atom(frozenset({node.name}))
+        aliases = dict(self.encoding.aliases)
+        if node.name in aliases and aliases[node.name] in CONSTANTS:
+            return _atom(frozenset())
         if node.name in CONSTANTS:
             return _atom(frozenset())
-        if node.name in FUNCTIONS:
+        if node.name in TRUTH_VALUES:
+            return attrs.evolve(_atom(frozenset()), condition=True, degree=0)
+        if node.name in self.encoding.functions or resolve_function(aliases.get(node.name, node.name)):
             raise CgxError(
                 Code.EXPRESSION_INVALID,
                 f"{node.name} at column {node.column} is a function: call it, as in {node.name}(x)",
@@ -173,14 +428,14 @@ class _Shaper:
         declared = ", ".join(sorted(self.encoding.names)) or "none"
         raise CgxError(
             Code.UNKNOWN_SYMBOL,
-            f"{node.name[:MAX_NAME_CHARS]!r} at column {node.column} is not a declared symbol (declared: {declared}) "
-            f"nor a constant ({', '.join(CONSTANTS)}); declare it in symbols",
+            f"{node.name[:MAX_NAME_CHARS]!r} at column {node.column} is not a declared symbol (declared, by sympy "
+            f"name: {declared}) nor a constant ({', '.join(CONSTANTS)}); declare it in symbols",
         )
 
     def _product(self, node: Product) -> Shape:
         shapes = []
         for operator, factor in node.factors:
-            shape = self.shape(factor)
+            shape = self._value(self.shape(factor), column_of(factor))
             if operator < 0 and shape.value == 0:
                 raise CgxError(Code.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
             shapes.append((operator, shape))
@@ -216,57 +471,223 @@ class _Shaper:
                 symbols=frozenset().union(*(shape.symbols for shape in all_shapes)),
                 has_log=any(shape.has_log for shape in all_shapes),
                 complex_parts=max(shape.complex_parts for shape in all_shapes),
+                calculus=any(shape.calculus for shape in all_shapes),
+                undefined=any(shape.undefined for shape in all_shapes),
+                growing=any(shape.growing for shape in all_shapes),
             ),
             column_of(node),
         )
 
     def _call(self, node: Call) -> Shape:
-        if node.name not in FUNCTIONS:
-            if node.name in self.encoding.names:
+        function = self.encoding.function(node.name)
+        if function is None:
+            raise self._unknown_function(node)
+        kind, name = function
+        if kind == "declared":
+            if len(node.arguments) > MAX_ARGUMENTS:
                 raise CgxError(
-                    Code.UNKNOWN_FUNCTION,
-                    f"{node.name} at column {node.column} is a symbol, not a function: "
-                    f"write {node.name}*(...) for a product",
+                    Code.EXPRESSION_INVALID,
+                    f"{node.name} at column {node.column} takes {len(node.arguments)} arguments; "
+                    f"at most {MAX_ARGUMENTS}",
                 )
-            raise CgxError(
-                Code.UNKNOWN_FUNCTION,
-                f"{node.name[:MAX_NAME_CHARS]}() at column {node.column} is not one of the functions "
-                f"{', '.join(FUNCTIONS)}",
-            )
-        if len(node.arguments) not in FUNCTIONS[node.name]:
-            counts = " or ".join(str(count) for count in FUNCTIONS[node.name])
+            arguments = [self._value(self.shape(argument), column_of(argument)) for argument in node.arguments]
+            return attrs.evolve(_call_shape(arguments, node.column, False), undefined=True)
+        if node.name in self.encoding.names:
             raise CgxError(
                 Code.EXPRESSION_INVALID,
-                f"{node.name} at column {node.column} takes {counts} argument(s), not {len(node.arguments)}",
+                f"{node.name} at column {node.column} is a declared symbol and the vocabulary's function {name}: "
+                f"write {node.name}*(...) for a product, or rename the symbol to call the function",
             )
-        arguments = [self.shape(argument) for argument in node.arguments]
-        if node.name == "sqrt":
+        counts = FUNCTIONS[name].arities
+        if len(node.arguments) not in counts:
+            shown = " or ".join(str(count) for count in counts)
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{node.name} at column {node.column} takes {shown} argument(s), not {len(node.arguments)}: "
+                f"{FUNCTIONS[name].meaning}",
+            )
+        if FUNCTIONS[name].kind == "calculus":
+            return self._calculus(name, node)
+        if FUNCTIONS[name].kind == "condition":
+            return self._logic(name, node)
+        arguments = [self._value(self.shape(argument), column_of(argument)) for argument in node.arguments]
+        if name == "sqrt":
             return _power(arguments[0], _numeral(_HALF), node.column)
-        if node.name == "exp":
+        if name == "exp":
             return _power(_atom(frozenset()), arguments[0], node.column)
-        if node.name == "log" and len(arguments) == 2 and arguments[1].value == 1:
+        if name in _GROWING:
+            return _growing(name, arguments, node.column)
+        if name == "log" and len(arguments) == 2 and arguments[1].value == 1:
             raise CgxError(
                 Code.DIVISION_BY_ZERO, f"log at column {node.column} is to base 1, which divides by log(1) = 0"
             )
-        return _checked(
-            Shape(
-                degree=1,
-                inner=max(max(shape.degree, shape.inner) for shape in arguments),
-                value=None,
-                bits=max(shape.bits for shape in arguments),
-                radicands=0,
-                terms=1,
-                inner_terms=max(max(shape.terms, shape.inner_terms) for shape in arguments),
-                radicand_total=sum(shape.radicand_total for shape in arguments),
-                symbols=frozenset().union(*(shape.symbols for shape in arguments)),
-                has_log=node.name == "log" or any(shape.has_log for shape in arguments),
-                complex_parts=max(
-                    max(shape.complex_parts, shape.step_degree if node.name in _COMPLEX_PARTS else 0)
-                    for shape in arguments
-                ),
-            ),
-            node.column,
+        return _call_shape(arguments, node.column, name in _COMPLEX_PARTS, name == "log")
+
+    def _unknown_function(self, node: Call) -> CgxError:
+        if node.name in self.encoding.names:
+            return CgxError(
+                Code.UNKNOWN_FUNCTION,
+                f"{node.name} at column {node.column} is a symbol, not a function: write {node.name}*(...) for a "
+                "product, or declare a function in functions",
+            )
+        suggestion = nearest(node.name, [*FUNCTIONS, *self.encoding.functions])
+        hint = f"; did you mean {suggestion}?" if suggestion else ""
+        return CgxError(
+            Code.UNKNOWN_FUNCTION,
+            f"{node.name[:MAX_NAME_CHARS]}() at column {node.column} is not a function of the vocabulary nor a "
+            f"declared one{hint} (declare an undefined function such as Q(r) in functions)",
         )
+
+    def _bound_variable(self, node: Node, what: str, column: int) -> None:
+        if not isinstance(node, Name) or node.constant or node.name not in self.encoding.names:
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"the variable of {what} at column {column} must be a declared symbol",
+            )
+
+    def _calculus(self, name: str, node: Call) -> Shape:
+        column = node.column
+        body = self._value(self.shape(node.arguments[0]), column_of(node.arguments[0]))
+        shapes = [body]
+        specs = node.arguments[1:]
+        if name == "Limit":
+            self._bound_variable(specs[0], "Limit", column)
+            shapes.append(self._value(self.shape(specs[1]), column))
+            if len(specs) == 3 and not isinstance(specs[2], Direction):
+                raise CgxError(
+                    Code.EXPRESSION_INVALID, f"the fourth argument of Limit at column {column} is '+' or '-'"
+                )
+            return attrs.evolve(_call_shape(shapes, column, False), calculus=True)
+        order = 0
+        index = 0
+        while index < len(specs):
+            spec = specs[index]
+            if isinstance(spec, Bounds):
+                if name == "Derivative":
+                    if len(spec.items) != 2:
+                        raise CgxError(
+                            Code.EXPRESSION_INVALID, f"a derivative's (x, n) at column {column} has two items"
+                        )
+                    self._bound_variable(spec.items[0], name, column)
+                    order += self._order(spec.items[1], column)
+                else:
+                    if len(spec.items) != 3:
+                        raise CgxError(
+                            Code.EXPRESSION_INVALID,
+                            f"the bounds of {name} at column {column} are (x, a, b): the variable and two limits",
+                        )
+                    self._bound_variable(spec.items[0], name, column)
+                    shapes.extend(self._value(self.shape(item), column) for item in spec.items[1:])
+            elif isinstance(spec, Name) and name in ("Integral", "Derivative"):
+                self._bound_variable(spec, name, column)
+                if name == "Derivative":
+                    if index + 1 < len(specs) and isinstance(specs[index + 1], Numeral):
+                        order += self._order(specs[index + 1], column)
+                        index += 1
+                    else:
+                        order += 1
+            else:
+                wanted = "(k, a, b)" if name in ("Sum", "Product") else "x or (x, a, b)"
+                raise CgxError(
+                    Code.EXPRESSION_INVALID, f"{name} at column {column} takes {wanted} after its expression"
+                )
+            index += 1
+        if order > MAX_DERIVATIVE_ORDER:
+            raise CgxError(
+                Code.EXPRESSION_TOO_LARGE,
+                f"the derivative at column {column} has order {order}; at most {MAX_DERIVATIVE_ORDER}",
+            )
+        return attrs.evolve(_call_shape(shapes, column, False), calculus=True)
+
+    @staticmethod
+    def _order(node: Node, column: int) -> int:
+        if not isinstance(node, Numeral) or node.value.denominator != 1 or node.value < 1:
+            raise CgxError(
+                Code.EXPRESSION_INVALID, f"a derivative's order at column {column} is a positive whole number"
+            )
+        return min(int(node.value), MAX_DERIVATIVE_ORDER + 1)
+
+    def _logic(self, name: str, node: Call) -> Shape:
+        shapes = [self.shape(argument) for argument in node.arguments]
+        if name in ("Eq", "Ne"):
+            for shape, argument in zip(shapes, node.arguments, strict=True):
+                self._value(shape, column_of(argument))
+        else:
+            for shape, argument in zip(shapes, node.arguments, strict=True):
+                if not shape.condition:
+                    raise CgxError(
+                        Code.EXPRESSION_INVALID,
+                        f"{name} at column {node.column} joins conditions (comparisons such as x > 0); its argument "
+                        f"at column {column_of(argument)} is a value",
+                    )
+        merged = _sum([attrs.evolve(shape, condition=False) for shape in shapes])
+        return attrs.evolve(merged, value=None, condition=True)
+
+
+_GROWING = frozenset({"factorial", "gamma", "binomial", "loggamma", "polygamma", "zeta"})
+"""Functions sympy evaluates exactly at an integer, with a result as large as the integer makes it."""
+
+
+def _growing(name: str, arguments: list[Shape], column: int) -> Shape:
+    """The shape of factorial, gamma, binomial and the like: refused when an argument it knows is too large;
+    with its exact value when sympy would compute one (factorial(5) is 120, so factorial(factorial(99)) is
+    refused like factorial of any 156-digit number); `growing` when a constant argument's size is unknown."""
+    _check_growth(name, arguments, column)
+    shape = _call_shape(arguments, column, False)
+    known = [argument.value for argument in arguments]
+    value: Fraction | None = None
+    if all(item is not None and item.denominator == 1 and item >= 0 for item in known):
+        whole = [int(item) for item in known if item is not None]
+        if name == "factorial":
+            value = Fraction(math.factorial(whole[0]))
+        elif name == "gamma" and whole[0] > 0:
+            value = Fraction(math.factorial(whole[0] - 1))
+        elif name == "binomial":
+            value = Fraction(math.comb(whole[0], whole[1]))
+    unknown = any(not argument.symbols and argument.value is None for argument in arguments)
+    if value is not None:
+        return attrs.evolve(_numeral(value), growing=shape.growing)
+    return attrs.evolve(shape, growing=shape.growing or unknown)
+
+
+def _check_growth(name: str, arguments: list[Shape], column: int) -> None:
+    """Refuse factorial(10^300) and the like before sympy computes a number of 10^302 bits: an integer
+    argument n of factorial or gamma makes about n*log2(n) bits, of binomial about n."""
+    for shape in arguments:
+        if shape.value is None or abs(shape.value) < 2:
+            continue
+        size = abs(shape.value)
+        bits = size * max(size.numerator.bit_length() - size.denominator.bit_length(), 1)
+        if bits > MAX_NUMBER_BITS:
+            raise CgxError(
+                Code.RESULT_TOO_LARGE,
+                f"{name} at column {column} of a number as large as {float(size):.3g} would make sympy compute a "
+                f"number of about {float(bits):.3g} bits; at most {MAX_NUMBER_BITS}",
+            )
+
+
+def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log: bool = False) -> Shape:
+    return _checked(
+        Shape(
+            degree=1,
+            inner=max(max(shape.degree, shape.inner) for shape in arguments),
+            value=None,
+            bits=max(shape.bits for shape in arguments),
+            radicands=0,
+            terms=1,
+            inner_terms=max(max(shape.terms, shape.inner_terms) for shape in arguments),
+            radicand_total=sum(shape.radicand_total for shape in arguments),
+            symbols=frozenset().union(*(shape.symbols for shape in arguments)),
+            has_log=is_log or any(shape.has_log for shape in arguments),
+            complex_parts=max(
+                max(shape.complex_parts, shape.step_degree if complex_part else 0) for shape in arguments
+            ),
+            calculus=any(shape.calculus for shape in arguments),
+            undefined=any(shape.undefined for shape in arguments),
+            growing=any(shape.growing for shape in arguments),
+        ),
+        column,
+    )
 
 
 def _numeral(value: Fraction) -> Shape:
@@ -299,6 +720,9 @@ def _sum(shapes: list[Shape]) -> Shape:
             symbols=frozenset().union(*(shape.symbols for shape in shapes)),
             has_log=any(shape.has_log for shape in shapes),
             complex_parts=max(shape.complex_parts for shape in shapes),
+            calculus=any(shape.calculus for shape in shapes),
+            undefined=any(shape.undefined for shape in shapes),
+            growing=any(shape.growing for shape in shapes),
         ),
         None,
     )
@@ -306,6 +730,16 @@ def _sum(shapes: list[Shape]) -> Shape:
 
 def _power(base: Shape, exponent: Shape, column: int) -> Shape:
     """The shape of base^exponent, refusing before anything is computed when it would be too large."""
+    shape = _power_estimate(base, exponent, column)
+    return attrs.evolve(
+        shape,
+        calculus=base.calculus or exponent.calculus,
+        undefined=base.undefined or exponent.undefined,
+        growing=base.growing or exponent.growing,
+    )
+
+
+def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
     symbols = base.symbols | exponent.symbols
     has_log = base.has_log or exponent.has_log
     if exponent.value is None:

@@ -1,17 +1,34 @@
-"""The tasks the maths worker process runs, by name: each takes a JSON string and returns one.
+"""The tasks the maths worker process runs, by name: each takes its payload (a parsed step, pickled by
+the caller) and returns JSON text.
 
 Imported in the worker only (it imports sympy); the caller names a task and never imports it.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from cgx_checks.maths.decide import symbolic_decision
 from cgx_checks.maths.numeric import evaluate_points
+from cgx_checks.maths.observation import key_task
 
-TASKS: Final[Mapping[str, Callable[[str], str]]] = {
+
+def loaded(payload: object) -> str:
+    """The worker's `loaded` task, for tests: how many grammars it has built (none: it gets parsed steps)
+    and whether it imported sympy."""
+    built = 0
+    for module, function in (("cgx_checks.maths.parse", "side_parser"), ("cgx_checks.maths.latex", "latex_parser")):
+        if module in sys.modules:
+            built += getattr(sys.modules[module], function).cache_info().currsize
+    return json.dumps({"grammars": built, "sympy": "sympy" in sys.modules}, sort_keys=True)
+
+
+TASKS: Final[Mapping[str, Callable[[Any], str]]] = {
     "decide": symbolic_decision,
     "numeric": evaluate_points,
+    "key": key_task,
+    "loaded": loaded,
 }

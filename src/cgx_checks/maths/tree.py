@@ -24,16 +24,21 @@ class Numeral:
 
 @attrs.frozen
 class Name:
-    """A symbol or a constant (I, pi, E), resolved against the encoding later."""
+    """A symbol or a constant (I, pi, E, oo), by its sympy name, resolved against the encoding later.
+
+    `constant` is set when the spelling itself says constant (LaTeX `e` and `\\pi`), so that a declared
+    symbol E (an energy) does not take the place of Euler's number e."""
 
     name: str
     column: int
     depth: int = 1
+    constant: bool = False
 
 
 @attrs.frozen
 class Call:
-    """A call of a named function."""
+    """A call of a named function: one of the vocabulary's (by its vocabulary name, an alias already read
+    as its function) or a function the encoding declares."""
 
     name: str
     arguments: tuple[Node, ...]
@@ -75,14 +80,42 @@ class Power:
     depth: int
 
 
-type Node = Numeral | Name | Call | Negation | Sum | Product | Power
+@attrs.frozen
+class Bounds:
+    """The bounds of an integral, sum or product, `(x, a, b)`, or a tuple of a Derivative `(x, 2)`."""
+
+    items: tuple[Node, ...]
+    column: int
+    depth: int
+
+
+@attrs.frozen
+class Direction:
+    """The side a one-sided limit approaches from: "+" (from above) or "-" (from below)."""
+
+    sign: str
+    column: int
+    depth: int = 1
+
+
+@attrs.frozen
+class Comparison:
+    """A chain of comparisons, `a < b <= c`: every adjacent pair holds. Operators: < <= > >= = !=."""
+
+    operands: tuple[Node, ...]
+    operators: tuple[str, ...]
+    column: int
+    depth: int
+
+
+type Node = Numeral | Name | Call | Negation | Sum | Product | Power | Bounds | Direction | Comparison
 
 
 def column_of(node: Node) -> int:
     """The column where a node starts, for messages (1-based)."""
     while True:
         match node:
-            case Numeral() | Name() | Call():
+            case Numeral() | Name() | Call() | Bounds() | Direction() | Comparison():
                 return node.column
             case Negation():
                 node = node.operand

@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 import sympy
 
-from cgx_checks.maths import MathsOutcome, SymbolicDecider, decide_step, parse_step
 from cgx_checks.maths.build import build_step
+from cgx_checks.maths.decide import decide_step
+from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import value_from_json
+from cgx_checks.maths.structure import parse_step
 from cgx_core.codes import Code
 from cgx_core.digests import canonical_json
 from cgx_core.errors import CgxError
@@ -68,8 +71,8 @@ def test_dynonet_numerator_as_printed_fails_with_a_witness_that_checks_out(
     value = _difference_at(encoding, outcome.witness)
     assert abs(complex(value)) > 0.1
     assert str(sympy.N(value, 15)) == outcome.difference
-    corrected = {"symbols": TRANSFER, "lhs": NUMERATOR_AS_DEFINED, "rhs": NUMERATOR_AS_DEFINED.replace(" ", "")}
-    assert decider.decide(corrected).result == "passed"
+    over_q2 = "(b_0*q^2 + b_1*q + b_2)/(q^2 + a_1*q + a_2)"  # the same transfer function, times q^2/q^2
+    assert decider.decide({"symbols": TRANSFER, "lhs": NUMERATOR_AS_DEFINED, "rhs": over_q2}).result == "passed"
 
 
 def test_farr_first_equality_fails_as_written_and_the_exact_ones_pass(papers: Path, decider: SymbolicDecider) -> None:
@@ -140,7 +143,7 @@ def test_true_steps_pass(
         (X, "(x + 1)^2", "x^2 + 2*x + 2", "constant"),
         (X, "sqrt(x^2)", "x", "witness"),  # false for negative x
         ({"x": ["real", "nonzero"]}, "atan(x) + atan(1/x)", "pi/2", "witness"),
-        (X, "0.1 + 0.2", "0.30000000000000004", "constant"),
+        (X, "0.1 + 0.2", "0.30000000000000004", "rounding"),
         ({"x": []}, "conjugate(x)", "x", "witness"),
     ],
 )

@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cgx_checks.maths import ASSUMPTIONS, POINTS, SymbolicDecider, compare_at, domain_of, numeric_points, numeric_seed
-from cgx_checks.maths.encoding import load_encoding
+from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.encoding import domain_of, load_encoding
+from cgx_checks.maths.numeric import POINTS, compare_at, numeric_points, numeric_seed
 from cgx_checks.maths.points import draw_points, value_from_json
+from cgx_checks.maths.vocabulary import ASSUMPTIONS
 from cgx_core.codes import Code
 from cgx_core.digests import canonical_json, hex_of, json_digest
 
@@ -89,7 +91,7 @@ def test_a_step_built_as_written_is_cheap_to_evaluate_where_sympy_would_expand_i
 
 
 def test_running_out_of_budget_still_records_the_seed_and_points() -> None:
-    raw = encoding("x", "x")
+    raw = encoding("x + x", "2*x")
     with SymbolicDecider(budget=0.0) as hurried:
         outcome = hurried.numeric_check(raw)
     assert (outcome.result, outcome.code) == ("error", str(Code.SYMBOLIC_TIMEOUT))

@@ -10,19 +10,13 @@ import pytest
 import sympy
 from sympy.core.facts import InconsistentAssumptions
 
-from cgx_checks.maths import (
-    ASSUMPTIONS,
-    FUNCTIONS,
-    canonical_assumptions,
-    domain_of,
-    load_encoding,
-    parse_side,
-    parse_step,
-)
 from cgx_checks.maths.build import build, build_step, symbols_of
-from cgx_checks.maths.encoding import sympy_assumptions
+from cgx_checks.maths.encoding import canonical_assumptions, domain_of, load_encoding, sympy_assumptions
 from cgx_checks.maths.limits import MAX_DEGREE, MAX_DEPTH, MAX_SIDE_CHARS
+from cgx_checks.maths.parse import parse_side
+from cgx_checks.maths.structure import parse_step
 from cgx_checks.maths.tree import Negation, Numeral, Product, Sum
+from cgx_checks.maths.vocabulary import ASSUMPTIONS, FUNCTIONS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -82,7 +76,7 @@ def test_a_parse_failure_names_the_column(text: str, column: int) -> None:
     ("lhs", "code"),
     [
         ("y + x", Code.UNKNOWN_SYMBOL),
-        ("gamma(x)", Code.UNKNOWN_FUNCTION),
+        ("Gamma2(x)", Code.UNKNOWN_FUNCTION),
         ("x(x + 1)", Code.UNKNOWN_FUNCTION),
         ("sin", Code.EXPRESSION_INVALID),
         ("log(x, 2, 3)", Code.EXPRESSION_INVALID),
@@ -106,6 +100,11 @@ def test_an_unknown_symbol_lists_the_declared_ones() -> None:
 
 HOSTILE = {
     "10**10**10": Code.RESULT_TOO_LARGE,
+    "factorial(10^300)": Code.RESULT_TOO_LARGE,
+    "gamma(10**6) + x": Code.RESULT_TOO_LARGE,
+    "binomial(10^9, 2)": Code.RESULT_TOO_LARGE,
+    "Integral(" * 61 + "x" + ", x)" * 61: Code.EXPRESSION_TOO_LARGE,
+    "Derivative(x^2, x, 11)": Code.EXPRESSION_TOO_LARGE,
     "2^2^2^2^2^2": Code.RESULT_TOO_LARGE,
     "x**10**10": Code.DEGREE_TOO_LARGE,
     "(x + 1)^10000": Code.DEGREE_TOO_LARGE,
@@ -169,7 +168,16 @@ def test_the_degree_is_structural_not_expanded() -> None:
         ({"symbols": {"x": ["positive", "negative"]}, "lhs": "1", "rhs": "1"}, "$.symbols.x"),
         ({"symbols": {"2x": []}, "lhs": "1", "rhs": "1"}, "$.symbols.2x"),
         ({"symbols": {"pi": []}, "lhs": "1", "rhs": "1"}, "$.symbols.pi"),
-        ({"symbols": {"sin": []}, "lhs": "1", "rhs": "1"}, "$.symbols.sin"),
+        ({"symbols": {"oo": []}, "lhs": "1", "rhs": "2"}, "$.symbols.oo"),
+        ({"symbols": {"x": [], "x'": [], "x_prime": []}, "lhs": "1", "rhs": "2"}, "$.symbols.x_prime"),
+        ({"symbols": {}, "lhs": "1", "rhs": "2", "latex": "1 = 2"}, "$.latex"),
+        ({"symbols": {}, "lhs": "1", "rhs": "2", "split": 1}, "$.split"),
+        ({"symbols": {}, "latex": "1 = 2", "rhs": "2", "split": 1}, "$.split"),
+        ({"symbols": {}, "latex": "1 = 2", "split": 0}, "$.split"),
+        ({"symbols": {}, "latex": "1 = 2", "function_argument": "sideways"}, "$.function_argument"),
+        ({"symbols": {}, "lhs": "1", "rhs": "2", "functions": ["sin"]}, "$.functions[0]"),
+        ({"symbols": {"f": []}, "lhs": "1", "rhs": "2", "functions": ["f"]}, "$.functions[0]"),
+        ({"symbols": {}, "lhs": "1", "rhs": "2", "aliases": {"j": "imaginary"}}, "$.aliases.j"),
         ({"symbols": {f"x{n}": [] for n in range(51)}, "lhs": "1", "rhs": "1"}, "$.symbols"),
     ],
 )
@@ -218,7 +226,9 @@ def test_the_encoding_round_trips_and_symbols_are_sorted() -> None:
 
 
 def test_every_function_of_the_vocabulary_builds() -> None:
-    for name, counts in FUNCTIONS.items():
-        arguments = ", ".join(["x + 2"] * counts[-1])
+    for name, function in FUNCTIONS.items():
+        if function.kind != "function":
+            continue
+        arguments = ", ".join(["x + 2"] + ["2"] * (function.arities[-1] - 1))
         built = build_step(parse_step(step(f"{name}({arguments})", symbols={"x": ["positive"]})))
         assert isinstance(built.lhs, sympy.Expr)

@@ -1,0 +1,128 @@
+"""What the three kinds of decision share (in the worker): building a step, exact numbers as recorded,
+points as substitutions, and the outcomes' wording."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any, Final
+
+import sympy
+
+from cgx_checks.maths.build import BuiltStep, build_step, inexact, undefined
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
+from cgx_checks.maths.points import ValueJson
+from cgx_checks.maths.structure import ParsedStep
+from cgx_core.codes import Code
+
+WITNESS_DIGITS: Final = 30
+"""Significant digits `evalf(strict=True)` must certify to call a value at a witness nonzero."""
+
+SHOWN_DIGITS: Final = 15
+"""Significant digits of a nonzero difference in the record."""
+
+SHOWN_CHARS: Final = 200
+TEXT_BITS: Final = 130
+"""Exact integers and fractions up to about 40 digits are recorded as written; larger ones to 15 digits
+(Python refuses to write an integer of more than 4,300 digits as text, and no reader wants one)."""
+
+
+def built_or_error(step: ParsedStep) -> BuiltStep | MathsOutcome:
+    """Both sides built and, for a step with calculus, computed (`doit`); or why they cannot be."""
+    try:
+        built = build_step(step)
+    except MemoryError:
+        raise
+    except TypeError as error:
+        return errored(Code.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {str(error)[:200]}")
+    except Exception as error:  # sympy failed while evaluating what it built
+        return errored(Code.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {type(error).__name__}")
+    if step.calculus:
+        lhs, rhs = attempt(doit_all, built.lhs), attempt(doit_all, built.rhs)
+        built = BuiltStep(built.lhs if lhs is None else lhs, built.rhs if rhs is None else rhs, built.symbols)
+    for side, expression in (("lhs", built.lhs), ("rhs", built.rhs)):
+        if isinstance(expression, sympy.Basic) and undefined(expression):
+            return errored(
+                Code.SYMBOLIC_UNDECIDED,
+                f"{side} is undefined as written: sympy evaluates it to {short(expression)} "
+                "(a division by zero, a function at a pole, or a divergent integral, sum or limit)",
+            )
+    return built
+
+
+def doit_all(expression: Any) -> Any:
+    return expression.doit()
+
+
+def certified_nonzero(value: Any) -> str | None:
+    """The value as text when it is an exact number sympy certifies nonzero, else None (zero, unknown, or
+    not exact: an unevaluated integral or an undefined function is no proof)."""
+    if value.free_symbols or undefined(value) or inexact(value):
+        return None
+    if value.is_Rational:
+        return None if value == 0 else number_text(value)
+    try:
+        number = value.evalf(WITNESS_DIGITS, strict=True)
+    except MemoryError:
+        raise
+    except Exception:  # PrecisionExhausted: evalf cannot tell it from 0; or evalf cannot evaluate it
+        return None
+    real, imaginary = number.as_real_imag()
+    if not (real.is_Number and imaginary.is_Number) or (real == 0 and imaginary == 0):
+        return None
+    return number_text(number)
+
+
+def number_text(value: Any) -> str:
+    """A number as recorded: exactly when it is a small rational, else to `SHOWN_DIGITS` digits.
+
+    Sizes are read from the integers' bit lengths, never by writing them out: a 4,300-digit value would
+    make `str` raise (Python's int-to-str limit), which must not turn a failed step into an error."""
+    if value.is_Rational and max(abs(value.p).bit_length(), value.q.bit_length()) <= TEXT_BITS:
+        return str(value)
+    return str(sympy.N(value, SHOWN_DIGITS))
+
+
+def substitution(built: BuiltStep, point: Mapping[str, tuple[Fraction, Fraction]]) -> dict[sympy.Basic, Any]:
+    return {
+        built.symbols[name]: sympy.Rational(real.numerator, real.denominator)
+        + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
+        for name, (real, imaginary) in point.items()
+    }
+
+
+def value_text(value: ValueJson) -> str:
+    return value if isinstance(value, str) else f"{value['re']} + ({value['im']})*I"
+
+
+def attempt[T](transform: Callable[[T], Any], value: T) -> Any:
+    """A transform's result, or None when sympy raised (a sympy failure leaves the step undecided)."""
+    try:
+        return transform(value)
+    except MemoryError:
+        raise
+    except Exception:
+        return None
+
+
+def short(value: Any) -> str:
+    """An expression as text for a person, at most `SHOWN_CHARS` long; a huge integer in it is shown to
+    `SHOWN_DIGITS` digits rather than written out (see `number_text`)."""
+    if isinstance(value, sympy.Basic):
+        large = {
+            atom: sympy.Float(atom, SHOWN_DIGITS)
+            for atom in value.atoms(sympy.Rational)
+            if max(abs(atom.p).bit_length(), atom.q.bit_length()) > TEXT_BITS
+        }
+        if large:
+            value = value.xreplace(large)
+    text = str(sympy.sstr(value))
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+def passed(method: str) -> MathsOutcome:
+    return MathsOutcome("passed", f"sympy reduces lhs - rhs to 0 ({method})", method=method)
+
+
+def errored(code: Code, detail: str) -> MathsOutcome:
+    return error_outcome(code, detail)

@@ -1,0 +1,290 @@
+"""The numbers rederive-maths-numeric compares: each side at a point, to 50 digits (sympy and mpmath; the
+worker runs this, never the caller's process). See `numeric` for the rules this implements."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Final
+
+import attrs
+import mpmath  # type: ignore[import-untyped]
+import sympy
+from sympy.core.function import AppliedUndef
+from sympy.core.relational import Relational
+
+from cgx_checks.maths.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
+from cgx_checks.maths.numeric import (
+    EVALUATION_DIGITS,
+    RELATIVE_TOLERANCE,
+    SHOWN_DIGITS,
+    ZERO_FLOOR,
+    function_coefficients,
+)
+from cgx_checks.maths.points import Value
+from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
+
+_HELD: Final = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit)
+_LIMIT_AGREEMENT: Final = "1e-20"
+_MIN_BITS: Final = 64
+"""The least precision (about 19 digits) a numerically computed integral or sum must reach to be compared
+at the 1e-12 tolerance; a point where it does not tells nothing and is skipped."""
+
+
+@attrs.frozen
+class Agreement:
+    """Whether the sides agree at one point, and their values there as recorded."""
+
+    agree: bool
+    lhs: str
+    rhs: str
+
+
+@attrs.frozen
+class Evaluator:
+    """A step built as written, its declared functions replaced by test functions, ready for points."""
+
+    built: BuiltStep
+    condition: bool
+    terms: tuple[Any, ...]
+    free: frozenset[sympy.Symbol]
+    functions: Mapping[str, str]
+    rounding: Fraction | None = None
+    """For a step against a reported number: half a unit of its last digit, the absolute tolerance."""
+
+    @classmethod
+    def of(cls, step: ParsedStep, seed: int) -> Evaluator:
+        built = build_step(step, evaluate=False)
+        functions: dict[str, str] = {}
+        if step.undefined:
+            built = _with_test_functions(built, seed, functions)
+        terms = () if step.condition else sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
+        rounding = None
+        if step.reported is not None:
+            numeral = reported_numeral(step.lhs if step.reported == "lhs" else step.rhs)
+            assert numeral is not None
+            rounding = half_unit(numeral[1], lenient=step.relation == "approx")
+        free = frozenset(free_symbols(built.lhs, built.rhs))
+        return cls(built, step.condition, terms, free, functions, rounding)
+
+    def compare(self, values: Mapping[str, Value]) -> Agreement | None:
+        """The agreement at one point, or None where a side is undefined (or a condition on its boundary)."""
+        substitution: dict[sympy.Basic, Any] = {}
+        for name, (real, imaginary) in values.items():
+            symbol = self.built.symbols[name]
+            if symbol in self.free:
+                substitution[symbol] = sympy.Rational(real.numerator, real.denominator) + sympy.I * sympy.Rational(
+                    imaginary.numerator, imaginary.denominator
+                )
+        with mpmath.workdps(EVALUATION_DIGITS + 10):
+            if self.condition:
+                left_truth = _truth(self.built.lhs, substitution)
+                right_truth = _truth(self.built.rhs, substitution)
+                if left_truth is None or right_truth is None:
+                    return None
+                return Agreement(left_truth == right_truth, str(left_truth), str(right_truth))
+            left, right = value_at(self.built.lhs, substitution), value_at(self.built.rhs, substitution)
+            if left is None or right is None:
+                return None
+            if self.rounding is not None:
+                tolerance = mpmath.mpf(self.rounding.numerator) / self.rounding.denominator
+                return Agreement(bool(abs(left - right) <= tolerance), _text(left), _text(right))
+            return Agreement(_agree(left, right, self.terms, substitution), _text(left), _text(right))
+
+
+def value_at(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> mpmath.mpc | None:
+    """An expression's value at a point, to `EVALUATION_DIGITS` digits, or None when it is undefined there."""
+    try:
+        return _number(substitute(expression, substitution))
+    except MemoryError:
+        raise
+    except Exception:  # sympy or mpmath cannot evaluate it there: treated as undefined
+        return None
+
+
+def _digits() -> int:
+    """The digits to evaluate to: `EVALUATION_DIGITS`, or more while mpmath's `limit` extrapolates (it
+    raises its working precision, and extrapolation magnifies any noise below it)."""
+    return max(EVALUATION_DIGITS, int(mpmath.mp.dps) - 10)
+
+
+def _number(expression: Any) -> mpmath.mpc | None:
+    """A closed expression's value: exact where sympy computes it, integrals, sums, products and limits
+    numerically (each held apart while the rest is computed exactly)."""
+    if not isinstance(expression, sympy.Basic):
+        return None
+    if expression.has(*CALCULUS):
+        held: dict[sympy.Dummy, Any] = {}
+        skeleton = _hold(expression, held).doit()
+        values = {}
+        for dummy, node in held.items():
+            value = _calculus_value(node)
+            if value is None:
+                return None
+            values[dummy] = sympy.Float(value.real, _digits() + 10) + sympy.I * sympy.Float(value.imag, _digits() + 10)
+        exact = skeleton.xreplace(values)
+    else:
+        exact = expression.doit()
+    if undefined(exact):
+        return None
+    number = exact.evalf(_digits())
+    real, imaginary = number.as_real_imag()
+    if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
+        return None
+    return mpmath.mpc(_mpf(real), _mpf(imaginary))
+
+
+def _hold(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
+    """The expression with each outermost integral, sum, product and limit replaced by a placeholder."""
+    if isinstance(expression, _HELD):
+        placeholder = sympy.Dummy(f"held{len(held)}")
+        held[placeholder] = expression
+        return placeholder
+    if not expression.args or isinstance(expression, sympy.Derivative | sympy.Subs):
+        return expression
+    return expression.func(*(_hold(argument, held) for argument in expression.args))
+
+
+def _rebuilt(expression: Any) -> Any:
+    """An expression built as written, rebuilt with sympy's evaluation on (numbers are in it now, so this is
+    cheap): `-1*oo` becomes -oo and `1*exp(-a*t**2)` exp(-a*t**2), which numeric integration needs."""
+    if not isinstance(expression, sympy.Basic) or not expression.args:
+        return expression
+    return expression.func(*(_rebuilt(argument) for argument in expression.args))
+
+
+def _calculus_value(node: Any) -> mpmath.mpc | None:
+    node = _rebuilt(node)
+    node = node.replace(lambda item: isinstance(item, sympy.Derivative | sympy.Subs), lambda item: item.doit())
+    if isinstance(node, sympy.Limit):
+        return _limit(node)
+    if node.has(sympy.Limit):
+        return None
+    number = node.evalf(_digits())
+    real, imaginary = number.as_real_imag()
+    if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
+        return None
+    for part in (real, imaginary):
+        if isinstance(part, sympy.Float) and part._mpf_[1] != 0 and part._prec < _MIN_BITS:
+            return None  # quadrature or series summation did not reach the digits a comparison needs
+    return mpmath.mpc(_mpf(real), _mpf(imaginary))
+
+
+def _limit(node: sympy.Limit) -> mpmath.mpc | None:
+    """A limit with mpmath's `limit` (Richardson extrapolation): both sides of a two-sided one, which must
+    agree to 1e-20 relatively."""
+    body, variable, point, direction = node.args
+
+    def at(value: mpmath.mpf) -> mpmath.mpc:
+        found = _number(body.xreplace({variable: sympy.Float(value, _digits() + 10)}))
+        if found is None:
+            raise ValueError("undefined")
+        return found
+
+    if point.is_infinite:
+        target = mpmath.inf if point.is_extended_positive else -mpmath.inf
+        return mpmath.mpc(mpmath.limit(at, target))
+    centre = _number(point)
+    if centre is None or centre.imag != 0:
+        return None
+    sides = {"+": (1,), "-": (-1,), "+-": (1, -1)}[str(direction)]
+    found = [mpmath.mpc(mpmath.limit(at, centre.real, direction=side)) for side in sides]
+    if len(found) == 2:
+        scale = max(abs(found[0]), abs(found[1]), mpmath.mpf(1))
+        if abs(found[0] - found[1]) > mpmath.mpf(_LIMIT_AGREEMENT) * scale:
+            return None
+    return found[0]
+
+
+def _truth(condition: Any, substitution: Mapping[sympy.Basic, Any]) -> bool | None:
+    """A condition's truth at a point, or None where a side is undefined or a comparison is on its boundary."""
+    if condition is sympy.true or condition is True:
+        return True
+    if condition is sympy.false or condition is False:
+        return False
+    if isinstance(condition, sympy.Not):
+        inner = _truth(condition.args[0], substitution)
+        return None if inner is None else not inner
+    if isinstance(condition, sympy.And | sympy.Or):
+        values = [_truth(argument, substitution) for argument in condition.args]
+        decisive = isinstance(condition, sympy.Or)
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    if isinstance(condition, Relational):
+        left, right = value_at(condition.lhs, substitution), value_at(condition.rhs, substitution)
+        if left is None or right is None:
+            return None
+        scale = max(abs(left), abs(right))
+        difference = left - right
+        if abs(difference) <= mpmath.mpf(RELATIVE_TOLERANCE) * scale or abs(difference) <= mpmath.mpf(ZERO_FLOOR):
+            on_boundary: dict[str, bool] = {"==": True, "!=": False}
+            return on_boundary.get(str(condition.rel_op))
+        if condition.rel_op in ("==", "!="):
+            return bool(condition.rel_op == "!=")
+        if (
+            abs(left.imag) > mpmath.mpf(RELATIVE_TOLERANCE) * scale
+            or abs(right.imag) > mpmath.mpf(RELATIVE_TOLERANCE) * scale
+        ):
+            return None  # a comparison of values that are not real there
+        ordered = {
+            "<": difference.real < 0,
+            "<=": difference.real < 0,
+            ">": difference.real > 0,
+            ">=": difference.real > 0,
+        }
+        return bool(ordered[condition.rel_op])
+    return None
+
+
+def _with_test_functions(built: BuiltStep, seed: int, functions: dict[str, str]) -> BuiltStep:
+    """The step with each declared function replaced by its test function (recorded in `functions`)."""
+    applied = sorted(
+        {(item.func.__name__, len(item.args)) for side in (built.lhs, built.rhs) for item in side.atoms(AppliedUndef)}
+    )
+    lambdas = {}
+    for name, arity in applied:
+        c0, c1, c2, c3 = (
+            sympy.Rational(value.numerator, value.denominator) for value in function_coefficients(seed, name, arity)
+        )
+        variables = (
+            (sympy.Symbol("t"),) if arity == 1 else tuple(sympy.Symbol(f"t{index}") for index in range(1, arity + 1))
+        )
+        total = sympy.Add(*variables)
+        body = c0 + c1 * total + c2 * total**2 + c3 / (1 + total**2)
+        lambdas[(name, arity)] = sympy.Lambda(variables, body)
+        functions[name if arity == 1 or len([a for a in applied if a[0] == name]) == 1 else f"{name}/{arity}"] = (
+            f"{name}({', '.join(str(variable) for variable in variables)}) = {sympy.sstr(body)}"
+        )
+
+    def replaced(side: Any) -> Any:
+        return side.replace(
+            lambda item: isinstance(item, AppliedUndef),
+            lambda item: lambdas[(item.func.__name__, len(item.args))](*item.args),
+        )
+
+    return BuiltStep(replaced(built.lhs), replaced(built.rhs), built.symbols)
+
+
+def _mpf(number: Any) -> mpmath.mpf:
+    return mpmath.mpf(sympy.Float(number, _digits())._mpf_)
+
+
+def _agree(
+    left: mpmath.mpc, right: mpmath.mpc, terms: tuple[Any, ...], substitution: Mapping[sympy.Basic, Any]
+) -> bool:
+    difference = abs(left - right)
+    if difference <= mpmath.mpf(RELATIVE_TOLERANCE) * max(abs(left), abs(right)):
+        return True
+    largest = mpmath.mpf(0)
+    for term in terms:
+        value = value_at(term, substitution)
+        if value is not None:
+            largest = max(largest, abs(value))
+    return bool(difference <= mpmath.mpf(ZERO_FLOOR) * largest)
+
+
+def _text(value: mpmath.mpc) -> str:
+    real = sympy.Float(value.real, SHOWN_DIGITS)
+    imaginary = sympy.Float(value.imag, SHOWN_DIGITS)
+    return str(real if imaginary == 0 else real + sympy.I * imaginary)

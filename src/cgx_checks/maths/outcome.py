@@ -1,0 +1,67 @@
+"""What rederive-maths decided about one step: the record both processes share (no sympy here).
+
+The worker decides (`decide`) and returns the outcome as JSON; the caller reads it back (`decider`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, Self
+
+import attrs
+
+from cgx_checks.maths.points import ValueJson
+from cgx_core.codes import Code
+
+type Result = Literal["passed", "failed", "error"]
+
+
+@attrs.frozen
+class MathsOutcome:
+    """What rederive-maths decided about one step; `to_json` is the check's result and detail."""
+
+    result: Result
+    detail: str
+    """One line for a person."""
+    method: str | None = None
+    """How it was decided: identical, doit, expand, cancel, rewrite-exp, normalise, special, simplify,
+    sets, rounding (passed); constant, witness, rounding (failed); None for an error."""
+    code: str | None = None
+    """The check-error code of an error (symbolic-undecided, symbolic-timeout), else None."""
+    witness: Mapping[str, ValueJson] | None = None
+    """The exact point where a failed step's two sides differ."""
+    difference: str | None = None
+    """lhs - rhs there (or the constant it reduces to), to `SHOWN_DIGITS` digits."""
+    approximate: Mapping[str, str] | None = None
+    """For a step read to a reported number's rounding: the number as reported, the tolerance (half a unit
+    of its last digit) and the value of the other side."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON, always with the same keys."""
+        return {
+            "approximate": None if self.approximate is None else dict(self.approximate),
+            "code": self.code,
+            "detail": self.detail,
+            "difference": self.difference,
+            "method": self.method,
+            "result": self.result,
+            "witness": None if self.witness is None else dict(self.witness),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Self:
+        """An outcome back from `to_json`'s JSON."""
+        return cls(
+            result=raw["result"],
+            detail=raw["detail"],
+            method=raw["method"],
+            code=raw["code"],
+            witness=raw["witness"],
+            difference=raw["difference"],
+            approximate=raw.get("approximate"),
+        )
+
+
+def error_outcome(code: Code, detail: str) -> MathsOutcome:
+    """An error outcome with its check-error code."""
+    return MathsOutcome("error", detail, code=str(code))
