@@ -48,7 +48,7 @@ def synthetic_table_paper(folder: Path, rows: int = 300, sentences: int = 300) -
 
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     import cgx_core.tools.start_run as start_run
-    from cgx_core.tables import TableReading
+    from cgx_core.ingest.tables import TableReading
 
     with_tables = start_run.read_tables
 

@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, Result, RunView
+from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.codes import Code
 from cgx_core.hookspecs import hookimpl
-from cgx_core.plugins import CheckTypeRegistry
 
 RESULTS: dict[str, Result] = {"holds": "passed", "fails": "failed"}
 ENTERED_BY = {"person": "entered by the person", "agent": "entered by an agent acting for the person"}

@@ -22,8 +22,8 @@ from cgx_cli.exit_codes import ExitCode
 from cgx_cli.tool_command import with_run
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import parse_arguments
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.arguments import parse_arguments
+from cgx_core.tooling.output import result_text
 
 LINE_KEYS = ("tool", "args")
 
@@ -59,7 +59,7 @@ def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
 
 def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -> int:
     """Make every call of the batch; status 0 when every line succeeded, 2 otherwise."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     failed = 0
     try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 SKILL_NAME = "credencegraph-extract"
 

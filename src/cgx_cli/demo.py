@@ -19,7 +19,7 @@ from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.report.integrity import Integrity, replay_outcome, verify_outcome
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 
 
 def example_root() -> Path:
@@ -69,8 +69,8 @@ def summary(run: Path, calls: int, integrity: Integrity) -> str:
 
 def demo(directory: str | None) -> int:
     """Rebuild, finish, replay and verify the example in DIR (a new temporary directory by default)."""
-    from cgx_core.replay import replay
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.replay import replay
+    from cgx_core.audit.verify import verify_run
 
     parent = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cgx-demo-"))
     run = parent / "run"

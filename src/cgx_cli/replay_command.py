@@ -7,11 +7,11 @@ from pathlib import Path
 
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 
 def replay_command(run: str, source: str | None, sources: str | None) -> int:
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
 
     try:
         report = replay(Path(run), source=Path(source) if source else None, sources=Path(sources) if sources else None)

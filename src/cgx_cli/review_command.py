@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cgx_cli.exit_codes import ExitCode
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 PERSON_MODEL = "person"
 
@@ -49,7 +49,7 @@ def review_command(
     finish: bool,
     wait: float,
 ) -> int:
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     finished_before = _was_finished(run)
     arguments: dict[str, Any] = {

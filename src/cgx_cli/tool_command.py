@@ -7,8 +7,8 @@ import sys
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import parse_arguments
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.arguments import parse_arguments
+from cgx_core.tooling.output import result_text
 
 
 def _arguments(run: str | None, text: str) -> object:
@@ -33,7 +33,7 @@ def with_run(run: str | None, raw: object) -> object:
 
 def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     try:
         payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
@@ -53,8 +53,8 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
     that tool alone, with the schema of its result too (kept out of the full listing, which an agent reads
     whole, to keep it short)."""
     from cgx_core.errors import CgxError
-    from cgx_core.tools.proposal_schemas import published
-    from cgx_core.tools.registry import TOOLS
+    from cgx_core.tooling.proposal_schemas import published
+    from cgx_core.tooling.registry import TOOLS
 
     if name is not None and name not in TOOLS:
         raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")

@@ -19,7 +19,7 @@ from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.lock import Holder, lock_holder
 from cgx_core.run.manifest import read_manifest
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 
 def _alive(pid: int) -> bool:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.verify_summary import Tally
+from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
+from cgx_core.audit.verify_inputs import RunSource
+from cgx_core.audit.verify_journal import JournalWriter, RecordedRuns, same_file
 from cgx_core.errors import CgxError
-from cgx_core.verify_dispatch import Engine, Verified, dispatch, verifier_versions
-from cgx_core.verify_inputs import RunSource
-from cgx_core.verify_journal import JournalWriter, RecordedRuns, same_file
 
 BATCH = 32
 """Runs per task on a small engine: enough to make a task's overhead small beside its work, few enough to keep
@@ -89,10 +89,10 @@ def _usage_problem(runs: Sequence[str], jobs: int | None, listing: str | None, s
 
 def _engine(scheduler: str | None, jobs: int | None, total: int | None) -> Engine:
     if scheduler is not None:
-        from cgx_core.verify_dask import DaskEngine
+        from cgx_core.audit.verify_dask import DaskEngine
 
         return DaskEngine(scheduler, jobs)
-    from cgx_core.verify_engines import InProcessEngine, PoolEngine
+    from cgx_core.audit.verify_engines import InProcessEngine, PoolEngine
 
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or total == 1:

@@ -136,7 +136,7 @@ class StartedRun:
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         """Call a tool on this run (model 'cgx-testing' unless given); returns the JSON result or error."""
-        from cgx_core.tools.registry import TOOLS, call_tool
+        from cgx_core.tooling.registry import TOOLS, call_tool
 
         args: dict[str, Any] = {"run": str(self.path), **arguments}
         if TOOLS[tool].changes_run:
@@ -156,7 +156,7 @@ def write_tiny_paper(directory: Path) -> Path:
 @pytest.fixture
 def cgx_plugin_manager() -> pluggy.PluginManager:
     """A fresh plugin manager with every installed check-type plugin loaded."""
-    from cgx_core.plugins import build_plugin_manager
+    from cgx_core.checks.installed import build_plugin_manager
 
     return build_plugin_manager()
 
@@ -164,7 +164,7 @@ def cgx_plugin_manager() -> pluggy.PluginManager:
 @pytest.fixture
 def cgx_run(tmp_path: Path) -> Iterator[Callable[..., StartedRun]]:
     """A factory: `cgx_run(rubric_extra="", paper=None, **start_args)` starts a run and returns it."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     counter = iter(range(1_000_000))
 

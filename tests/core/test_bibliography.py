@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cgx_core.bibliography import arxiv_from_doi, first_author_family, read_bib
+from cgx_core.ingest.bibliography import arxiv_from_doi, first_author_family, read_bib
 from support import listed_nodes
 
 
@@ -115,7 +115,7 @@ def test_real_bibliography_entries(papers: Path, bib: str, key: str, expected: t
 def test_start_run_says_which_bib_beside_the_paper_would_resolve_its_citations(tmp_path: Path) -> None:
     """The paper names no bibliography and prints none, so start_run reads no .bib: every \\cite is unresolved;
     the result says which file beside it has the keys, and passing it resolves them."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
     from support import EXAMPLE_RUBRIC
 
     paper = tmp_path / "paper"

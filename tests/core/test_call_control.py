@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.call_control import Cancelled, Control, checkpoint, controlled, progress, stopping
+from cgx_core.run.call_control import Cancelled, Control, checkpoint, controlled, progress, stopping
 from cgx_core.run.lock import lock_holder
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, start_example, tree
 
 

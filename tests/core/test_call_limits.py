@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cgx_core.limits import MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING
-from cgx_core.tools.registry import call_tool
+from cgx_core.base.limits import MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING
+from cgx_core.tooling.registry import call_tool
 from support import start_example, tree
 
 DEEP = 9997

@@ -242,7 +242,7 @@ def test_a_citation_proposal_that_cannot_run_is_refused(run: Path, fields: dict[
 
 def test_get_state_shows_forms_checks_and_assessments_as_plain_json(run: Path) -> None:
     call(run, "run_checks", proposals=[recompute("s-12", "12 * 300", "3000")])
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     payload, is_error = call_tool("get_state", {"run": str(run), "nodes": ["s-12", "c-001", "s-01"]})
     assert not is_error, payload

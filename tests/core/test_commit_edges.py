@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from cgx_core.run import log
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import call, start_example, tree
 
 RECORD = {"node": "s-09", "type": "assumption"}
 
 FULL_DISK = """
 import json, resource, signal, sys
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
 limit = int(sys.argv[2])
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))

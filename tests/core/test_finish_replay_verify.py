@@ -13,8 +13,8 @@ import pytest
 from credencegraph.core import load
 from credencegraph.rubric import check_graph, load_rubric
 
-from cgx_core.replay import replay
-from cgx_core.verify import verify_run
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -166,7 +166,7 @@ def test_replay_reports_the_first_call_that_diverges(copy: Path) -> None:
     lines = (copy / "calls.jsonl").read_bytes().splitlines(keepends=True)
     entry = json.loads(lines[3])
     entry["args"]["proposals"][0]["expression"] = "12 * 250"  # rewrite call 4, and re-chain what follows
-    from cgx_core.digests import bytes_digest
+    from cgx_core.base.digests import bytes_digest
     from cgx_core.run.log import LogLine
 
     rebuilt = [*lines[:3]]
@@ -226,13 +226,13 @@ def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(
     record = dict(node_.attributes["check"])
     record["result"] = "passed"
     attributes = {**node_.attributes, "check": record, "observed": True}
-    from cgx_core.graph_edit import replace_nodes
+    from cgx_core.graph.edit import replace_nodes
 
     dump(replace_nodes(graph, {"c-001": dataclasses.replace(node_, attributes=attributes)}), copy / "graph.json")
     edit_json(
         copy / "manifest.json",
         lambda m: m["finished"]["files"].update(
-            {"graph.json": __import__("cgx_core.digests").digests.file_digest(copy / "graph.json")}
+            {"graph.json": __import__("cgx_core.base.digests").base.digests.file_digest(copy / "graph.json")}
         ),
     )
     done = cli("verify", str(copy))
@@ -269,7 +269,7 @@ def test_verify_warns_when_one_rubric_name_and_version_has_two_digests(
     shutil.copytree(finished, other)
     rubric = other / "rubric.toml"
     rubric.write_text(rubric.read_text().replace('"likely" = 0.7', '"likely" = 0.75'))
-    from cgx_core.digests import file_digest
+    from cgx_core.base.digests import file_digest
 
     edit_json(other / "manifest.json", lambda m: m["rubric"].update({"digest": file_digest(rubric)}))
     done = cli("verify", str(copy), str(other), "--jobs", "2")
@@ -311,14 +311,14 @@ def test_verify_notes_a_check_re_run_by_another_plugin_version(copy: Path, monke
     # The run was made with this package's plugins; verify re-runs with a newer release of them.
     import attrs
 
-    import cgx_core.verify
-    from cgx_core.plugins import CheckTypeRegistry, installed_check_types
+    import cgx_core.audit.verify
+    from cgx_core.checks.installed import CheckTypeRegistry, installed_check_types
 
     newer = CheckTypeRegistry()
     for installed in installed_check_types():
         newer.providing(installed.distribution, "9.9.9")
         newer(attrs.evolve(installed).check_type)
-    monkeypatch.setattr(cgx_core.verify, "installed_check_types", lambda: newer)
+    monkeypatch.setattr(cgx_core.audit.verify, "installed_check_types", lambda: newer)
     verdict = verify_run(copy)
     assert verdict.error is None and verdict.differences == (), verdict
     assert any(

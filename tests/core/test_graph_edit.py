@@ -7,7 +7,7 @@ from pathlib import Path
 
 from credencegraph.core import Graph, Node, Relation, graph_from_dict, graph_to_dict
 
-from cgx_core.graph_edit import copy_graph, replace_nodes, without_relations
+from cgx_core.graph.edit import copy_graph, replace_nodes, without_relations
 from support import EXAMPLE_RECORDS, call, start_example
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core import limits
+from cgx_core.base import limits
 from cgx_core.testing import RUBRIC
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import ROOT, tree
 
 SENTENCE = "We measured twelve runs of three hundred seconds each, and the total is one hour of data. "
@@ -151,8 +151,8 @@ def test_the_budget_decides_the_same_on_saturated_cores(
 ASKER = """
 import sys
 from pathlib import Path
-from cgx_core.ingest_worker import zygote_pid
-from cgx_core.tools.registry import call_tool
+from cgx_core.ingest.worker import zygote_pid
+from cgx_core.tooling.registry import call_tool
 folder = Path(sys.argv[1])
 def start(run, paper):
     return call_tool("start_run", {"run": str(folder / run), "paper": paper, "rubric": sys.argv[2], "model": "m"})

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.digests import bytes_digest, json_digest
+from cgx_core.base.digests import bytes_digest, json_digest
 from cgx_core.testing import StartedRun
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import start_lock_holder, tree
 
 PROPOSAL = {"type": "no-such-check", "target": "s-1"}
@@ -111,11 +111,11 @@ def test_a_rewritten_earlier_line_is_corruption_not_a_tail(run: Path) -> None:
 
 KILL_AFTER_COMMIT = """
 import os, signal, sys
-from cgx_core.run import session
+from cgx_core.run import transaction
 def die(self, state, effect):
     os.kill(os.getpid(), signal.SIGKILL)
-session.Run._derive = die
-from cgx_core.tools.registry import call_tool
+transaction.Run._derive = die
+from cgx_core.tooling.registry import call_tool
 call_tool("run_checks", {"run": sys.argv[1], "proposals": [{"type": "no-such-check", "target": "s-1"}], "model": "m"})
 """
 
@@ -154,7 +154,7 @@ def test_a_state_ahead_of_a_log_that_lost_its_tail_is_rebuilt_from_the_log(run: 
 
 WORKER = """
 import sys
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 for n in range(int(sys.argv[2])):
     payload, is_error = call_tool(
         "run_checks",

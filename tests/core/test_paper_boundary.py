@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from cgx_core.testing import RUBRIC
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import tree
 
 MARKER = "Zanzibar-marker sentence from outside the paper."

@@ -15,8 +15,8 @@ from credencegraph.inference import conditional, marginal
 from credencegraph.semantics import compile_graph
 from report_runs import checked_example, ok, review_rubric
 
-from cgx_core.replay import replay
-from cgx_core.verify import verify_run
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
 from support import EXAMPLE_RUBRIC, call, start_example, tree
 
 PERSON = {"reviewer": "Ada Lovelace", "entered_by": "person"}
@@ -216,7 +216,7 @@ def test_a_review_is_not_a_check_the_agent_could_have_selected(run: Path) -> Non
 
 
 def awaiting(run: Path) -> dict[str, Any]:
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     state, is_error = call_tool("get_state", {"run": str(run), "limit": 1})
     assert not is_error, state
@@ -277,7 +277,7 @@ def test_an_uncalibrated_citation_check_awaits_review(run: Path) -> None:
 def test_the_review_type_is_a_plugin_registered_like_the_others() -> None:
     from importlib import metadata
 
-    from cgx_core.plugins import installed_check_types
+    from cgx_core.checks.installed import installed_check_types
 
     points = {point.name: point.value for point in metadata.entry_points(group="credencegraph_extract.checks")}
     assert points["human-review"] == "cgx_checks.human_review"
@@ -298,7 +298,7 @@ def test_before_and_after_in_the_rubric_are_credencegraphs_own_marginals(run: Pa
 def test_reviews_and_the_awaiting_list_follow_their_published_result_schemas(run: Path) -> None:
     import jsonschema
 
-    from cgx_core.tools.registry import TOOLS, call_tool
+    from cgx_core.tooling.registry import TOOLS, call_tool
 
     accepted = review(run, node="s-12", verdict="fails")
     refused = review(run, node="s-12", verdict="holds")

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.digests import bytes_digest
+from cgx_core.base.digests import bytes_digest
 from cgx_core.testing import RUBRIC, write_tiny_paper
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE, EXAMPLE_RUBRIC, tree
 
 
@@ -322,7 +322,7 @@ def test_the_bbl_credencegraph_reads_is_recorded_and_stored(papers: Path, tmp_pa
 
 
 def test_a_pdf_paper_starts_a_run_that_replays_identically(tmp_path: Path, rubric: Path) -> None:
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
     from support import make_pdf
 
     pdf = tmp_path / "paper.pdf"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.tools.output import result_text
-from cgx_core.tools.paging import MAX_RESULT_CHARS
-from cgx_core.tools.registry import TOOLS, call_tool
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.paging import MAX_RESULT_CHARS
+from cgx_core.tooling.registry import TOOLS, call_tool
 from support import EXAMPLE_RUBRIC
 
 PAPER_RUBRIC = EXAMPLE_RUBRIC.with_name("paper.toml")
@@ -187,7 +187,7 @@ class Reworded:
 
 
 def reworded_registry(padding: int) -> Any:
-    from cgx_core.plugins import CheckTypeRegistry, installed_check_types
+    from cgx_core.checks.installed import CheckTypeRegistry, installed_check_types
 
     registry = CheckTypeRegistry()
     for item in installed_check_types():
@@ -199,8 +199,8 @@ def reworded_registry(padding: int) -> Any:
 def test_proposal_schemas_are_shown_but_a_plugin_that_rewords_them_does_not_make_a_run_diverge(
     tmp_path: Path,
 ) -> None:
-    from cgx_core.plugins import check_types_scope
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
+    from cgx_core.checks.installed import check_types_scope
     from support import start_example
 
     started = start_example(tmp_path / "run", store_source=True)
@@ -210,7 +210,7 @@ def test_proposal_schemas_are_shown_but_a_plugin_that_rewords_them_does_not_make
 
 
 def test_proposal_schemas_too_long_for_their_room_are_named_with_where_to_read_them(tmp_path: Path) -> None:
-    from cgx_core.plugins import check_types_scope
+    from cgx_core.checks.installed import check_types_scope
 
     with check_types_scope(reworded_registry(400)):
         started = start(tmp_path / "run", synthetic_paper(tmp_path / "paper", 300))

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from cgx_core.digests import bytes_digest, file_digest
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
+from cgx_core.base.digests import bytes_digest, file_digest
 from cgx_core.errors import CgxError
-from cgx_core.replay import replay
 from cgx_core.run.log import LogLine
-from cgx_core.tools.registry import call_tool
-from cgx_core.verify import verify_run
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE_PREMISES, EXAMPLE_RECORDS, call, start_example, tree
 
 

@@ -14,9 +14,9 @@ import jsonschema
 import pytest
 
 from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
-from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
-from cgx_core.tools.proposal_schemas import proposal_schema
-from cgx_core.tools.registry import TOOLS, call_tool
+from cgx_core.checks.installed import CheckTypeRegistry, check_types_scope, installed_check_types
+from cgx_core.tooling.proposal_schemas import proposal_schema
+from cgx_core.tooling.registry import TOOLS, call_tool
 from support import EXAMPLE_PREMISES, EXAMPLE_RECORDS, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 if TYPE_CHECKING:

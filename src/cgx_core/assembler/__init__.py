@@ -8,8 +8,8 @@ applies part of a record: a record is applied whole, or refused with a code, a m
 
 from __future__ import annotations
 
+from cgx_core.assembler.applied import Outcome
 from cgx_core.assembler.classify import classify
-from cgx_core.assembler.outcome import Outcome
 from cgx_core.assembler.premises import add_premises
 
 __all__ = ["Outcome", "add_premises", "classify"]

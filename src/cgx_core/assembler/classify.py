@@ -30,15 +30,16 @@ from credencegraph.core import CredenceGraphError, Graph, Relation
 from credencegraph.rubric import Rubric, annotate_node, normalise_text, split_node
 from credencegraph.rubric.model import ANALYST, hedge_key
 
-from cgx_core.assembler import extraction, fixes, nodes
-from cgx_core.assembler.core_errors import Step, code_of, message_of
+from cgx_core.assembler import fixes
+from cgx_core.assembler.applied import Outcome, Refused, credence_json
+from cgx_core.assembler.converter import structure
+from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.graph_edit import replace_node, replace_relations, without_relations
-from cgx_core.assembler.outcome import Outcome, Refused, credence_json
+from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
 from cgx_core.assembler.text import contains_phrase, occurrences, whole_words
 from cgx_core.codes import MEANINGS, Code
-from cgx_core.converter import structure
 from cgx_core.errors import CgxError
-from cgx_core.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
+from cgx_core.graph import extraction, nodes
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)

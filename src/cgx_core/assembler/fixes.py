@@ -18,7 +18,8 @@ from credencegraph.rubric import Rubric
 from credencegraph.rubric.model import ANALYST, EQREF, NUMBER, QUANTITY, VERBATIM, FormField
 from credencegraph.rubric.validate import form_problems
 
-from cgx_core.assembler import nodes, text
+from cgx_core.assembler import text
+from cgx_core.graph import nodes
 
 CREDENCE_WORDS: Final = frozenset(
     {"credence", "base", "stated", "strength", "probability", "confidence", "prior", "sensitivity", "false_pass"}

@@ -3,7 +3,7 @@
 credencegraph's own edits (`split_node`, `annotate_node`) are pure and rebuild the graph; these do the
 same, in the graph's order, reusing every untouched node and relation object (which keeps the run's
 per-object digest cache warm) and re-validating through `Graph.add_node` and `Graph.add_relation`.
-Replacing and dropping come from `cgx_core.graph_edit`, shared with the check engine.
+Replacing and dropping come from `cgx_core.graph.edit`, shared with the check engine.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from credencegraph.core import Graph, Node, Relation
 
-from cgx_core.graph_edit import replace_nodes, without_relations
+from cgx_core.graph.edit import replace_nodes, without_relations
 
 __all__ = ["appended", "replace_node", "replace_nodes", "replace_relations", "without_relations"]
 

@@ -21,24 +21,24 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from cgx_core import call_control
+from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_digest
+from cgx_core.base.json_values import json_kind
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
+from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
-from cgx_core.graph_edit import copy_graph
-from cgx_core.json_values import json_kind
+from cgx_core.graph.edit import copy_graph
 from cgx_core.numbers.tolerances import run_tolerances
-from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
+from cgx_core.run import call_control
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tools.arguments import problems
+from cgx_core.tooling.arguments import problems
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
-    from cgx_core.run.session import CallContext
+    from cgx_core.run.transaction import CallContext
 
 STATEMENT = "{type} on {target}: {result}"
 

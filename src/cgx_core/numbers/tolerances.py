@@ -35,8 +35,8 @@ from typing import Any, Final
 
 import attrs
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 from cgx_core.numbers.numeral import fraction_text
 from cgx_core.numbers.relations import HEDGE_PHRASES, hedge_key

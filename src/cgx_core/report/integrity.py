@@ -17,8 +17,8 @@ import attrs
 from cgx_core.errors import CgxError
 
 if TYPE_CHECKING:
-    from cgx_core.replay import ReplayReport
-    from cgx_core.verify import RunVerdict
+    from cgx_core.audit.replay import ReplayReport
+    from cgx_core.audit.verify import RunVerdict
 
 Status = Literal["passed", "differs", "error", "not-run"]
 
@@ -67,8 +67,8 @@ def run_integrity(
     root: Path, *, replay: bool, verify: bool, source: Path | None = None, sources: Path | None = None
 ) -> Integrity:
     """Replay and verify the run at `root` now (each unless told not to)."""
-    from cgx_core.replay import replay as replay_run
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.replay import replay as replay_run
+    from cgx_core.audit.verify import verify_run
 
     replayed = not_run("--no-replay was given")
     if replay:

@@ -1,7 +1,7 @@
 """get_state: the run as it stands, read without a lock and without writing.
 
 A 400-chunk paper must not flood the agent, so nodes come a page at a time (`start`, `limit`, and never
-more than the result's character budget: see `cgx_core.tools.paging`), or by id (`nodes`), filtered by
+more than the result's character budget: see `cgx_core.tooling.paging`), or by id (`nodes`), filtered by
 `type` or `unit`; the progress counts always come whole.
 
 It is the call an agent makes most, so it is kept cheap: it works on the graph as JSON, read straight from
@@ -18,14 +18,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cgx_core.base.digests import bytes_digest, graph_json_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, graph_json_digest
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
-from cgx_core.tools.output import result_text
-from cgx_core.tools.paging import MAX_RESULT_CHARS, page_of
+from cgx_core.tooling.fence import fence_note, fence_token, fenced
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.paging import MAX_RESULT_CHARS, page_of
 
 DEFAULT_LIMIT = 50
 AWAITING_SHOWN = 20
@@ -137,9 +137,9 @@ def _state_json(paths: RunPaths) -> Json:
             and _is_state_after(data, line_ending_at(paths.log, end))
         ):
             return data
-    from cgx_core.run.session import Run
     from cgx_core.run.state import state_bytes
-    from cgx_core.tools.registry import handler_for
+    from cgx_core.run.transaction import Run
+    from cgx_core.tooling.registry import handler_for
 
     state = Run(paths.root, handler_for).current()
     rebuilt: Json = json.loads(state_bytes(state))
@@ -207,8 +207,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
 
 
 def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[str, Any]) -> Json:
-    """What a person should look at (see cgx_core.review_queue): the count, and the first items."""
-    from cgx_core.review_queue import awaiting_review, models_from_rubric_toml
+    """What a person should look at (see cgx_core.graph.review_queue): the count, and the first items."""
+    from cgx_core.graph.review_queue import awaiting_review, models_from_rubric_toml
 
     items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
     return {"total": len(items), "items": items[:AWAITING_SHOWN]}

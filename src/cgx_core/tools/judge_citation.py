@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgx_core.checks.engine import apply_proposals
-from cgx_core.plugins import installed_check_types
-from cgx_core.run.session import CallContext
+from cgx_core.checks.installed import installed_check_types
 from cgx_core.run.state import Effect, RunState
+from cgx_core.run.transaction import CallContext
 
 TOOL = "judge_citation"
 DEFAULT_TYPE = "citation-support"

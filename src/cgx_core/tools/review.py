@@ -14,11 +14,11 @@ from typing import Any
 import attrs
 
 from cgx_core.checks.engine import apply_proposals
+from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugins import installed_check_types
-from cgx_core.run.session import CallContext
 from cgx_core.run.state import Effect, RunState
+from cgx_core.run.transaction import CallContext
 
 TOOL = "review"
 DEFAULT_TYPE = "human-review"

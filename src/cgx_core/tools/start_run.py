@@ -16,7 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.bibliography import (
+from cgx_core.base.digests import bytes_digest, hex_of
+from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.ingest.bibliography import (
     BibEntry,
     annotate_references,
     bibliography_hint,
@@ -24,26 +28,22 @@ from cgx_core.bibliography import (
     read_bib,
     reference_chunks,
 )
-from cgx_core.call_control import progress
-from cgx_core.cited import CitedCopy, read_cited
-from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, hex_of
-from cgx_core.documents import Document, DocumentFile
-from cgx_core.errors import CgxError
-from cgx_core.fence import fence_token
-from cgx_core.ingest_worker import default_budget, ingest_bounded
-from cgx_core.ingestion import Ingested, IngestRequest
-from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.ingest.cited import CitedCopy, read_cited
+from cgx_core.ingest.documents import Document, DocumentFile
+from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
+from cgx_core.ingest.paper import Ingested, IngestRequest
+from cgx_core.ingest.paper_root import PaperRoot
+from cgx_core.ingest.tables import read_tables
+from cgx_core.ingest.worker import default_budget, ingest_bounded
 from cgx_core.numbers.tolerances import table_for_rubric
-from cgx_core.offline_sources import OfflineSource, read_offline_sources
-from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
+from cgx_core.run.call_control import progress
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
-from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tables import read_tables
-from cgx_core.tools.start_summary import summary, with_proposal_schemas
+from cgx_core.run.transaction import Call, CallContext, Run
+from cgx_core.tooling.fence import fence_token
+from cgx_core.tooling.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -137,7 +137,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.tables)
+    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
     chunks = tables.prose(document.chunks)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
@@ -162,9 +162,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
 def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     """Create the run, or refuse with nothing written."""
 
-    from cgx_core.plugins import distribution_version, installed_check_types
-    from cgx_core.rubrics import load_rubric_bytes
-    from cgx_core.tools.registry import handler_for
+    from cgx_core.checks.installed import distribution_version, installed_check_types
+    from cgx_core.graph.rubric import load_rubric_bytes
+    from cgx_core.tooling.registry import handler_for
 
     root = Path(args["run"])
     if root.exists() or root.is_symlink():
@@ -259,7 +259,7 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
     sets the type but not the base), and every node marked as made by this run's start_run."""
     from credencegraph.rubric import annotate_node
 
-    from cgx_core.graph_edit import replace_nodes
+    from cgx_core.graph.edit import replace_nodes
 
     initial_types = set(rubric.initial.values())
     for node in list(graph):
@@ -276,7 +276,7 @@ def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
     """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
-    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
+    summary that fits an agent's context: see `cgx_core.tooling.start_summary`)."""
     run = context.run
     graph = initial_graph(state.graph, run.rubric, run.id)
     result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)

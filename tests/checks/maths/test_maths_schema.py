@@ -15,7 +15,7 @@ from cgx_checks.maths.vocabulary import ALIASES, ASSUMPTIONS, CONSTANTS, FUNCTIO
 from cgx_checks.rederive_maths import RederiveMaths, RederiveMathsNumeric
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import problems
+from cgx_core.tooling.arguments import problems
 
 SCHEMA = proposal_schema()
 PUBLISHED_GROUP = re.compile(r"([0-9](?:-[0-9])?): ([A-Za-z0-9 ]+?)(?:;|\.)")

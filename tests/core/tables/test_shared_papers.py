@@ -7,8 +7,8 @@ from typing import Any
 
 from credencegraph.ingest.latex import read_latex
 
-from cgx_core.documents import Document, DocumentFile, read_document
-from cgx_core.rubrics import load_rubric_bytes
+from cgx_core.graph.rubric import load_rubric_bytes
+from cgx_core.ingest.documents import Document, DocumentFile, read_document
 from cgx_core.tools.start_run import ingest
 from support import ROOT
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from credencegraph.rubric import check_graph
 
-from cgx_core.documents import read_document
 from cgx_core.errors import CgxError
-from cgx_core.rubrics import load_rubric_bytes
+from cgx_core.graph.rubric import load_rubric_bytes
+from cgx_core.ingest.documents import read_document
 from cgx_core.tools.start_run import ingest
 from support import ROOT
 
@@ -390,7 +390,7 @@ def test_an_unbalanced_brace_in_a_table_is_read_tolerantly(tmp_path: Path) -> No
 
 
 def test_a_row_wider_than_the_limit_is_refused(tmp_path: Path) -> None:
-    from cgx_core.limits import MAX_TABLE_COLUMNS
+    from cgx_core.base.limits import MAX_TABLE_COLUMNS
 
     cells = " & ".join(str(index) for index in range(MAX_TABLE_COLUMNS + 5))
     main = paper(tmp_path, f"\\begin{{tabular}}{{l}}\n{cells} \\\\\n\\end{{tabular}}")
@@ -402,7 +402,7 @@ def test_a_row_wider_than_the_limit_is_refused(tmp_path: Path) -> None:
 
 
 def test_more_rows_than_the_chunk_limit_are_refused(tmp_path: Path) -> None:
-    from cgx_core.limits import MAX_CHUNKS
+    from cgx_core.base.limits import MAX_CHUNKS
 
     body = "a & 1 \\\\\n" * (MAX_CHUNKS + 10)
     main = paper(tmp_path, f"\\begin{{tabular}}{{lc}}\n{body}\\end{{tabular}}")

@@ -15,7 +15,7 @@ from cgx_core.hookspecs import hookimpl
 from cgx_percent_of.check import PercentOf
 
 if TYPE_CHECKING:
-    from cgx_core.plugins import CheckTypeRegistry
+    from cgx_core.checks.installed import CheckTypeRegistry
 
 __all__ = ["PercentOf", "cgx_register_check_types"]
 
