@@ -20,9 +20,9 @@ from typing import IO, Any
 
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.tool_command import with_run
+from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tooling.arguments import parse_arguments
 from cgx_core.tooling.output import result_text
 
 LINE_KEYS = ("tool", "args")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 from cgx_cli.exit_codes import ExitCode
+from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tooling.arguments import parse_arguments
 from cgx_core.tooling.output import result_text
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_digest
+from cgx_core.base.json_schema import problems
 from cgx_core.base.json_values import json_kind
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
 from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
@@ -32,7 +33,6 @@ from cgx_core.graph.edit import copy_graph
 from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.run import call_control
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tooling.arguments import problems
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph

@@ -6,7 +6,7 @@ format's, strings that are not blank, two clauses at least); tests prove that a 
 accepts is a record the converter accepts, and that each example record applies cleanly.
 
 Each schema's `items` holds its record formats under `anyOf` and nothing else, on purpose: the tool
-argument checker (`cgx_core.tooling.arguments`) reads a subset of JSON Schema without `anyOf`, so it lets
+argument checker (`cgx_core.base.json_schema`) reads a subset of JSON Schema without `anyOf`, so it lets
 every record through to the assembler, which refuses a bad one as `record-invalid` with the path of the
 bad field and a fix, and applies the others. One bad record never costs the agent the whole call.
 """

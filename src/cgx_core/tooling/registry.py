@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_core.base.json_schema import check_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.call_control import Cancelled, Control, controlled
 from cgx_core.tooling import descriptions, result_schemas
-from cgx_core.tooling.arguments import check_arguments
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.proposal_schemas import with_judgement_fields, with_proposals
 from cgx_core.tooling.schema import CALLER_FIELDS

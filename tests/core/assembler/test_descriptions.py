@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from cgx_core.assembler import add_premises, classify
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.records import AnyClassifyRecord, PremiseRecord
+from cgx_core.base.json_schema import problems
 from cgx_core.errors import CgxError
-from cgx_core.tooling.arguments import problems
 from cgx_core.tooling.record_descriptions import (
     CLASSIFY_DESCRIPTION,
     CLASSIFY_EXAMPLE,

@@ -1,9 +1,10 @@
-"""Checking a tool's arguments against its JSON schema, strictly and quickly.
+"""Checking JSON against a JSON schema, strictly and quickly: a tool's arguments, and a proposal's fields.
 
-Both front ends hand the arguments to this one checker, so a wrong type, an unknown or a missing
-argument is the same `invalid-arguments` error through MCP and the command line. It reads the subset of
-JSON Schema our schemas use (type, properties, required, additionalProperties, items, enum, minimum,
-maximum, minLength, maxLength, minItems, maxItems). It is written here rather than imported because the
+Both front ends hand a tool's arguments to this one checker, so a wrong type, an unknown or a missing
+argument is the same `invalid-arguments` error through MCP and the command line; the check engine checks
+each proposal's fields against its check type's schema with the same rules (`problems`). It reads the
+subset of JSON Schema our schemas use (type, properties, required, additionalProperties, items, enum,
+minimum, maximum, minLength, maxLength, minItems, maxItems). It is written here rather than imported because the
 `tool` command must start fast (the `jsonschema` package takes about 180 ms to import) and because JSON
 types are checked strictly: `true` is not an integer and `1.0` is not an integer.
 """
