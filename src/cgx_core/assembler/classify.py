@@ -34,12 +34,12 @@ from cgx_core.assembler import fixes
 from cgx_core.assembler.applied import Outcome, Refused, credence_json
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import replace_node, replace_relations, without_relations
 from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
 from cgx_core.assembler.text import contains_phrase, occurrences, whole_words
 from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
+from cgx_core.graph.edit import replace_node, replace_relations, without_relations
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)

@@ -27,11 +27,11 @@ from cgx_core.assembler import fixes
 from cgx_core.assembler.applied import Outcome, Refused
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import appended, replace_relations
 from cgx_core.assembler.records import PremiseRecord, StatedAt, Statement
 from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
+from cgx_core.graph.edit import appended, replace_relations
 
 TOOL = extraction.ADD_PREMISES
 ASSUMPTION: Final = "assumption"

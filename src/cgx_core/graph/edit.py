@@ -1,19 +1,20 @@
-"""Replacing nodes and dropping relations: credencegraph's Graph has no replace or remove.
+"""The edits credencegraph's `Graph` lacks: replace nodes or relations, drop relations, append nodes.
 
-An edit makes a new graph in the same order and reuses every untouched node and relation object (which
-keeps GraphDigester's per-object cache warm). Re-adding every relation through `Graph.add_relation` would
-re-run its cycle check on the whole graph for each edit, which dominated a call's cost; so when the edit
-cannot change what that check guards (the same node ids, a subset of the relations), the graph's indexes
-are copied instead. That reaches into credencegraph 0.4.x's private fields (`_nodes`, `_relations`,
-`_acyclic_out`), pinned with the 0.4 series; tests/core/test_graph_edit.py proves the copy equals the
-validated rebuild, so a change in a 0.4.x release is caught.
+credencegraph's own edits (`split_node`, `annotate_node`) are pure and rebuild the graph; these do the
+same, in the graph's order, reusing every untouched node and relation object (which keeps GraphDigester's
+per-object cache warm). Re-adding every relation through `Graph.add_relation` would re-run its cycle check
+on the whole graph for each edit, which dominated a call's cost; so when the edit cannot change what that
+check guards (the same node ids, a subset of the relations), the graph's indexes are copied instead. That
+reaches into credencegraph 0.4.x's private fields (`_nodes`, `_relations`, `_acyclic_out`), pinned with
+the 0.4 series; tests/core/test_graph_edit.py proves the copy equals the validated rebuild, so a change in
+a 0.4.x release is caught. Replacing relations and appending re-validate through `Graph.add_relation`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
-from credencegraph.core import Graph, Node
+from credencegraph.core import Graph, Node, Relation
 
 
 def _clone(graph: Graph, replaced: Mapping[str, Node], dropped: Collection[str] = ()) -> Graph:
@@ -46,3 +47,33 @@ def without_relations(graph: Graph, relation_ids: Collection[str]) -> Graph:
 def copy_graph(graph: Graph) -> Graph:
     """A new graph with the same nodes and relations, to add to without touching the original."""
     return _clone(graph, {})
+
+
+def replace_node(graph: Graph, node: Node) -> Graph:
+    """The graph with the node of the same id swapped for `node`, in the same place.
+
+    credencegraph has no API to set `stated` or to clear a node: this is how both are done.
+    """
+    return replace_nodes(graph, {node.id: node})
+
+
+def replace_relations(graph: Graph, replaced: Mapping[str, Relation]) -> Graph:
+    """The graph with some relations swapped for new versions of themselves (same ids, same places)."""
+    if not replaced:
+        return graph
+    out = Graph()
+    for node in graph:
+        out.add_node(node)
+    for relation in graph.relations.values():
+        out.add_relation(replaced.get(relation.id, relation))
+    return out
+
+
+def appended(graph: Graph, nodes: Sequence[Node] = (), relations: Sequence[Relation] = ()) -> Graph:
+    """A copy of the graph with `nodes` added after its last node and `relations` after its last relation."""
+    out = Graph()
+    for node in [*graph, *nodes]:
+        out.add_node(node)
+    for relation in [*graph.relations.values(), *relations]:
+        out.add_relation(relation)
+    return out

@@ -14,8 +14,8 @@ from credencegraph.core import CredenceGraphError, CycleError, Graph, Node, Rela
 from credencegraph.rubric import Rubric, annotate_node, split_node
 
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import appended
 from cgx_core.codes import Code
+from cgx_core.graph.edit import appended
 
 Edit = Callable[[Graph, Rubric], Any]
 
