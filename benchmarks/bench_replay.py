@@ -106,10 +106,10 @@ def print_phases(phases: dict[str, Phases], times: Paired) -> None:
 def apply_in_process(root: Path, paper: Path, entries: list[Any]) -> Any:
     """The baseline: ingest the paper as replay does, then apply every logged call to the state before it."""
     from cgx_core.ingest.documents import read_document
+    from cgx_core.ingest.paper import ingest
     from cgx_core.run.state import RunState
     from cgx_core.run.transaction import CallContext, Run
     from cgx_core.tooling.registry import handler_for
-    from cgx_core.tools.start_run import ingest
 
     run = Run(root, handler_for)
     graph, _ = ingest(read_document(paper), [], run.rubric)

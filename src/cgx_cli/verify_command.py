@@ -112,14 +112,15 @@ def _batch_size(total: int | None, slots: int) -> int:
 
 
 def _preload() -> None:
-    """What a forked worker should inherit instead of importing again: credencegraph, the plugins and the
-    arithmetic grammar."""
+    """What a forked worker should inherit instead of importing again: credencegraph and every installed
+    check type's plugin (found through the entry-point group, the built-in ones and a third party's alike;
+    a plugin that does not load is reported for each run it verifies, not here)."""
     import credencegraph.core  # noqa: F401
 
-    with contextlib.suppress(ImportError):  # the built-in plugins may not be installed
-        from cgx_checks.arithmetic.parse import expression_parser
+    from cgx_core.checks.installed import installed_check_types
 
-        expression_parser()
+    with contextlib.suppress(CgxError):
+        installed_check_types()
 
 
 def _watch_versions(versions: dict[str, str]) -> Callable[[list[Verified]], None]:

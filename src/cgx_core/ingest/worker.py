@@ -253,7 +253,6 @@ def _warm_up() -> None:
     import cgx_core.graph.rubric
     import cgx_core.ingest.paper
     import cgx_core.ingest.read_watch
-    import cgx_core.tools.start_run
 
     cgx_core.ingest.read_watch.install()
 

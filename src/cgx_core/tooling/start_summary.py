@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from cgx_core.graph.digest import node_json, relation_json
 from cgx_core.tooling.fence import fence_note
+from cgx_core.tooling.node_view import DEFAULT_LIMIT, nodes_page
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.paging import MAX_RESULT_CHARS, size
 from cgx_core.tooling.rubric_view import checks_view, premises_view, types_view
-from cgx_core.tools.get_state import DEFAULT_LIMIT, nodes_page
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph

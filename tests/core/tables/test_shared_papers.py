@@ -9,7 +9,7 @@ from credencegraph.ingest.latex import read_latex
 
 from cgx_core.graph.rubric import load_rubric_bytes
 from cgx_core.ingest.documents import Document, DocumentFile, read_document
-from cgx_core.tools.start_run import ingest
+from cgx_core.ingest.paper import ingest
 from support import ROOT
 
 PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"

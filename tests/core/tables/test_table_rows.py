@@ -13,7 +13,7 @@ from credencegraph.rubric import check_graph
 from cgx_core.errors import CgxError
 from cgx_core.graph.rubric import load_rubric_bytes
 from cgx_core.ingest.documents import read_document
-from cgx_core.tools.start_run import ingest
+from cgx_core.ingest.paper import ingest
 from support import ROOT
 
 PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
