@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.tool_command import with_run
 from cgx_core.base.json_schema import parse_arguments
@@ -77,7 +78,7 @@ def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -
                 if is_error:
                     failed += 1
                     body = payload["error"]
-                    sys.stderr.write(f"line {number}: error [{body['code']}]: {body['message']}\n")
+                    print_error(body["code"], body["message"], prefix=f"line {number}: ")
                     sys.stderr.flush()
                     if stop_on_error:
                         sys.stderr.write(
@@ -85,6 +86,6 @@ def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -
                         )
                         break
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     return ExitCode.ERROR if failed else ExitCode.OK

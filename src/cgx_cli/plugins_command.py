@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
@@ -62,7 +63,7 @@ def list_plugins(rubric: str | None) -> int:
         loaded = None if rubric is None else read_rubric(Path(rubric))
         listing = plugin_listing(installed_check_types(), loaded)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(listing) + "\n")
     return ExitCode.OK

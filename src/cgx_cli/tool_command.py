@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
@@ -42,7 +43,7 @@ def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     sys.stdout.write(result_text(payload) + "\n")
     if is_error:
         error_body = payload["error"]
-        sys.stderr.write(f"error [{error_body['code']}]: {error_body['message']}\n")
+        print_error(error_body["code"], error_body["message"])
         return ExitCode.ERROR
     return ExitCode.OK
 
@@ -85,7 +86,7 @@ def list_tools(name: str | None = None) -> int:
     try:
         listed = tools_listing(name)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(listed) + "\n")
     return ExitCode.OK

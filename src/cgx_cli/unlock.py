@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
@@ -104,7 +105,7 @@ def unlock(run: str) -> int:
     try:
         read_manifest(paths)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(holder_report(paths.lock)) + "\n")
     return ExitCode.OK

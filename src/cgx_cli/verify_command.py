@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.verify_summary import Tally
 from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
@@ -39,7 +40,7 @@ def verify_command(
 ) -> int:
     problem = _usage_problem(runs, jobs, listing, scheduler)
     if problem is not None:
-        sys.stderr.write(f"error [usage]: {problem} (see 'credencegraph-extract verify --help')\n")
+        print_error("usage", f"{problem} (see 'credencegraph-extract verify --help')")
         return ExitCode.ERROR
     with contextlib.ExitStack() as stack:
         try:
@@ -72,7 +73,7 @@ def verify_command(
             if show and source.total is None:
                 sys.stderr.write("\n")
         except CgxError as error:
-            sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+            print_failure(error)
             return ExitCode.ERROR
         return _report(tally, as_json)
 
@@ -180,7 +181,7 @@ def _report(tally: Tally, as_json: bool) -> int:
         sys.stderr.write(warning + "\n")
     for result in tally.results():
         if result["error"] is not None:
-            sys.stderr.write(f"error [{result['error']['code']}]: {result['path']}: {result['error']['message']}\n")
+            print_error(result["error"]["code"], f"{result['path']}: {result['error']['message']}")
     if tally.errors:
         return ExitCode.ERROR
     return ExitCode.DIFFERENCE if tally.differing else ExitCode.OK

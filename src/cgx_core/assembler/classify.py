@@ -31,7 +31,7 @@ from credencegraph.rubric import Rubric, annotate_node, normalise_text, split_no
 from credencegraph.rubric.model import ANALYST, hedge_key
 
 from cgx_core.assembler import fixes
-from cgx_core.assembler.applied import Outcome, Refused, credence_json
+from cgx_core.assembler.applied import Applied, credence_json
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
@@ -40,6 +40,7 @@ from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import replace_node, replace_relations, without_relations
+from cgx_core.refusals import Refused
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)
@@ -63,7 +64,7 @@ class _Pending:
         return record.children if isinstance(record, SplitRecord) else (record.as_child(),)
 
 
-def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Outcome:
+def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Applied:
     """Apply a classify call's records to the graph; refuse, with a fix, the ones that cannot be applied.
 
     `records` are raw JSON values. The result is `{"applied", "refused", "unmapped_hedges"}`, each in a
@@ -80,7 +81,7 @@ def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id:
         "refused": [refused[index] for index in sorted(refused)],
         "unmapped_hedges": final.unmapped,
     }
-    return Outcome(final.graph, result)
+    return Applied(final.graph, result)
 
 
 def _raw_node(raw: object) -> str | None:

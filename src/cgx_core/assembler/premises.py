@@ -24,7 +24,7 @@ from credencegraph.rubric import Rubric, annotate_node, normalise_text
 from credencegraph.rubric.model import ANALYST
 
 from cgx_core.assembler import fixes
-from cgx_core.assembler.applied import Outcome, Refused
+from cgx_core.assembler.applied import Applied
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import PremiseRecord, StatedAt, Statement
@@ -32,6 +32,7 @@ from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import appended, replace_relations
+from cgx_core.refusals import Refused
 
 TOOL = extraction.ADD_PREMISES
 ASSUMPTION: Final = "assumption"
@@ -39,7 +40,7 @@ REQUIRES: Final = "requires"
 _CORE_ERRORS = (CredenceGraphError, KeyError)
 
 
-def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Outcome:
+def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Applied:
     """Apply an add_premises call's records; refuse, with a fix, the ones that cannot be applied.
 
     The result is `{"applied", "refused", "overflow"}`: applied and refused by record number, overflow
@@ -87,7 +88,7 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
         "refused": [refused[index] for index in sorted(refused)],
         "overflow": overflow,
     }
-    return Outcome(graph, result)
+    return Applied(graph, result)
 
 
 def assumption_declared(rubric: Rubric) -> bool:
