@@ -29,6 +29,7 @@ from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
 from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -123,8 +124,8 @@ def verify_run(root: Path) -> RunVerdict:
     notes: list[str] = []
     checks = rerun = 0
     for node in graph["nodes"]:
-        record = node["attributes"].get("check")
-        if node["attributes"].get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(node["attributes"])
+        if record is None:
             continue
         checks += 1
         cid = node["id"]

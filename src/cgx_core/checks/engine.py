@@ -29,7 +29,9 @@ from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, i
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph import extraction
 from cgx_core.graph.edit import copy_graph
+from cgx_core.graph.evidence import EVIDENCE, check_record
 from cgx_core.numbers.tolerances import run_tolerances
 from cgx_core.refusals import Refused
 from cgx_core.run import call_control
@@ -64,8 +66,8 @@ def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]
     """The check nodes of a graph, in order."""
     found = []
     for node in graph:
-        record = node.attributes.get("check")
-        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(node.attributes)
+        if record is None:
             continue
         installed = registry.get(node.kind)
         slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
@@ -368,10 +370,10 @@ class Proposals:
         }
         if outcome.notices:
             record["notices"] = [dict(notice) for notice in outcome.notices]
-        attributes: dict[str, Any] = {"origin": "evidence", "check": record}
+        attributes: dict[str, Any] = {"origin": EVIDENCE, "check": record}
         if outcome.result != "error":
             attributes["observed"] = outcome.result == "passed"
-        attributes["extraction"] = {"run": self.run.id, "tool": self.tool}
+        attributes[extraction.KEY] = extraction.stamp(self.run.id, self.tool)
         statement = STATEMENT.format(type=check_type.name, target=prepared.target, result=outcome.result)
         self.graph.add_node(Node(cid, kind=check_type.name, statement=statement, attributes=attributes))
         declared = self.rubric.checks[check_type.name]

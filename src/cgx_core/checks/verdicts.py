@@ -8,7 +8,6 @@ its type) or `not selected` (one could, but the agent proposed none).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,8 @@ from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph.edit import replace_nodes
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.extraction import stamped_node
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -72,16 +73,7 @@ def assess(graph: Graph, rubric: Rubric, run_id: str, tool: str) -> Graph:
         else:
             reason = NOT_SELECTED if node.kind in checkable else NO_CHECK_APPLIES
             graph = annotate_node(graph, rubric, node.id, reason=reason)
-    extraction = {"run": run_id, "tool": tool}
-    return replace_nodes(
-        graph,
-        {
-            node.id: dataclasses.replace(
-                graph.nodes[node.id], attributes={**graph.nodes[node.id].attributes, "extraction": extraction}
-            )
-            for node in assessed
-        },
-    )
+    return replace_nodes(graph, {node.id: stamped_node(graph.nodes[node.id], run_id, tool) for node in assessed})
 
 
 def gate(graph: Graph, rubric: Rubric) -> None:
@@ -117,8 +109,8 @@ def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
     every check whose target is a reference node, whatever its type."""
     found: dict[str, list[dict[str, Any]]] = {"failed": [], "unresolved": [], "notices": []}
     for node in graph:
-        record = node.attributes.get("check")
-        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(node.attributes)
+        if record is None:
             continue
         target = graph.nodes.get(str(record.get("target")))
         if target is None or target.attributes.get("unit") != "reference":
@@ -144,8 +136,8 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
     uncalibrated: list[dict[str, Any]] = []
     verdicts: dict[str, int] = {}
     for node in graph:
-        record = node.attributes.get("check")
-        if node.attributes.get("origin") == "evidence" and isinstance(record, Mapping):
+        record = check_record(node.attributes)
+        if record is not None:
             output = record.get("inputs", {})
             if record.get("result") == "error" and str(record.get("detail", "")).startswith("source-untied:"):
                 untied.append(

@@ -1,4 +1,5 @@
-"""Which run and which tool made or last changed a node or a relation: `attributes.extraction`.
+"""Which run and which tool made or last changed a node or a relation: `attributes.extraction`, written here
+and nowhere else (start_run, the assembler, the check engine and finish_run's verdicts all stamp through it).
 
 Every node a call creates or changes carries `{"run": <run id>, "tool": <tool>}`. The relations the
 assembler creates carry it too: that is how classifying a node again finds the relations an earlier
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from credencegraph.core import Node, Relation
-from credencegraph.core.attributes import copy_json
+if TYPE_CHECKING:  # get_state reads stamps from JSON without importing credencegraph
+    from credencegraph.core import Node, Relation
 
 CLASSIFY: Final = "classify"
 ADD_PREMISES: Final = "add_premises"
@@ -26,6 +27,8 @@ def stamp(run_id: str, tool: str) -> dict[str, str]:
 
 def plain_attributes(attributes: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
     """A node's or relation's attributes as plain JSON, with keys set, or removed where the value is None."""
+    from credencegraph.core.attributes import copy_json
+
     plain: dict[str, Any] = copy_json(attributes, "attributes")
     for key, value in changes.items():
         if value is None:
@@ -46,7 +49,13 @@ def stamped_relation(relation: Relation, run_id: str, tool: str) -> Relation:
     return replace(relation, attributes=plain_attributes(relation.attributes, **{KEY: stamp(run_id, tool)}))
 
 
+def tool_of(attributes: Mapping[str, Any]) -> str | None:
+    """The tool named by the stamp in a node's or relation's attributes (credencegraph's, or as JSON), if any."""
+    extraction = attributes.get(KEY)
+    tool = extraction.get("tool") if isinstance(extraction, Mapping) else None
+    return tool if isinstance(tool, str) else None
+
+
 def made_by(relation: Relation, tool: str) -> bool:
     """Whether the relation's stamp names `tool`."""
-    extraction = relation.attributes.get(KEY)
-    return isinstance(extraction, Mapping) and extraction.get("tool") == tool
+    return tool_of(relation.attributes) == tool

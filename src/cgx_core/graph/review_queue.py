@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.extraction import tool_of
+
 REVIEW_TOOL = "review"
 INFERENTIAL = ("requires", "supports", "refutes")
 Json = dict[str, Any]
@@ -20,15 +23,11 @@ Json = dict[str, Any]
 
 def is_review(node: Mapping[str, Any]) -> bool:
     """Whether a node is a review: a check the `review` tool made."""
-    extraction = node["attributes"].get("extraction")
-    return isinstance(extraction, Mapping) and extraction.get("tool") == REVIEW_TOOL and _record(node) is not None
+    return tool_of(node["attributes"]) == REVIEW_TOOL and _record(node) is not None
 
 
 def _record(node: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    record = node["attributes"].get("check")
-    if node["attributes"].get("origin") != "evidence" or not isinstance(record, Mapping):
-        return None
-    return record
+    return check_record(node["attributes"])
 
 
 def awaiting_review(

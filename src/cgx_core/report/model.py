@@ -17,6 +17,7 @@ import attrs
 from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
 from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
 from cgx_core.report.credences import Credence, credences
@@ -256,8 +257,8 @@ def _checks(paths: RunPaths, graph_json: Mapping[str, Any]) -> dict[str, CheckEn
     found: dict[str, CheckEntry] = {}
     ids = {node["id"] for node in graph_json["nodes"]}
     for node in graph_json["nodes"]:
-        record = node["attributes"].get("check")
-        if node["attributes"].get("origin") != "evidence" or not isinstance(record, dict):
+        record = check_record(node["attributes"])
+        if record is None:
             continue
         output = _check_output(paths, node["id"])
         inputs = record.get("inputs")

@@ -21,6 +21,8 @@ from typing import Any
 from cgx_core.base.digests import bytes_digest, graph_json_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.extraction import tool_of
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 from cgx_core.tooling.fence import fence_note, fence_token
@@ -42,12 +44,12 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
         relation["target"]
         for relation in relations
         if relation["type"] == "requires"
-        and (origin.get(relation["source"]) == "analyst" or _made_by(relation["attributes"], "add_premises"))
+        and (origin.get(relation["source"]) == "analyst" or tool_of(relation["attributes"]) == "add_premises")
     }
     checks: dict[str, dict[str, int]] = {}
     for node in nodes:
-        record = node["attributes"].get("check")
-        if origin[node["id"]] == "evidence" and isinstance(record, Mapping):
+        record = check_record(node["attributes"])
+        if record is not None:
             by_result = checks.setdefault(node["kind"], {})
             by_result[str(record.get("result"))] = by_result.get(str(record.get("result")), 0) + 1
     return {
@@ -67,11 +69,6 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
         "refusals": len(state["rejections"]),
         "finished": state["finished"],
     }
-
-
-def _made_by(attributes: Mapping[str, Any], tool: str) -> bool:
-    extraction = attributes.get("extraction")
-    return isinstance(extraction, Mapping) and extraction.get("tool") == tool
 
 
 def _state_json(paths: RunPaths) -> Json:

@@ -17,6 +17,7 @@ from cgx_core.checks.engine import apply_proposals
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
 from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import CallContext
 
@@ -57,8 +58,8 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     target = args.get("node")
     if "check" in args:
         checked = state.graph.nodes.get(args["check"])
-        record = checked.attributes.get("check") if checked is not None else None
-        if checked is None or checked.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(checked.attributes) if checked is not None else None
+        if record is None:
             return _unknown_check(state, args["check"])
         target = record.get("target")
     proposal: dict[str, Any] = {

@@ -7,7 +7,6 @@ log's first line; a failure before that commit removes the directory this call c
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import shutil
 import sys
@@ -35,7 +34,7 @@ from cgx_core.tooling.fence import fence_token
 from cgx_core.tooling.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
-    from credencegraph.core import Graph, Node
+    from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
 TOOL = "start_run"
@@ -185,18 +184,13 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
     from credencegraph.rubric import annotate_node
 
     from cgx_core.graph.edit import replace_nodes
+    from cgx_core.graph.extraction import stamped_node
 
     initial_types = set(rubric.initial.values())
     for node in list(graph):
         if node.kind in initial_types and rubric.types[node.kind].base is not None:
             graph = annotate_node(graph, rubric, node.id, node_type=node.kind)
-    extraction = {"run": run_id, "tool": TOOL}
-    return replace_nodes(graph, {node.id: with_extraction(node, extraction) for node in graph})
-
-
-def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
-    """The node marked as created or changed by a call of this run."""
-    return dataclasses.replace(node, attributes={**node.attributes, "extraction": dict(extraction)})
+    return replace_nodes(graph, {node.id: stamped_node(node, run_id, TOOL) for node in graph})
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
