@@ -29,7 +29,7 @@ from typing import NamedTuple, NoReturn
 
 from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary, children, render
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, children, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -78,6 +78,8 @@ def evaluate_pair(node: Node) -> _Pair:
             if item.unit is not None:
                 raise _NotPlain
             values.append((item.numerator, item.denominator))
+        elif isinstance(item, Rows):
+            values.append((_count(item), 1))
         elif isinstance(item, Binary):
             push((item,))
             push(item.right)
@@ -156,6 +158,13 @@ def _power(node: Binary, base: _Pair, exponent: _Pair) -> _Pair:
     return numerator**power, denominator**power
 
 
+def _count(node: Rows) -> int:
+    """The count a check bound to `rows(t-N)`; evaluating an unbound one is a bug of the caller."""
+    if node.total is None:
+        raise CgxError(Code.INTERNAL_ERROR, f"rows({node.row}) was evaluated before its table's rows were counted")
+    return node.total
+
+
 def _too_large(node: Node) -> NoReturn:
     raise CgxError(
         Code.RESULT_TOO_LARGE,
@@ -191,6 +200,8 @@ def measure(node: Node, bits: int) -> Measured:
                 values.append(Measured(exact(check_size(value * factor, _show(item))), dimension))
         elif isinstance(item, Constant):
             values.append(Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ()))
+        elif isinstance(item, Rows):
+            values.append(Measured(exact(Fraction(_count(item))), ()))
         elif isinstance(item, Unary | Binary | Call):
             stack.append((item,))
             stack.extend(reversed(children(item)))

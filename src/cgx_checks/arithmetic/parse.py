@@ -26,7 +26,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_NESTING, MAX_NUMERAL_DIGITS
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -38,6 +38,7 @@ _TERMINAL_NAMES = {
     "NUMERAL": "a numeral",
     "NAME": "a constant or function",
     "UNIT": "a unit",
+    "ROW": "a table row (t-3)",
     "_MINUS": "'-'",
     "$END": "the end",
 }
@@ -238,6 +239,12 @@ class _Builder(Transformer[Token, Node]):
         name = str(children[0])
         arguments: tuple[Node, ...] = children[1]
         counts = FUNCTIONS.get(name)
+        if name == "rows":
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"rows at column {children[0].column} takes one table row id as its argument, such as rows(t-3): "
+                "the number of body rows of the table that holds it",
+            )
         if counts is None:
             raise CgxError(
                 Code.UNKNOWN_FUNCTION,
@@ -252,6 +259,16 @@ class _Builder(Transformer[Token, Node]):
             )
         return Call(name, arguments, children[0].column or 0)
 
+    def rows(self, children: list[Token]) -> Rows:
+        name, row = children
+        if str(name) != "rows":
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{name} at column {name.column} takes a number as its argument, not the table row {row}; only "
+                f"rows({row}) takes a row: the number of body rows of its table",
+            )
+        return Rows(str(row), name.column or 0)
+
     def neg(self, children: list[Node]) -> Unary:
         return Unary("-", children[0])
 
@@ -261,7 +278,8 @@ class _Builder(Transformer[Token, Node]):
 
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
-    "parentheses, pi, e and the functions sqrt, cbrt, root, ln, log, log10, log2, exp and abs are accepted"
+    "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp and abs, and rows(t-N) (the "
+    "number of body rows of the table holding row t-N) are accepted"
 )
 
 
