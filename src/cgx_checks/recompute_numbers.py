@@ -22,8 +22,8 @@ FIXES = {
     ),
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
-        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, and rows(t-N) for the number "
-        "of body rows of the table holding a cited row"
+        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, and "
+        "rows(t-N) for the number of body rows of the table holding a cited row"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -32,7 +32,7 @@ FIXES = {
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
     "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
-    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs",
+    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max",
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
@@ -64,14 +64,12 @@ class RecomputeNumbers:
     name = "recompute-numbers"
     tool: ProposingTool = "run_checks"
     description = (
-        "Recompute a number the target reports from numbers the cited chunks write: an expression (+ - * / **, "
-        "parentheses, pi, e, sqrt cbrt root ln log log10 log2 exp abs) evaluated exactly, against the reported "
-        "result as written, compared with the relation the text writes before it: plain (its digits set the "
-        "rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge ('approximately 2 days': "
-        "the rubric's tolerance). A numeral may carry the unit the text writes after it (90 min, 4.1e-3 m/s); "
-        "units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative changes need no 100. "
-        'Example: {"type": "recompute-numbers", "target": "s-12", "cites": ["s-12", "s-3"], '
-        '"expression": "90 min + 20 h + 1 day", "result": "2 days"}'
+        "Recompute a number the target reports from numbers the cited chunks write: an expression evaluated "
+        "exactly, against the reported result as written, compared with the relation the text writes before it: "
+        "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
+        "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
+        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
+        "changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -94,7 +92,8 @@ class RecomputeNumbers:
                     "12000 for 12,000, 30% for 30\\%, 11 for 'eleven'), each optionally followed by the unit the "
                     "text writes after it; + - * / ** (whole exponents), parentheses, the constants pi and e, and "
                     "sqrt(x), cbrt(x), root(x, n), ln(x), log(x) (natural), log(x, b), log10(x), log2(x), "
-                    "exp(x), abs(x); rows(t-3): how many body rows the cited row t-3's table has."
+                    "exp(x), abs(x), mean(a, b, ...), median, min, max; rows(t-3): how many body rows the cited "
+                    "row t-3's table has."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
@@ -103,6 +102,7 @@ class RecomputeNumbers:
                     "(93.2% - 25.4%) / 25.4%",
                     "4.1e-3 m/s * 3600 s",
                     "rows(t-3)",
+                    "mean(90.1, 85.2, 80.6)",
                 ],
             },
             "result": {

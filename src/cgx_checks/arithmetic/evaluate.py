@@ -260,6 +260,8 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
 
 def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
     name = node.name
+    if name in _STATISTICS:
+        return _statistic(arithmetic, node, operands)
     argument = operands[0]
     try:
         if name == "abs":
@@ -293,6 +295,40 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
         raise CgxError(Code.FUNCTION_DOMAIN, f"{_show(node)}: {error}") from None
     except ZeroDivisionError:
         raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by 0") from None
+
+
+_STATISTICS = frozenset({"mean", "median", "min", "max"})
+
+
+def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
+    """mean, median, min or max of values of one dimension.
+
+    Each is monotone in every argument, so applying it to the lower bounds and to the upper bounds of the
+    arguments encloses the value: exact values give an exact result, irrational ones a sound enclosure."""
+    dimension = operands[0].dimension
+    for operand in operands[1:]:
+        if operand.dimension != dimension:
+            raise CgxError(
+                Code.UNIT_INCOMPATIBLE,
+                f"{_show(node)} takes values of one dimension, not {dimension_text(dimension)} and "
+                f"{dimension_text(operand.dimension)}",
+            )
+    values = [operand.value for operand in operands]
+    if node.name == "mean":
+        total = values[0]
+        for value in values[1:]:
+            total = arithmetic.add(total, value)
+        return Measured(_sized(arithmetic.div(total, exact(Fraction(len(values)))), node), dimension)
+    lows = sorted(value.lo for value in values)
+    highs = sorted(value.hi for value in values)
+    if node.name == "min":
+        return Measured(Interval(lows[0], highs[0]), dimension)
+    if node.name == "max":
+        return Measured(Interval(lows[-1], highs[-1]), dimension)
+    middle = len(values) // 2
+    if len(values) % 2:
+        return Measured(Interval(lows[middle], highs[middle]), dimension)
+    return Measured(Interval((lows[middle - 1] + lows[middle]) / 2, (highs[middle - 1] + highs[middle]) / 2), dimension)
 
 
 def _whole(node: Node, operand: Measured, role: str) -> int:
