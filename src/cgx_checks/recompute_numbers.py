@@ -4,7 +4,8 @@ write, compared with the relation the text writes before it (see cgx_checks.arit
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -21,7 +22,8 @@ FIXES = {
     ),
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
-        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs"
+        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, and "
+        "rows(t-N) for the number of body rows of the table holding a cited row"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -30,7 +32,7 @@ FIXES = {
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
     "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
-    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs",
+    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max",
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
@@ -62,14 +64,12 @@ class RecomputeNumbers:
     name = "recompute-numbers"
     tool: ProposingTool = "run_checks"
     description = (
-        "Recompute a number the target reports from numbers the cited chunks write: an expression (+ - * / **, "
-        "parentheses, pi, e, sqrt cbrt root ln log log10 log2 exp abs) evaluated exactly, against the reported "
-        "result as written, compared with the relation the text writes before it: plain (its digits set the "
-        "rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge ('approximately 2 days': "
-        "the rubric's tolerance). A numeral may carry the unit the text writes after it (90 min, 4.1e-3 m/s); "
-        "units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative changes need no 100. "
-        'Example: {"type": "recompute-numbers", "target": "s-12", "cites": ["s-12", "s-3"], '
-        '"expression": "90 min + 20 h + 1 day", "result": "2 days"}'
+        "Recompute a number the target reports from numbers the cited chunks write: an expression evaluated "
+        "exactly, against the reported result as written, compared with the relation the text writes before it: "
+        "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
+        "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
+        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
+        "changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -92,16 +92,17 @@ class RecomputeNumbers:
                     "12000 for 12,000, 30% for 30\\%, 11 for 'eleven'), each optionally followed by the unit the "
                     "text writes after it; + - * / ** (whole exponents), parentheses, the constants pi and e, and "
                     "sqrt(x), cbrt(x), root(x, n), ln(x), log(x) (natural), log(x, b), log10(x), log2(x), "
-                    "exp(x), abs(x)."
+                    "exp(x), abs(x), mean(a, b, ...), median, min, max; rows(t-3): how many body rows the cited "
+                    "row t-3's table has."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
                     "90 min + 20 h + 1 day",
                     "16.3e-5 / 4.52e-5",
                     "(93.2% - 25.4%) / 25.4%",
-                    "abs(4.52 - 4.6) / 4.6",
                     "4.1e-3 m/s * 3600 s",
-                    "sqrt(2) * 5",
+                    "rows(t-3)",
+                    "mean(90.1, 85.2, 80.6)",
                 ],
             },
             "result": {
@@ -135,17 +136,20 @@ class RecomputeNumbers:
     def _recompute(self, inputs: Mapping[str, Any], run: RunView) -> Any:
         from cgx_checks.arithmetic.recompute import recompute
 
-        texts = cited_texts(run, str(inputs["target"]), inputs_list(inputs, "cites"))
+        cites = inputs_list(inputs, "cites")
+        texts = cited_texts(run, str(inputs["target"]), cites)
         if isinstance(texts, Refusal):
             return texts
         relation = inputs.get("relation")
+        expression = str(inputs["expression"])
         return recompute(
-            str(inputs["expression"]),
+            expression,
             str(inputs["result"]),
             texts,
             relation=None if relation is None else str(relation),
             tolerances=run.hedge_tolerances(),
             chunks=_chunks(run),
+            rows=table_row_counts(run, cites) if "rows(" in expression else None,
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -173,6 +177,8 @@ class RecomputeNumbers:
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge
             inputs["tolerance"] = _fraction(checked.tolerance)
+        if checked.rows:
+            inputs["rows"] = dict(checked.rows)
         return Prepared(target, inputs)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
@@ -186,7 +192,11 @@ class RecomputeNumbers:
         inputs = prepared.inputs
         tolerance = Fraction(str(inputs["tolerance"])) if "tolerance" in inputs else None
         decided = decide_recorded(
-            str(inputs["expression"]), str(inputs["result"]), str(inputs.get("relation", "=")), tolerance
+            str(inputs["expression"]),
+            str(inputs["result"]),
+            str(inputs.get("relation", "=")),
+            tolerance,
+            inputs.get("rows"),
         )
         return observation_key(decided)
 
@@ -211,6 +221,13 @@ class RecomputeNumbers:
                 f"{_fraction(checked.tolerance)}",
                 code="tampered",
             )
+        if dict(checked.rows) != dict(inputs.get("rows") or {}):
+            return Outcome(
+                "error",
+                f"the record counts the table rows {dict(inputs.get('rows') or {})}, the run's tables "
+                f"{dict(checked.rows)}",
+                code="tampered",
+            )
         libraries = {}
         if checked.library is not None:
             name, _, version = checked.library.partition(" ")
@@ -229,6 +246,32 @@ def _chunks(run: RunView) -> Iterator[Any]:
     for node in run.nodes():
         if node.text is not None and node.attributes.get("origin") == "document":
             yield Chunk(node.id, node.unit, node.text)
+
+
+def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
+    """For each cited table row (`t-3`), the number of body rows of its table.
+
+    A table's rows are consecutive chunks (`t-1` ... `t-6`) that share the table's identity: its
+    `attributes.table` (kind, number, label) and the title and caption their text opens with. Clauses of a
+    split row (`t-3a`) are not rows."""
+    tables: list[tuple[Any, list[str]]] = []
+    for node in run.nodes():
+        if node.unit != "table-row" or not _ROW_ID.match(node.id):
+            continue
+        identity = (repr(sorted(dict(node.attributes.get("table") or {}).items())), _title(node.text or ""))
+        if not tables or tables[-1][0] != identity:
+            tables.append((identity, []))
+        tables[-1][1].append(node.id)
+    wanted = set(cites)
+    return {row: len(ids) for _, ids in tables for row in ids if row in wanted}
+
+
+_ROW_ID = re.compile(r"^t-[0-9]+$")
+
+
+def _title(text: str) -> str:
+    """What a row's text opens with: its table's title and caption, up to `; row` or the first cell."""
+    return text.split("; ", 1)[0]
 
 
 def _refusal(error: CgxError) -> Refusal:

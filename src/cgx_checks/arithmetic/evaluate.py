@@ -29,7 +29,7 @@ from typing import NamedTuple, NoReturn
 
 from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary, children, render
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, children, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -78,6 +78,8 @@ def evaluate_pair(node: Node) -> _Pair:
             if item.unit is not None:
                 raise _NotPlain
             values.append((item.numerator, item.denominator))
+        elif isinstance(item, Rows):
+            values.append((_count(item), 1))
         elif isinstance(item, Binary):
             push((item,))
             push(item.right)
@@ -156,6 +158,13 @@ def _power(node: Binary, base: _Pair, exponent: _Pair) -> _Pair:
     return numerator**power, denominator**power
 
 
+def _count(node: Rows) -> int:
+    """The count a check bound to `rows(t-N)`; evaluating an unbound one is a bug of the caller."""
+    if node.total is None:
+        raise CgxError(Code.INTERNAL_ERROR, f"rows({node.row}) was evaluated before its table's rows were counted")
+    return node.total
+
+
 def _too_large(node: Node) -> NoReturn:
     raise CgxError(
         Code.RESULT_TOO_LARGE,
@@ -191,6 +200,8 @@ def measure(node: Node, bits: int) -> Measured:
                 values.append(Measured(exact(check_size(value * factor, _show(item))), dimension))
         elif isinstance(item, Constant):
             values.append(Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ()))
+        elif isinstance(item, Rows):
+            values.append(Measured(exact(Fraction(_count(item))), ()))
         elif isinstance(item, Unary | Binary | Call):
             stack.append((item,))
             stack.extend(reversed(children(item)))
@@ -249,6 +260,8 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
 
 def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
     name = node.name
+    if name in _STATISTICS:
+        return _statistic(arithmetic, node, operands)
     argument = operands[0]
     try:
         if name == "abs":
@@ -282,6 +295,40 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
         raise CgxError(Code.FUNCTION_DOMAIN, f"{_show(node)}: {error}") from None
     except ZeroDivisionError:
         raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by 0") from None
+
+
+_STATISTICS = frozenset({"mean", "median", "min", "max"})
+
+
+def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
+    """mean, median, min or max of values of one dimension.
+
+    Each is monotone in every argument, so applying it to the lower bounds and to the upper bounds of the
+    arguments encloses the value: exact values give an exact result, irrational ones a sound enclosure."""
+    dimension = operands[0].dimension
+    for operand in operands[1:]:
+        if operand.dimension != dimension:
+            raise CgxError(
+                Code.UNIT_INCOMPATIBLE,
+                f"{_show(node)} takes values of one dimension, not {dimension_text(dimension)} and "
+                f"{dimension_text(operand.dimension)}",
+            )
+    values = [operand.value for operand in operands]
+    if node.name == "mean":
+        total = values[0]
+        for value in values[1:]:
+            total = arithmetic.add(total, value)
+        return Measured(_sized(arithmetic.div(total, exact(Fraction(len(values)))), node), dimension)
+    lows = sorted(value.lo for value in values)
+    highs = sorted(value.hi for value in values)
+    if node.name == "min":
+        return Measured(Interval(lows[0], highs[0]), dimension)
+    if node.name == "max":
+        return Measured(Interval(lows[-1], highs[-1]), dimension)
+    middle = len(values) // 2
+    if len(values) % 2:
+        return Measured(Interval(lows[middle], highs[middle]), dimension)
+    return Measured(Interval((lows[middle - 1] + lows[middle]) / 2, (highs[middle - 1] + highs[middle]) / 2), dimension)
 
 
 def _whole(node: Node, operand: Measured, role: str) -> int:

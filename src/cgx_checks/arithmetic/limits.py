@@ -34,3 +34,7 @@ __all__ = [
     "MAX_RESULT_BITS",
     "MAX_RESULT_CHARS",
 ]
+
+MAX_ARGUMENTS: Final = 200
+"""The most values one mean, median, min or max takes (a long table column; the expression's length caps it
+too)."""

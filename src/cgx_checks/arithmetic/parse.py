@@ -24,8 +24,8 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
-from cgx_checks.arithmetic.limits import MAX_EXPRESSION_CHARS, MAX_NESTING
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Unary
+from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -37,6 +37,7 @@ _TERMINAL_NAMES = {
     "NUMERAL": "a numeral",
     "NAME": "a constant or function",
     "UNIT": "a unit",
+    "ROW": "a table row (t-3)",
     "_MINUS": "'-'",
     "$END": "the end",
 }
@@ -44,9 +45,12 @@ _TERMINAL_NAMES = {
 CONSTANTS = {"pi": "pi", "\u03c0": "pi", "e": "e"}
 """The constants an expression may name (pi may be written as the Greek letter)."""
 
-FUNCTIONS = {"sqrt": (1,), "cbrt": (1,), "root": (2,), "ln": (1,), "log": (1, 2), "log10": (1,), "log2": (1,)}
-FUNCTIONS |= {"exp": (1,), "abs": (1,)}
-"""The functions an expression may call, with the numbers of arguments each takes."""
+FUNCTIONS: dict[str, range] = {"sqrt": range(1, 2), "cbrt": range(1, 2), "root": range(2, 3), "ln": range(1, 2)}
+FUNCTIONS |= {"log": range(1, 3), "log10": range(1, 2), "log2": range(1, 2), "exp": range(1, 2), "abs": range(1, 2)}
+FUNCTIONS |= {name: range(1, MAX_ARGUMENTS + 1) for name in ("mean", "median", "min", "max")}
+"""The functions an expression may call, with the numbers of arguments each takes. mean, median, min and max
+take any number of values (a table's column, the runs of an experiment), so the count of an average is
+never a number the agent supplies."""
 
 
 def parse_expression(expression: str) -> Node:
@@ -212,6 +216,12 @@ class _Builder(Transformer[Token, Node]):
         name = str(children[0])
         arguments: tuple[Node, ...] = children[1]
         counts = FUNCTIONS.get(name)
+        if name == "rows":
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"rows at column {children[0].column} takes one table row id as its argument, such as rows(t-3): "
+                "the number of body rows of the table that holds it",
+            )
         if counts is None:
             raise CgxError(
                 Code.UNKNOWN_FUNCTION,
@@ -219,12 +229,22 @@ class _Builder(Transformer[Token, Node]):
                 f"{', '.join(sorted(FUNCTIONS))} (log is the natural logarithm; log(x, b) takes a base)",
             )
         if len(arguments) not in counts:
-            wanted = " or ".join(str(count) for count in counts)
+            wanted = " or ".join(str(count) for count in counts) if len(counts) <= 2 else f"1 to {counts[-1]}"
             raise CgxError(
                 Code.EXPRESSION_INVALID,
                 f"{name} at column {children[0].column} takes {wanted} argument(s), not {len(arguments)}",
             )
         return Call(name, arguments, children[0].column or 0)
+
+    def rows(self, children: list[Token]) -> Rows:
+        name, row = children
+        if str(name) != "rows":
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{name} at column {name.column} takes a number as its argument, not the table row {row}; only "
+                f"rows({row}) takes a row: the number of body rows of its table",
+            )
+        return Rows(str(row), name.column or 0)
 
     def neg(self, children: list[Node]) -> Unary:
         return Unary("-", children[0])
@@ -235,7 +255,8 @@ class _Builder(Transformer[Token, Node]):
 
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
-    "parentheses, pi, e and the functions sqrt, cbrt, root, ln, log, log10, log2, exp and abs are accepted"
+    "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min and "
+    "max, and rows(t-N) (the number of body rows of the table holding row t-N) are accepted"
 )
 
 

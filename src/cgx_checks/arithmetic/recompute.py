@@ -37,7 +37,7 @@ from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
-from cgx_checks.arithmetic.tree import Node, is_plain, literals, render
+from cgx_checks.arithmetic.tree import Node, bind_rows, is_plain, literals, render, table_rows
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
@@ -105,6 +105,8 @@ class Recomputation:
     """The bits of precision that decided an irrational value (None for an exact one)."""
     library: str | None = None
     """The units library and its version, when units were converted."""
+    rows: tuple[tuple[str, int], ...] = ()
+    """Each `rows(t-N)` of the expression with the count of its table's body rows, in order."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (keys sorted, fractions as `p/q`, decimals as strings)."""
@@ -132,6 +134,8 @@ class Recomputation:
             record["precision_bits"] = self.precision
         if self.library is not None:
             record["units_library"] = self.library
+        if self.rows:
+            record["rows"] = dict(self.rows)
         return dict(sorted(record.items()))
 
 
@@ -154,12 +158,14 @@ def recompute(
     relation: str | None = None,
     tolerances: Mapping[str, Fraction] | None = None,
     chunks: Iterable[Chunk] = (),
+    rows: Mapping[str, int] | None = None,
 ) -> Recomputation:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
     `relation` is the one the agent names (None: the one the text writes, when it writes one);
     `tolerances` the run's table (hedge phrase -> relative tolerance); `chunks` every chunk of the run,
-    searched to say which chunk writes a numeral the cited ones do not.
+    searched to say which chunk writes a numeral the cited ones do not; `rows` the number of body rows of
+    the table of each table row the proposal cites (for `rows(t-N)`).
 
     Raises CgxError when the check cannot be run: the expression or result does not parse
     (`expression-invalid`), is over a cap (`expression-too-large`, `exponent-too-large`,
@@ -176,17 +182,30 @@ def recompute(
     numeral, unit = read_quantity(result)
     operands = literals(tree)
     occurrences = _occurrences_of(texts)
-    reported = _check_against_texts(operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks)
-    return _decide(tree, operands, reported)
+    counts = dict(rows or {})
+    reported = _check_against_texts(
+        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, _uncited_rows(tree, counts)
+    )
+    return _decide(bind_rows(tree, counts), operands, reported)
 
 
-def decide_recorded(expression: str, result: str, relation: str, tolerance: Fraction | None) -> Recomputation:
+def decide_recorded(
+    expression: str, result: str, relation: str, tolerance: Fraction | None, rows: Mapping[str, int] | None = None
+) -> Recomputation:
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
     the texts were checked when the proposal was prepared)."""
     tree = parse_expression(expression)
     numeral, unit = read_quantity(result)
     hedge = "recorded" if tolerance is not None else None
-    return _decide(tree, literals(tree), _Reported(numeral, unit, relation, hedge, tolerance))
+    counts = dict(rows or {})
+    if _uncited_rows(tree, counts):
+        raise CgxError(Code.INTERNAL_ERROR, "the record counts no table for a rows(t-N) of its expression")
+    return _decide(bind_rows(tree, counts), literals(tree), _Reported(numeral, unit, relation, hedge, tolerance))
+
+
+def _uncited_rows(tree: Node, counts: Mapping[str, int]) -> list[str]:
+    """The rows of `rows(t-N)` calls that are not table rows the proposal cites."""
+    return list(dict.fromkeys(item.row for item in table_rows(tree) if item.row not in counts))
 
 
 def observation_key(recomputation: Recomputation) -> str:
@@ -238,8 +257,18 @@ def _check_against_texts(
     tolerances: Mapping[str, Fraction],
     occurrences: tuple[Occurrence, ...],
     chunks: Iterable[Chunk],
+    uncited_rows: Sequence[str] = (),
 ) -> _Reported:
     problems: list[tuple[Code, str]] = []
+    if uncited_rows:
+        problems.append(
+            (
+                Code.OPERAND_NOT_IN_TEXT,
+                "rows() counts the rows of a table the proposal cites: "
+                + ", ".join(uncited_rows)
+                + " is not a table row among the cited chunks (add the row to `cites`)",
+            )
+        )
     missing: list[str] = []
     wrong_unit: list[str] = []
     for literal in operands:
@@ -436,7 +465,9 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
     numeral = reported.numeral
     rendered = render(tree)
     operand_texts = tuple(_operand_numeral(literal).written for literal in operands)
+    counted = tuple((item.row, item.total) for item in table_rows(tree) if item.total is not None)
     common = {
+        "rows": tuple(dict.fromkeys(counted)),
         "expression": rendered,
         "operands": operand_texts,
         "result": numeral.written,

@@ -54,7 +54,16 @@ class Call(NamedTuple):
     column: int
 
 
-type Node = Literal | Unary | Binary | Constant | Call
+class Rows(NamedTuple):
+    """`rows(t-3)`: the number of body rows of the table that holds the row `t-3`, a count the run's tables
+    give rather than a numeral the text writes. `total` is None until the check binds it from the run."""
+
+    row: str
+    column: int
+    total: int | None = None
+
+
+type Node = Literal | Unary | Binary | Constant | Call | Rows
 
 # Binding strength of each form, loosest first, as in the grammar: sum, product, unary sign, power, atom.
 _SUM, _PRODUCT, _UNARY, _POWER, _ATOM = range(1, 6)
@@ -93,6 +102,48 @@ def literals(node: Node) -> tuple[Literal, ...]:
     return tuple(found)
 
 
+def table_rows(node: Node) -> tuple[Rows, ...]:
+    """The `rows(...)` counts of an expression, left to right."""
+    found: list[Rows] = []
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Rows):
+            found.append(item)
+        else:
+            stack.extend(reversed(children(item)))
+    return tuple(found)
+
+
+def bind_rows(node: Node, counts: dict[str, int]) -> Node:
+    """The tree with each `rows(t-N)` given its count from `counts` (row id -> rows of its table)."""
+    if not table_rows(node):
+        return node
+    done: list[Node] = []
+    stack: list[Node | tuple[Node]] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Rows):
+            done.append(item._replace(total=counts[item.row]))
+        elif isinstance(item, Literal | Constant):
+            done.append(item)
+        elif isinstance(item, Unary | Binary | Call):
+            stack.append((item,))
+            stack.extend(reversed(children(item)))
+        else:
+            operation = item[0]
+            count = len(children(operation))
+            operands = done[len(done) - count :]
+            del done[len(done) - count :]
+            if isinstance(operation, Unary):
+                done.append(operation._replace(operand=operands[0]))
+            elif isinstance(operation, Binary):
+                done.append(operation._replace(left=operands[0], right=operands[1]))
+            elif isinstance(operation, Call):
+                done.append(operation._replace(arguments=tuple(operands)))
+    return done[0]
+
+
 def is_plain(node: Node) -> bool:
     """Whether the expression is only numerals without units, + - * / **, signs and parentheses: the
     form evaluated exactly on the fast path."""
@@ -123,6 +174,8 @@ def render(node: Node) -> str:
             done.append((item.text if item.unit is None else f"{item.text} {item.unit.written}", _ATOM))
         elif isinstance(item, Constant):
             done.append((item.name, _ATOM))
+        elif isinstance(item, Rows):
+            done.append((f"rows({item.row})", _ATOM))
         elif isinstance(item, Unary | Binary | Call):
             stack.append((item,))
             stack.extend(reversed(children(item)))

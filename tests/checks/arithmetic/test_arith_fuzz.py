@@ -49,7 +49,7 @@ def outcome(expression: str) -> Fraction | Code:
         expression_parser(),
         explicit={
             "UNIT": st.sampled_from([" min", " h", " m/s", " km h^-1", " GB"]),
-            "NAME": st.sampled_from(["pi", "e", "sqrt", "ln", "abs", "exp", "log"]),
+            "NAME": st.sampled_from(["pi", "e", "sqrt", "ln", "abs", "exp", "log", "rows"]),
         },
     )
 )
