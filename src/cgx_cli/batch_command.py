@@ -23,7 +23,7 @@ from cgx_cli.exit_codes import ExitCode
 from cgx_cli.tool_command import with_run
 from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, utf8_text
 from cgx_core.tooling.output import result_text
 
 LINE_KEYS = ("tool", "args")
@@ -44,10 +44,7 @@ def _lines(file: str) -> Iterator[IO[bytes]]:
 
 def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
     """The tool and arguments of one line, or our error saying what is wrong with it."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CgxError(Code.INVALID_JSON, f"the line is not UTF-8 (byte {error.start})") from None
+    text = utf8_text(raw, Code.INVALID_JSON, "the line")
     line = parse_arguments(text, what="the line")
     if not isinstance(line, dict) or not isinstance(line.get("tool"), str) or set(line) - set(LINE_KEYS):
         raise CgxError(

@@ -25,6 +25,16 @@ class CgxError(Exception):
         return {"error": {"code": str(self.code), "message": self.message}}
 
 
+def utf8_text(data: bytes, code: Code, what: str, advice: str = "") -> str:
+    """Bytes from outside (a paper's file, a rubric, a .bib, a batch line) as text, or the call refused with
+    `code`: `<what> is not UTF-8 (byte N)`, then `; <advice>` when there is advice."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        more = f"; {advice}" if advice else ""
+        raise CgxError(code, f"{what} is not UTF-8 (byte {error.start}){more}") from None
+
+
 def error_line(code: str, message: str) -> str:
     """An error as one line a person reads, `error [code]: message`: what the command line prints on stderr
     (`cgx_cli.errors`) and what the report says of a replay or verify that could not run."""

@@ -133,10 +133,9 @@ def _check_alone(
     a split that does not fit, a node or clause that rests on itself, a rests_on naming no chunk."""
     node_id = record.node
     problems: list[Refused] = []
-    if len(naming[node_id]) > 1:
-        numbers = naming[node_id]
-        message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
+    twice = fixes.named_twice(node_id, naming)
+    if twice is not None:
+        problems.append(twice)
     problem = _node_problem(graph, record, clauses_of_splits)
     if problem is not None:
         problems.append(problem)

@@ -47,16 +47,21 @@ class JsonTypeError(ValueError):
     """A value has the wrong JSON type, or is not JSON at all; the message says what was expected."""
 
 
-def _strict_str(value: object, _type: object) -> str:
-    if type(value) is not str:
-        raise JsonTypeError(f"expected a string, got {json_kind(value)}")
-    return value
+def _strict[T](kind: type[T], wanted: str) -> Callable[[object, object], T]:
+    """A structure hook that takes exactly JSON values of `kind` (so `"1"` is not an integer and `true` not
+    an integer either), refusing anything else as `expected <wanted>`."""
+
+    def hook(value: object, _type: object) -> T:
+        if type(value) is not kind:
+            raise JsonTypeError(f"expected {wanted}, got {json_kind(value)}")
+        return value
+
+    return hook
 
 
-def _strict_int(value: object, _type: object) -> int:
-    if type(value) is not int:
-        raise JsonTypeError(f"expected an integer, got {json_kind(value)}")
-    return value
+_strict_str = _strict(str, "a string")
+_strict_int = _strict(int, "an integer")
+_strict_bool = _strict(bool, "true or false")
 
 
 def _strict_float(value: object, _type: object) -> float:
@@ -66,12 +71,6 @@ def _strict_float(value: object, _type: object) -> float:
     if not math.isfinite(number):
         raise JsonTypeError(f"expected a finite number, got {value!r}")
     return number
-
-
-def _strict_bool(value: object, _type: object) -> bool:
-    if type(value) is not bool:
-        raise JsonTypeError(f"expected true or false, got {json_kind(value)}")
-    return value
 
 
 def _json_problem(value: object, where: str) -> str | None:

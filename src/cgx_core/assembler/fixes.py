@@ -19,7 +19,9 @@ from credencegraph.rubric.model import ANALYST, EQREF, NUMBER, QUANTITY, VERBATI
 from credencegraph.rubric.validate import form_problems
 
 from cgx_core.assembler import text
+from cgx_core.codes import Code
 from cgx_core.graph import nodes
+from cgx_core.refusals import Refused
 
 CREDENCE_WORDS: Final = frozenset(
     {"credence", "base", "stated", "strength", "probability", "confidence", "prior", "sensitivity", "false_pass"}
@@ -217,6 +219,16 @@ def targeted_by_check(graph: Graph, node_id: str) -> str:
 def duplicate_record(node_id: str, records: Sequence[int]) -> str:
     """Fix two records of one call naming the same node."""
     return f"records {ids([str(index) for index in records])} all name {node_id}: send one record per node"
+
+
+def named_twice(node_id: str, naming: Mapping[str, Sequence[int]]) -> Refused | None:
+    """The refusal of a record whose node another record of the same call also names (classify and
+    add_premises alike), or None."""
+    numbers = naming[node_id]
+    if len(numbers) < 2:
+        return None
+    message = f"records {ids([str(i) for i in numbers])} of this call all name {node_id!r}"
+    return Refused(Code.DUPLICATE_RECORD, message, duplicate_record(node_id, numbers))
 
 
 def duplicate_child(node_id: str, split_record: int, chunk: str) -> str:

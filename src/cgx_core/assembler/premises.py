@@ -105,10 +105,9 @@ def _check_conclusion(graph: Graph, rubric: Rubric, record: PremiseRecord, namin
         message = f"rubric {rubric.name!r} has no [premises] table"
         raise Refused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
     problems: list[Refused] = []
-    if len(naming[node_id]) > 1:
-        numbers = naming[node_id]
-        message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
+    twice = fixes.named_twice(node_id, naming)
+    if twice is not None:
+        problems.append(twice)
     problem = _conclusion_problem(graph, rubric, node_id)
     if problem is not None:
         problems.append(problem)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import attrs
 
 from cgx_core.base.json_values import json_kind
 from cgx_core.base.limits import MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING
@@ -38,6 +40,40 @@ def _type_ok(value: Any, name: str) -> bool:
     return isinstance(value, _TYPES[name])
 
 
+@attrs.frozen
+class _Bound:
+    """A lower and an upper bound of one kind of value (`minLength`/`maxLength` of a string, ...), with what a
+    value below or above it must be, in words."""
+
+    kinds: tuple[type, ...]
+    measure: Callable[[Any], Any]
+    low: str
+    below: str
+    high: str
+    above: str
+
+    def applies(self, value: Any) -> bool:
+        return isinstance(value, self.kinds) and not isinstance(value, bool)
+
+    def problems(self, value: Any, schema: Mapping[str, Any], path: str) -> list[str]:
+        measured = self.measure(value)
+        found = []
+        if self.low in schema and measured < schema[self.low]:
+            found.append(f"{path} must {self.below.format(schema[self.low])}")
+        if self.high in schema and measured > schema[self.high]:
+            found.append(f"{path} must {self.above.format(schema[self.high])}")
+        return found
+
+
+_BOUNDS: Final = (
+    _Bound(
+        (str,), len, "minLength", "not be shorter than {} characters", "maxLength", "not be longer than {} characters"
+    ),
+    _Bound((int, float), lambda number: number, "minimum", "be at least {}", "maximum", "be at most {}"),
+    _Bound((list,), len, "minItems", "have at least {} items", "maxItems", "have at most {} items"),
+)
+
+
 def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
     """Every way `value` breaks `schema`, each with its JSON path."""
     found: list[str] = []
@@ -48,24 +84,12 @@ def problems(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str
             return [f"{path} must be {' or '.join(names)}, got {json_kind(value)}"]
     if "enum" in schema and value not in schema["enum"]:
         found.append(f"{path} must be one of {json.dumps(schema['enum'])}, got {json.dumps(value)}")
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            found.append(f"{path} must not be shorter than {schema['minLength']} characters")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            found.append(f"{path} must not be longer than {schema['maxLength']} characters")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            found.append(f"{path} must be at least {schema['minimum']}")
-        if "maximum" in schema and value > schema["maximum"]:
-            found.append(f"{path} must be at most {schema['maximum']}")
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            found.append(f"{path} must have at least {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            found.append(f"{path} must have at most {schema['maxItems']} items")
-        if "items" in schema:
-            for index, item in enumerate(value):
-                found.extend(problems(item, schema["items"], f"{path}[{index}]"))
+    for bound in _BOUNDS:
+        if bound.applies(value):
+            found.extend(bound.problems(value, schema, path))
+    if isinstance(value, list) and "items" in schema:
+        for index, item in enumerate(value):
+            found.extend(problems(item, schema["items"], f"{path}[{index}]"))
     if isinstance(value, dict):
         properties: Mapping[str, Any] = schema.get("properties", {})
         for name in schema.get("required", ()):

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"),  # before int: a bool is an int to Python, never to JSON
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "an object"),
+)
+
 
 def json_kind(value: object) -> str:
     """How a value reads as JSON, for messages."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
+    for kind, name in _KINDS:
+        if isinstance(value, kind):
+            return name
     return f"a {type(value).__name__}, which is not JSON"

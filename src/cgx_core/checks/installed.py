@@ -10,11 +10,12 @@ installed plugin (it does not import, it misspells a hook, two distributions pro
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import metadata
+from typing import Any
 
 import attrs
 import pluggy
@@ -198,6 +199,18 @@ def installed_check_types() -> CheckTypeRegistry:
     """The check types the tools use: the installed ones (loaded once per process), or the registry a
     `check_types_scope` put in place."""
     return _scoped.get() or _installed()
+
+
+def declared_type_for(tool: str, rubric_checks: Mapping[str, Any], default: str) -> str:
+    """The check type a tool that proposes one type (judge_citation, review) proposes: the first the rubric
+    declares whose installed plugin is proposed through `tool`, else `default` (the engine then says why it
+    cannot run)."""
+    registry = installed_check_types()
+    for name in rubric_checks:
+        installed = registry.get(name)
+        if installed is not None and installed.check_type.tool == tool:
+            return name
+    return default
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, utf8_text
 
 if TYPE_CHECKING:
     from credencegraph.rubric import Rubric
@@ -19,10 +19,7 @@ def load_rubric_bytes(data: bytes, name: str) -> Rubric:
     """The rubric in `data` (a TOML file's bytes), checked by credencegraph and by us."""
     from credencegraph.rubric import RubricError, loads_rubric
 
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CgxError(Code.RUBRIC_INVALID, f"{name} is not UTF-8 (byte {error.start})") from None
+    text = utf8_text(data, Code.RUBRIC_INVALID, name)
     try:
         rubric = loads_rubric(text)
     except RubricError as error:

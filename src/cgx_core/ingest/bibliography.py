@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, utf8_text
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -143,10 +143,7 @@ def read_bib(name: str, data: bytes) -> tuple[dict[str, BibEntry], list[str]]:
     """The entries of one `.bib` file by key, and warnings for blocks bibtexparser could not parse."""
     from bibtexparser.entrypoint import parse_string
 
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CgxError(Code.BIBLIOGRAPHY_INVALID, f"'{name}' is not UTF-8 (byte {error.start})") from None
+    text = utf8_text(data, Code.BIBLIOGRAPHY_INVALID, f"'{name}'")
     try:
         library = parse_string(text)
     except Exception as error:  # bibtexparser's failures are not one exception class

@@ -25,7 +25,7 @@ import attrs
 from cgx_core.base.digests import bytes_digest
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_CHUNKS, MAX_INPUT_FILES, MAX_LATEX_BYTES, MAX_PDF_BYTES
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.paper_root import PaperRoot
 
 if TYPE_CHECKING:
@@ -160,12 +160,7 @@ class _LatexFiles:
         self.total += len(data)
         if self.total > MAX_LATEX_BYTES:
             raise CgxError(Code.PAPER_TOO_LARGE, f"the paper's files pass {MAX_LATEX_BYTES} bytes in all")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise CgxError(
-                Code.PAPER_NOT_UTF8, f"'{name}' is not UTF-8 (byte {error.start}); convert it, e.g. with iconv"
-            ) from None
+        text = utf8_text(data, Code.PAPER_NOT_UTF8, f"'{name}'", "convert it, e.g. with iconv")
         self.files[name] = DocumentFile(name, data)
         self.paths[os.path.abspath(path)] = name
         self.order.append(name)

@@ -257,7 +257,24 @@ GET_STATE: Final[Json] = _result(
     ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
 )
 
-CLASSIFY: Final[Json] = _result(
+
+def _records_result(properties: Json, listed: str) -> Json:
+    """The result of a tool that applies records (classify, add_premises): what it applied, every record it
+    refused, what else it lists (`listed`), and the recovery note of a call that completed a crashed one."""
+    applied, rest = properties["applied"], {name: value for name, value in properties.items() if name != "applied"}
+    return _result(
+        {
+            "applied": applied,
+            "refused": _array(RECORD_REFUSAL),
+            **rest,
+            "recovery": RECOVERY,
+            "committed_but": COMMITTED_BUT,
+        },
+        ["applied", "refused", listed],
+    )
+
+
+CLASSIFY: Final[Json] = _records_result(
     {
         "applied": _array(
             _object(
@@ -274,15 +291,12 @@ CLASSIFY: Final[Json] = _result(
                 ["record", "node", "type"],
             )
         ),
-        "refused": _array(RECORD_REFUSAL),
         "unmapped_hedges": _array(_object({"node": _string(), "phrase": _string()}, ["node", "phrase"])),
-        "recovery": RECOVERY,
-        "committed_but": COMMITTED_BUT,
     },
-    ["applied", "refused", "unmapped_hedges"],
+    "unmapped_hedges",
 )
 
-ADD_PREMISES: Final[Json] = _result(
+ADD_PREMISES: Final[Json] = _records_result(
     {
         "applied": _array(
             _object(
@@ -290,17 +304,14 @@ ADD_PREMISES: Final[Json] = _result(
                 ["record", "conclusion", "premises"],
             )
         ),
-        "refused": _array(RECORD_REFUSAL),
         "overflow": _array(
             _object(
                 {"record": _integer(), "conclusion": _string(), "statements": _array(_string())},
                 ["conclusion", "statements"],
             )
         ),
-        "recovery": RECOVERY,
-        "committed_but": COMMITTED_BUT,
     },
-    ["applied", "refused", "overflow"],
+    "overflow",
 )
 
 CHECKS: Final[Json] = _result(

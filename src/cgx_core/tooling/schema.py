@@ -4,29 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-RUN: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 4096,
-    "description": "The run directory (every tool takes it; the server keeps no state of its own).",
-}
-MODEL: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 200,
-    "description": "The model making this call, exactly as the harness reports it (for example 'claude-opus-4-1').",
-}
-AGENT: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 200,
-    "description": "Optional: a name for one of several agents sharing the run.",
-}
-NOTE: dict[str, Any] = {
-    "type": "string",
-    "maxLength": 20000,
-    "description": "Optional free text kept with the call in the log; never used in inference.",
-}
+
+def _text(description: str, *, max_length: int, min_length: int = 0) -> dict[str, Any]:
+    """A string argument: its length bounds and what it is."""
+    bounds = {"minLength": min_length} if min_length else {}
+    return {"type": "string", **bounds, "maxLength": max_length, "description": description}
+
+
+RUN = _text(
+    "The run directory (every tool takes it; the server keeps no state of its own).", max_length=4096, min_length=1
+)
+MODEL = _text(
+    "The model making this call, exactly as the harness reports it (for example 'claude-opus-4-1').",
+    max_length=200,
+    min_length=1,
+)
+AGENT = _text("Optional: a name for one of several agents sharing the run.", max_length=200, min_length=1)
+NOTE = _text("Optional free text kept with the call in the log; never used in inference.", max_length=20000)
 CALLER_FIELDS = ("model", "agent", "note")
 
 
