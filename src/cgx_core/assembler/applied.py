@@ -7,12 +7,15 @@ record, the rubric and the run.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 from credencegraph.core import Graph
 from credencegraph.core.credence import Credence
 from credencegraph.core.serialization import credence_to_json
+
+from cgx_core.refusals import Refused
 
 
 @attrs.frozen
@@ -27,3 +30,24 @@ def credence_json(credence: Credence) -> float | dict[str, float]:
     """A credence as credencegraph writes it: a Point as a number, a Beta as {"alpha", "beta"}."""
     written: float | dict[str, float] = credence_to_json(credence)
     return written
+
+
+def screened[R](
+    graph: Graph,
+    records: Sequence[tuple[int, R]],
+    node_of: Callable[[R], str],
+    check: Callable[[R], None],
+    refused: dict[int, dict[str, Any]],
+) -> list[tuple[int, R]]:
+    """The records that pass `check` on their own (the checks that need no edit of the graph), in the graph's
+    order of their nodes; each record `check` refuses goes into `refused`, under its number."""
+    passed = []
+    for index, record in records:
+        try:
+            check(record)
+        except Refused as refusal:
+            refused[index] = refusal.to_json(index, node_of(record))
+        else:
+            passed.append((index, record))
+    order = {node_id: position for position, node_id in enumerate(graph.nodes)}
+    return sorted(passed, key=lambda item: order[node_of(item[1])])

@@ -380,6 +380,23 @@ class _Counters:
         return f"{self.prefix()}{value}"
 
 
+@attrs.frozen
+class _Place:
+    r"""Where the walk is: the file (`source`) and scope it reads, the chain of `\input` lines that led to the
+    file, whether it is in the document's body, how deeply it is nested, and the folder an `\import` set."""
+
+    source: Source
+    scope: Scope
+    chain: tuple[int, ...]
+    in_body: bool
+    depth: int
+    import_dir: str | None
+
+    def deeper(self, scope: Scope | None = None) -> _Place:
+        """One group or environment further in (with its own scope, when it opens one)."""
+        return attrs.evolve(self, scope=scope or self.scope, depth=self.depth + 1)
+
+
 class PaperWalk:
     """One walk over a paper's files; `walk()` fills `tables` and `chains`."""
 
@@ -433,28 +450,26 @@ class PaperWalk:
         root = Scope(None)
         if document is None:
             self.chains[main.located] = ()
-            self.nodes(main.nodes, main, root, (), in_body=True, depth=0, import_dir=None)
+            self.nodes(main.nodes, _Place(main, root, (), True, 0, None))
         else:
             before = [node for node in main.nodes if node is not None and node.pos < document.pos]
-            self.nodes(before, main, root, (), in_body=False, depth=0, import_dir=None)
+            self.nodes(before, _Place(main, root, (), False, 0, None))
             self.chains[main.located] = ()
-            self.nodes(document.nodelist, main, root, (), in_body=True, depth=0, import_dir=None)
+            self.nodes(document.nodelist, _Place(main, root, (), True, 0, None))
         self.stack.pop()
 
-    def read_file(
-        self, name: str, scope: Scope, chain: tuple[int, ...], *, in_body: bool, depth: int, import_dir: str | None
-    ) -> None:
+    def read_file(self, name: str, place: _Place) -> None:
         """Walk a file read from the body. A file the preamble reads holds no content (its macro definitions
         are read when a cell needs them), and a file with no table, float, caption, counter or input in its
         text cannot change a table: neither is parsed."""
-        if not in_body or name in self.stack or depth > MAX_TABLE_NESTING:
+        if not place.in_body or name in self.stack or place.depth > MAX_TABLE_NESTING:
             return
-        self.chains.setdefault(self.located(name), chain)
-        if _MATTERS.search(self.files[name]) is None and not any(scope.kind for scope in _scopes(scope)):
+        self.chains.setdefault(self.located(name), place.chain)
+        if _MATTERS.search(self.files[name]) is None and not any(scope.kind for scope in _scopes(place.scope)):
             return
         source = self.source(name)
         self.stack.append(name)
-        self.nodes(source.nodes, source, scope, chain, in_body=in_body, depth=depth + 1, import_dir=import_dir)
+        self.nodes(source.nodes, attrs.evolve(place, source=source).deeper())
         self.stack.pop()
 
     def located(self, name: str) -> str:
@@ -491,18 +506,8 @@ class PaperWalk:
         self.events += 1
         return self.events
 
-    def nodes(
-        self,
-        nodes: list[Any] | None,
-        source: Source,
-        scope: Scope,
-        chain: tuple[int, ...],
-        *,
-        in_body: bool,
-        depth: int,
-        import_dir: str | None,
-    ) -> None:
-        if depth > MAX_TABLE_NESTING:
+    def nodes(self, nodes: list[Any] | None, place: _Place) -> None:
+        if place.depth > MAX_TABLE_NESTING:
             return
         skip_def = 0
         for node in nodes or ():
@@ -513,24 +518,15 @@ class PaperWalk:
                 skip_def = 0 if kind == "LatexGroupNode" else 2
                 continue
             if kind == "LatexMacroNode":
-                skip_def = self.macro(node, source, scope, chain, in_body=in_body, depth=depth, import_dir=import_dir)
+                skip_def = self.macro(node, place)
             elif kind == "LatexEnvironmentNode":
-                self.environment(node, source, scope, chain, in_body=in_body, depth=depth, import_dir=import_dir)
+                self.environment(node, place)
             elif kind == "LatexGroupNode":
-                self.nodes(node.nodelist, source, scope, chain, in_body=in_body, depth=depth + 1, import_dir=import_dir)
+                self.nodes(node.nodelist, place.deeper())
 
-    def macro(
-        self,
-        node: Any,
-        source: Source,
-        scope: Scope,
-        chain: tuple[int, ...],
-        *,
-        in_body: bool,
-        depth: int,
-        import_dir: str | None,
-    ) -> int:
+    def macro(self, node: Any, place: _Place) -> int:
         """Read a macro; return 1 when it is a \\def whose name and body follow."""
+        source, scope, import_dir = place.source, place.scope, place.import_dir
         name = str(node.macroname)
         arguments = _arguments(node)
         if name == "def":
@@ -542,7 +538,7 @@ class PaperWalk:
             base = import_dir if import_dir is not None else None
             target = self.resolve(argument_text(arguments[-1]), base) or self.resolve(argument_text(arguments[-1]))
             if target is not None:
-                self.read_file(target, scope, (*chain, line), in_body=in_body, depth=depth, import_dir=import_dir)
+                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line)))
             return 0
         if name in _IMPORTS and len(arguments) >= 2:
             directory, file = argument_text(arguments[-2]).strip(), argument_text(arguments[-1])
@@ -551,7 +547,7 @@ class PaperWalk:
             folder = posixpath.normpath(posixpath.join(here, directory)) if here or directory else ""
             target = self.resolve(file, folder)
             if target is not None:
-                self.read_file(target, scope, (*chain, line), in_body=in_body, depth=depth, import_dir=folder)
+                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line), import_dir=folder))
             return 0
         if name in _COUNTER_MACROS:
             self.counter(name, arguments)
@@ -566,7 +562,7 @@ class PaperWalk:
                 self.counters.appendix = True
                 self.counters.chapter = 0
             return 0
-        if not in_body:
+        if not place.in_body:
             return 0
         if name in ("caption", "captionof", "subcaption"):
             self.caption(node, source, scope)
@@ -579,9 +575,7 @@ class PaperWalk:
             self.subfloat_caption(node, arguments[1], source, inner)
         for argument in arguments:
             if argument is not None and type(argument).__name__ == "LatexGroupNode":
-                self.nodes(
-                    argument.nodelist, source, inner, chain, in_body=in_body, depth=depth + 1, import_dir=import_dir
-                )
+                self.nodes(argument.nodelist, place.deeper(inner))
         return 0
 
     def counter(self, name: str, arguments: list[Any]) -> None:
@@ -635,33 +629,24 @@ class PaperWalk:
         caption.scope = scope
         scope.captions.append(caption)
 
-    def environment(
-        self,
-        node: Any,
-        source: Source,
-        scope: Scope,
-        chain: tuple[int, ...],
-        *,
-        in_body: bool,
-        depth: int,
-        import_dir: str | None,
-    ) -> None:
+    def environment(self, node: Any, place: _Place) -> None:
         name = str(node.environmentname)
         if name in _OPAQUE:
             return
         if name in TABULARS:
-            if in_body:
-                self.table(node, source, scope, chain, import_dir=import_dir)
+            if place.in_body:
+                self.table(node, place)
             return
         if name in _FLOATS:
-            inner = Scope(scope, name, kind=_FLOATS[name][0])
+            inner = Scope(place.scope, name, kind=_FLOATS[name][0])
         elif name in _SUBFLOATS:
-            inner = Scope(scope, name, sub=True)
+            inner = Scope(place.scope, name, sub=True)
         else:
-            inner = Scope(scope, name)
-        self.nodes(node.nodelist, source, inner, chain, in_body=in_body, depth=depth + 1, import_dir=import_dir)
+            inner = Scope(place.scope, name)
+        self.nodes(node.nodelist, place.deeper(inner))
 
-    def table(self, node: Any, source: Source, scope: Scope, chain: tuple[int, ...], *, import_dir: str | None) -> None:
+    def table(self, node: Any, place: _Place) -> None:
+        source, scope, chain, import_dir = place.source, place.scope, place.chain, place.import_dir
         name = str(node.environmentname)
         arguments = _arguments(node)
         spec_index = TABULARS[name][1]
@@ -672,7 +657,7 @@ class PaperWalk:
             for span in body:
                 macro = getattr(span.node, "macroname", None)
                 if macro in ("caption", "label"):
-                    self.macro(span.node, span.source, scope, chain, in_body=True, depth=1, import_dir=import_dir)
+                    self.macro(span.node, attrs.evolve(place, source=span.source, scope=scope, in_body=True, depth=1))
         line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
         self.tables.append(FoundTable(name, source, node, scope, self.next_event(), (*chain, line), spec, body))
 
