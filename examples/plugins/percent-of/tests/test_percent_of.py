@@ -61,7 +61,7 @@ def test_the_installed_plugin_registers_percent_of(cgx_plugin_manager: pluggy.Pl
     """Installed, the plugin is found through its entry point, as credencegraph-extract's tools find it."""
     installed = build_registry(cgx_plugin_manager).get("percent-of")
     assert installed is not None
-    assert isinstance(installed.check_type, PercentOf)
+    assert isinstance(installed.check_type.plugin, PercentOf)
     assert (installed.distribution, installed.version) == ("cgx-percent-of", metadata.version("cgx-percent-of"))
 
 
