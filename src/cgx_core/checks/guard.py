@@ -19,11 +19,8 @@ the registry never call a plugin directly; they call a `GuardedCheckType`, which
 
 from __future__ import annotations
 
-import re
 import threading
-import traceback
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, get_args
 
 import attrs
@@ -33,10 +30,13 @@ from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunVi
 from cgx_core.checks.plugin_values import (
     MAX_KEY_CHARS,
     code_problems,
+    error_message,
+    error_trace,
     json_problems,
     line_problems,
     outcome_problems,
     prepared_problems,
+    scrubbed,
 )
 from cgx_core.codes import Code
 from cgx_core.digests import canonical_json
@@ -218,7 +218,7 @@ class GuardedCheckType:
         except CgxError:
             raise  # a built-in refusing the whole call (replay reading other bytes than the log says)
         except Exception as error:
-            raise self._raised(method, type(error).__name__, _message(error), _trace(error)) from None
+            raise self._raised(method, type(error).__name__, error_message(error), error_trace(error)) from None
 
     def _isolated(self, worker: BudgetedWorker, method: str, arguments: tuple[Any, ...], view: RunView | None) -> Any:
         from cgx_core.budget_worker import Died, OutOfBudget
@@ -251,7 +251,7 @@ class GuardedCheckType:
         outer, *rest = reply.payload
         if outer == "raised":
             kind, message, trace = rest
-            raise self._raised(method, kind, _scrubbed(message), trace)
+            raise self._raised(method, kind, scrubbed(message), trace)
         return self._rebuilt(method, rest[0])
 
     def _rebuilt(self, method: str, plain: tuple[Any, ...]) -> Any:
@@ -290,31 +290,6 @@ class GuardedCheckType:
             )
 
 
-_ADDRESS: Final = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
-def _scrubbed(text: str) -> str:
-    """A message without object addresses, which differ from one process to the next."""
-    return " ".join(_ADDRESS.sub("", text).split())
-
-
-def _message(error: BaseException) -> str:
-    try:
-        return _scrubbed(str(error))[:2_000]
-    except Exception:
-        return "(its message cannot be shown)"
-
-
-def _trace(error: BaseException) -> str:
-    """A traceback without local paths (file names only) or addresses, so the log is the same on every
-    machine and replay rebuilds it byte for byte."""
-    lines = [
-        f"  {Path(frame.filename).name}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}"
-        for frame in traceback.extract_tb(error.__traceback__)
-    ]
-    return "\n".join(["Traceback (file:line in function):", *lines, f"{type(error).__name__}: {_message(error)}"])
-
-
 # -- registration: reading a check type's attributes once, checked ----------------------------------------
 
 
@@ -332,7 +307,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
         except AttributeError:
             found.append(f"it has no '{name}'")
         except BaseException as error:  # a property that raises, or exits
-            found.append(f"reading its '{name}' raised {type(error).__name__}: {_message(error)}")
+            found.append(f"reading its '{name}' raised {type(error).__name__}: {error_message(error)}")
         return None
 
     name = read("name")

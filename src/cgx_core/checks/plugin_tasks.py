@@ -15,7 +15,6 @@ named, not pickled.
 from __future__ import annotations
 
 import importlib
-import traceback
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
@@ -24,6 +23,7 @@ import attrs
 
 from cgx_core.budget_worker import OutOfCpu, ask
 from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
+from cgx_core.checks.plugin_values import error_message, error_trace
 from cgx_core.offline_sources import OfflineSource
 
 METHODS: Final = ("prepare", "slot_of", "observation_key", "run", "rerun")
@@ -153,15 +153,7 @@ def call(payload: tuple[str, str, str, Mode, tuple[Any, ...]]) -> tuple[Any, ...
     except (OutOfCpu, MemoryError):
         raise  # the worker's budget: it reports them itself
     except BaseException as error:  # the plugin's code, whatever it raised (SystemExit and KeyboardInterrupt too)
-        trace = "".join(traceback.format_exception(error))[-MAX_TRACE_CHARS:]
-        return ("raised", type(error).__name__, _message(error), trace)
-
-
-def _message(error: BaseException) -> str:
-    try:
-        return str(error)[:2_000]
-    except Exception:
-        return "(its message cannot be shown)"
+        return ("raised", type(error).__name__, error_message(error), error_trace(error)[-MAX_TRACE_CHARS:])
 
 
 def plain(value: Any) -> tuple[Any, ...]:

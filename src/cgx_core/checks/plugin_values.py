@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 import math
 import re
+import traceback
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from cgx_core.checks.api import Outcome, Prepared, Refusal
@@ -208,3 +210,29 @@ def _shown(value: Any) -> str:
         text = repr(value)
         return text if len(text) <= 60 else text[:57] + "..."
     return f"a {type(value).__name__}"
+
+
+_ADDRESS: Final = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def scrubbed(text: str) -> str:
+    """A message without object addresses, which differ from one process to the next."""
+    return " ".join(_ADDRESS.sub("", text).split())
+
+
+def error_message(error: BaseException) -> str:
+    """An exception's message, scrubbed and bounded (or a note when it cannot be shown)."""
+    try:
+        return scrubbed(str(error))[:2_000]
+    except Exception:
+        return "(its message cannot be shown)"
+
+
+def error_trace(error: BaseException) -> str:
+    """A traceback without local paths (file names only) or addresses, so a check's log is the same bytes
+    on every machine and replay rebuilds it."""
+    lines = [
+        scrubbed(f"  {Path(frame.filename).name}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}")
+        for frame in traceback.extract_tb(error.__traceback__)[-40:]
+    ]
+    return "\n".join(["Traceback (file:line in function):", *lines, f"{type(error).__name__}: {error_message(error)}"])
