@@ -50,7 +50,7 @@ RECORDS: list[dict[str, Any]] = [
 ]
 
 # The plugin: `METHOD` misbehaves with `ACT` on a proposal whose n is "bad"; `RETURN` is what run returns then.
-FAULTY = '''
+FAULTY = """
 import os, sys, time
 from cgx_core.plugin_api import Outcome, Prepared, hookimpl
 
@@ -111,7 +111,7 @@ class Faulty:
 @hookimpl
 def cgx_register_check_types(register):
     register(Faulty())
-'''
+"""
 
 
 @pytest.fixture
@@ -282,7 +282,7 @@ def test_verify_reports_a_plugin_whose_rerun_raises_and_verifies_the_other_check
 
 # -- registration ---------------------------------------------------------------------------------------------
 
-BAD_REGISTRATION = '''
+BAD_REGISTRATION = """
 from cgx_core.plugin_api import Outcome, Prepared, hookimpl
 
 
@@ -303,7 +303,7 @@ class Bad:
 {marker}
 def cgx_register_check_types(register):
     register(Bad())
-'''
+"""
 
 
 def registration(**changes: str) -> str:

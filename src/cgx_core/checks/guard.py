@@ -49,6 +49,7 @@ OWN_DISTRIBUTION: Final = "credencegraph-extract"
 """Check types of this distribution (the built-ins) run in the tool's process; every other runs isolated."""
 
 TOOLS: Final = get_args(ProposingTool)
+_ENGINE_CODES: Final = frozenset({str(Code.PLUGIN_FAILED), str(Code.PLUGIN_OVER_BUDGET), str(Code.INTERNAL_ERROR)})
 MAX_DESCRIPTION_CHARS: Final = 8_000
 MAX_SCHEMA_BYTES: Final = 64 * 1024
 SCHEMA_KEYS: Final = frozenset({"properties", "required", "additionalProperties", "$defs", "description", "title"})
@@ -163,6 +164,8 @@ class GuardedCheckType:
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         value = self._call("prepare", (dict(proposal),), run)
         self._checked("prepare", prepared_problems(value, str(proposal.get("target"))))
+        if isinstance(value, Refusal):
+            self._checked("prepare", self._code_problems(str(value.code)))
         return value  # type: ignore[no-any-return]
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
@@ -187,6 +190,7 @@ class GuardedCheckType:
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
         value = self._call("run", (prepared.target, dict(prepared.inputs), model), run)
         self._checked("run", outcome_problems(value))
+        self._checked("run", self._code_problems(value.code))
         return value  # type: ignore[no-any-return]
 
     def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
@@ -194,7 +198,15 @@ class GuardedCheckType:
             return None
         value = self._call("rerun", (dict(inputs),), run)
         self._checked("rerun", outcome_problems(value, rerun=True))
+        self._checked("rerun", self._code_problems(value.code if value is not None else None))
         return value  # type: ignore[no-any-return]
+
+    def _code_problems(self, code: str | None) -> list[str]:
+        """A third party's code must be one it defines (`codes`) or one of the engine's own: a plugin owns
+        its codes, and a code nobody documents tells the agent nothing."""
+        if code is None or self._worker is None or code in self.codes or code in _ENGINE_CODES:
+            return []
+        return [f"the code {code!r} is not one it defines (its codes are {sorted(self.codes)})"]
 
     # -- the one place a plugin's code is called ------------------------------------------------------------
 
