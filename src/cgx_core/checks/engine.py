@@ -23,6 +23,7 @@ import attrs
 
 from cgx_core import call_control
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
+from cgx_core.checks.guard import GuardedCheckType, PluginFailed
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
 from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
@@ -67,7 +68,10 @@ def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]
         if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
             continue
         installed = registry.get(node.kind)
-        slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
+        try:
+            slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
+        except PluginFailed:  # its plugin cannot say now: a slot of its own, so it blocks nothing
+            slot = node.id
         found.append(
             Existing(
                 node.id,
@@ -217,7 +221,7 @@ class Proposals:
                     index,
                     target,
                     Code.CHECK_TYPE_UNKNOWN,
-                    f"no installed plugin provides check type '{kind}'",
+                    f"no installed plugin provides check type '{kind}'{self.registry.invalid_note()}",
                     f"use one of {self._declared_for(self.tool)}",
                 )
             ]
@@ -370,12 +374,10 @@ class Proposals:
         model = self.context.model if check_type.uses_model else None
         try:
             return check_type.run(prepared, view, model=model)
-        except CgxError:
-            raise  # a refusal of the whole call (replay reading other bytes than the log says)
-        except Exception as error:  # a plugin's bug is an error check, not a broken call
-            return Outcome(
-                "error", f"the check type failed inside its plugin ({type(error).__name__})", code="internal-error"
-            )
+        except PluginFailed as failure:  # a plugin's fault is an error check naming it, not a broken call
+            if failure.stalled:
+                raise  # the wall clock decides no check's result: the proposal is refused instead
+            return Outcome("error", failure.message, log=failure.log + "\n", code=failure.code)
 
     def _record(self, check_type: CheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
         from credencegraph.core import Node, Relation
@@ -404,6 +406,8 @@ class Proposals:
             "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
             "observation": key,
         }
+        if isinstance(check_type, GuardedCheckType) and check_type.budget is not None:
+            record["tool"]["budget"] = check_type.budget.to_json()  # what bounded a third party's code
         if outcome.notices:
             record["notices"] = [dict(notice) for notice in outcome.notices]
         attributes: dict[str, Any] = {"origin": "evidence", "check": record}
@@ -443,6 +447,20 @@ class Proposals:
         return None
 
     def add(self, index: int, proposal: Any) -> None:
+        """One proposal: refused with a fix, or a check (and maybe its fallback). A plugin's failure in any
+        of its methods stays with this proposal: the call's other proposals run."""
+        try:
+            self._add(index, proposal)
+        except PluginFailed as failure:
+            target = proposal.get("target") if isinstance(proposal, dict) else None
+            fix = (
+                "the plugin waited without using CPU; call again later, or leave this check type out"
+                if failure.stalled
+                else "the plugin is broken: propose another check type, and report the message to its author"
+            )
+            self.refused.append(_refusal(index, target, failure.code, failure.message, fix))
+
+    def _add(self, index: int, proposal: Any) -> None:
         check_type, found = self._problems(index, proposal)
         if found:
             self.refused.append(_every(found))
