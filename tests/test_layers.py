@@ -68,6 +68,12 @@ def test_every_layer_contract_is_kept() -> None:
             "The front ends reach a check type only through the plugin registry",
             "cgx_cli.verify_command -> cgx_checks.arithmetic.parse",
         ),
+        (  # a built-in check type reaching into the engine instead of through cgx_core.plugin_api
+            "cgx_checks/recompute_numbers.py",
+            "import cgx_core.checks.engine",
+            "only through cgx_core.plugin_api",
+            "cgx_checks.recompute_numbers -> cgx_core.checks.engine",
+        ),
         (  # a cycle between two rooms of the built-in check types (references already imports citation)
             "cgx_checks/citation/text.py",
             "import cgx_checks.references.identity",

@@ -18,16 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from cgx_checks.common import error_outcome
 from cgx_core.base.digests import bytes_digest
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
-from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
 
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
     from cgx_checks.citation.ties import Entry, Tie
-    from cgx_core.ingest.offline_sources import OfflineSource
+    from cgx_core.plugin_api import OfflineSource
 
 
 def _is_url(source: str) -> bool:

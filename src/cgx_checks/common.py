@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgx_core.checks.api import Outcome, Refusal, RunView
 from cgx_core.errors import CgxError
+from cgx_core.plugin_api import Outcome, Refusal, RunView
 
 
 def cited_texts(run: RunView, target: str, cites: Sequence[str] | None) -> list[str] | Refusal:

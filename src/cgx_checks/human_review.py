@@ -20,10 +20,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, Result, RunView
-from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.codes import Code
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, Result, RunView, hookimpl
 
 RESULTS: dict[str, Result] = {"holds": "passed", "fails": "failed"}
 ENTERED_BY = {"person": "entered by the person", "agent": "entered by an agent acting for the person"}

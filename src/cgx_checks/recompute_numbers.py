@@ -10,10 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
-from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.errors import CgxError
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
 
 FIXES = {
     "operand-not-in-text": (

@@ -22,11 +22,9 @@ from cgx_checks.maths.encoding import KEYS
 from cgx_checks.maths.limits import DECIDE_BUDGET, NUMERIC_BUDGET, NUMERIC_CALCULUS_BUDGET
 from cgx_checks.maths.schema import proposal_schema
 from cgx_checks.maths.structure import ParsedStep
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
-from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
 
 FIXES: Final = {
     "expression-invalid": "write each side in sympy spelling: numerals, declared symbols, + - * / ^, parentheses and "

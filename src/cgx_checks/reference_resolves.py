@@ -26,11 +26,9 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, Result, RunView
-from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, Result, RunView, hookimpl
 
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy

@@ -4,7 +4,9 @@ A person who installed a plugin wants to see it listed, with the distribution an
 record for it; a person about to start a run wants to know which of the rubric's `[checks]` can run.
 So the listing gives, for each installed check type, its name, distribution, version, proposing tool and
 the type it stands in for, and with `--rubric` whether the rubric declares it, plus the check types the
-rubric declares that no installed plugin provides (a proposal of one would be refused).
+rubric declares that no installed plugin provides (a proposal of one would be refused). A plugin that
+cannot be registered is listed under `invalid` with why (and said on stderr, exit status 2); it never
+stops the listing of the others.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def plugin_listing(registry: CheckTypeRegistry, rubric: Rubric | None) -> dict[s
     }
     if rubric is not None:
         listing["not_installed"] = sorted(name for name in rubric.checks if registry.get(name) is None)
+    if registry.invalid:
+        listing["invalid"] = [plugin.to_json() for plugin in registry.invalid]
     return listing
 
 
@@ -66,4 +70,6 @@ def list_plugins(rubric: str | None) -> int:
         print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(listing) + "\n")
-    return ExitCode.OK
+    for plugin in listing.get("invalid", ()):  # listed, and said on stderr: the exit status says it too
+        sys.stderr.write(f"error [plugin-invalid]: {plugin['message']}\n")
+    return ExitCode.ERROR if listing.get("invalid") else ExitCode.OK

@@ -75,7 +75,18 @@ def verify_command(
         except CgxError as error:
             print_failure(error)
             return ExitCode.ERROR
-        return _report(tally, as_json)
+        return _invalid_plugins(_report(tally, as_json))
+
+
+def _invalid_plugins(status: int) -> int:
+    """Every installed plugin that could not be registered is an error (exit 2), after the runs were verified
+    with the others."""
+    from cgx_core.checks.installed import installed_check_types
+
+    invalid = installed_check_types().invalid
+    for plugin in invalid:
+        sys.stderr.write(plugin.error_line() + "\n")
+    return ExitCode.ERROR if invalid else status
 
 
 def _usage_problem(runs: Sequence[str], jobs: int | None, listing: str | None, scheduler: str | None) -> str | None:

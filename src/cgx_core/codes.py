@@ -146,6 +146,8 @@ class Code(StrEnum):
     METADATA_UNREADABLE = "metadata-unreadable"
     REGISTRY_UNSUPPORTED = "registry-unsupported"
     REVIEW_UNDETERMINED = "review-undetermined"
+    PLUGIN_FAILED = "plugin-failed"
+    PLUGIN_OVER_BUDGET = "plugin-over-budget"
 
 
 MEANINGS: Final[dict[Code, str]] = {
@@ -201,7 +203,9 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.PLUGIN_INVALID: (
         "An installed check-type plugin cannot be loaded: it fails to import, implements a hook no specification "
         "has, registers something that is not a check type, or a name another distribution already provides; "
-        "the message names the distributions. Fix or uninstall one of them."
+        "the message names the distributions. Fix or uninstall one of them. `plugins` lists every invalid plugin "
+        "(and exits 2); the other plugins keep working, and a proposal of a type an invalid plugin would provide "
+        "is refused naming it."
     ),
     Code.CHECK_STALLED: (
         "A check's worker process got far less CPU time than its budget within a wall-clock backstop (the machine "
@@ -328,6 +332,16 @@ MEANINGS: Final[dict[Code, str]] = {
         "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
     ),
     Code.REVIEW_UNDETERMINED: "The reviewer could not decide whether the node holds: recorded, it moves no credence.",
+    Code.PLUGIN_FAILED: (
+        "A check type's plugin failed: it raised, exited or returned a value a check type may not return (a result "
+        "other than passed, failed and error, a NaN, a check on another node). In run: an error check whose log "
+        "holds what the plugin raised; in prepare, slot_of or observation_key: that proposal is refused. The "
+        "message names the plugin and its version: report it to the plugin's author, or uninstall it."
+    ),
+    Code.PLUGIN_OVER_BUDGET: (
+        "A third-party check type used up the CPU time or memory one call may use (the budget is recorded with "
+        "the check); it ends in error."
+    ),
 }
 
 

@@ -133,6 +133,8 @@ class StartedRun:
 
     path: Path
     start: dict[str, Any]
+    paper: Path | None = None
+    """The paper's main file the run was started on (replay reads it again)."""
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         """Call a tool on this run (model 'cgx-testing' unless given); returns the JSON result or error."""
@@ -143,6 +145,33 @@ class StartedRun:
             args.setdefault("model", "cgx-testing")
         payload, _ = call_tool(tool, args)
         return payload
+
+    def verify(self) -> None:
+        """Finish the run (unless it is finished), replay it and verify it, as a user would before trusting
+        it: raises AssertionError saying what failed (finish_run's error, the replay's first divergence,
+        verify's differences or error). A check type's test calls it to show its checks replay byte for
+        byte and re-run to the same outcome."""
+        assert_run_verifies(self.path, source=self.paper)
+
+
+def assert_run_verifies(run: Path, *, source: Path | None = None) -> None:
+    """Finish the run at `run` (unless it is finished), replay it from its log (reading the paper at
+    `source`, or the copy a run made with store_source keeps) and verify it; AssertionError when any fails."""
+    from cgx_core.audit.replay import replay
+    from cgx_core.audit.verify import verify_run
+    from cgx_core.run.layout import RunPaths
+    from cgx_core.tooling.registry import call_tool
+
+    if not RunPaths(run).graph.is_file():
+        payload, is_error = call_tool("finish_run", {"run": str(run), "model": "cgx-testing"})
+        if is_error:
+            raise AssertionError(f"finish_run failed: {payload}")
+    report = replay(run, source=source, sources=None)
+    if not report.identical:
+        raise AssertionError(f"replay differs from the run: {report.body}")
+    verdict = verify_run(run)
+    if verdict.error is not None or verdict.differences:
+        raise AssertionError(f"verify: error {verdict.error}, differences {list(verdict.differences)}")
 
 
 def write_tiny_paper(directory: Path) -> Path:
@@ -178,6 +207,6 @@ def cgx_run(tmp_path: Path) -> Iterator[Callable[..., StartedRun]]:
         payload, is_error = call_tool("start_run", args)
         if is_error:
             raise AssertionError(f"start_run failed: {payload}")
-        return StartedRun(run, payload)
+        return StartedRun(run, payload, main)
 
     yield start

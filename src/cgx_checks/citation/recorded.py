@@ -23,7 +23,7 @@ from cgx_core.errors import CgxError
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import Hop
     from cgx_checks.citation.text import Kind
-    from cgx_core.checks.api import RunView
+    from cgx_core.plugin_api import RunView
 
 FETCH_FAILURES: Final = frozenset(
     {

@@ -68,7 +68,7 @@ class SymbolicDecider:
                 Code.EXPRESSION_TOO_LARGE,
                 f"expanding the step for its observation key ran out of its {spent:g} s CPU-time budget",
             )
-        return reply.payload
+        return str(reply.payload)
 
     def numeric_check(self, encoding: object, *, budget: float | None = None) -> NumericOutcome:
         """rederive-maths-numeric on one encoding, in this decider's worker."""

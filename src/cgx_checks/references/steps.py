@@ -23,7 +23,7 @@ from cgx_core.errors import CgxError
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
     from cgx_checks.citation.urls import ParsedUrl
-    from cgx_core.checks.api import RunView
+    from cgx_core.plugin_api import RunView
 
 METADATA_TYPES: Final = frozenset(
     {"application/json", "application/vnd.api+json", "application/atom+xml", "application/xml", "text/xml"}

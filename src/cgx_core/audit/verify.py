@@ -25,6 +25,7 @@ from cgx_core.audit.integrity import check_run, graph_problem
 from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
+from cgx_core.checks.guard import PluginFailed
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
@@ -122,6 +123,7 @@ def verify_run(root: Path) -> RunVerdict:
     )
     differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
     notes: list[str] = []
+    errors: list[str] = []
     checks = rerun = 0
     for node in graph["nodes"]:
         record = check_record(node["attributes"])
@@ -133,7 +135,10 @@ def verify_run(root: Path) -> RunVerdict:
         differences.extend(found)
         installed = registry.get(node["kind"])
         if installed is None:
-            differences.append(f"{cid}: check type '{node['kind']}' is not provided by any installed plugin")
+            if registry.invalid:  # the plugin that would provide it may be one that could not be registered
+                errors.append(f"{cid}: check type '{node['kind']}' is not provided{registry.invalid_note()}")
+            else:
+                differences.append(f"{cid}: check type '{node['kind']}' is not provided by any installed plugin")
             continue
         made_with = record.get("tool", {}).get("plugin", {})
         if made_with.get("version") not in (None, installed.version):
@@ -143,7 +148,11 @@ def verify_run(root: Path) -> RunVerdict:
             )
         # A check that read something re-decides from what it read (the recorded requests and stored bytes).
         check_view = view.with_recorded(recorded.read if recorded is not None else None)
-        outcome = installed.check_type.rerun(record.get("inputs", {}), check_view)
+        try:
+            outcome = installed.check_type.rerun(record.get("inputs", {}), check_view)
+        except PluginFailed as failure:  # an error of this check; the others are verified all the same
+            errors.append(f"{cid}: {failure.message}")
+            continue
         if outcome is None:
             continue
         rerun += 1
@@ -166,4 +175,5 @@ def verify_run(root: Path) -> RunVerdict:
             differences.append(f"{cid} files: the re-run would write other files than checks/{cid}/ holds")
     identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
     identity["digest"] = manifest["rubric"]["digest"]
-    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), None, tuple(notes))
+    failed = {"code": str(Code.PLUGIN_FAILED), "message": "; ".join(errors)[:4_000]} if errors else None
+    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), failed, tuple(notes))

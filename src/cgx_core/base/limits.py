@@ -52,3 +52,10 @@ MAX_TABLE_EXPANSIONS: Final = 100_000
 """User-macro expansions while rendering all table cells of a paper; past it, cells keep their macros as written."""
 MAX_TABLE_RENDERED_CHARS: Final = 8 * 1024 * 1024
 """Characters that user-macro expansion may produce in all table cells of a paper, for the same reason."""
+
+PLUGIN_CPU_SECONDS: Final = 60
+"""CPU time one call into a third-party check type's code may use (prepare, run, ...), in the plugin worker.
+CPU time, not wall time, so a busy machine decides exactly what an idle one decides."""
+
+PLUGIN_MEMORY_BYTES: Final = 2 * 1024**3
+"""Address space of the plugin worker process that runs third-party check code."""

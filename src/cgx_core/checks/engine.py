@@ -25,6 +25,7 @@ from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_dig
 from cgx_core.base.json_schema import problems
 from cgx_core.base.json_values import json_kind
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
+from cgx_core.checks.guard import GuardedCheckType, PluginFailed
 from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
@@ -62,6 +63,12 @@ def check_id(number: int) -> str:
     return f"c-{number:03d}"
 
 
+def _named_node(proposal: Any) -> str | None:
+    """The node a proposal names as its target, if it names one (a refusal reports it)."""
+    target = proposal.get("target") if isinstance(proposal, dict) else None
+    return target if isinstance(target, str) else None
+
+
 def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]:
     """The check nodes of a graph, in order."""
     found = []
@@ -70,7 +77,10 @@ def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]
         if record is None:
             continue
         installed = registry.get(node.kind)
-        slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
+        try:
+            slot = installed.check_type.slot_of(record.get("inputs", {})) if installed else ""
+        except PluginFailed:  # its plugin cannot say now: a slot of its own, so it blocks nothing
+            slot = node.id
         found.append(
             Existing(
                 node.id,
@@ -197,7 +207,7 @@ class Proposals:
             return None, [
                 Refused(
                     Code.CHECK_TYPE_UNKNOWN,
-                    f"no installed plugin provides check type '{kind}'",
+                    f"no installed plugin provides check type '{kind}'{self.registry.invalid_note()}",
                     f"use one of {self._declared_for(self.tool)}",
                 )
             ]
@@ -334,12 +344,10 @@ class Proposals:
         model = self.context.model if check_type.uses_model else None
         try:
             return check_type.run(prepared, view, model=model)
-        except CgxError:
-            raise  # a refusal of the whole call (replay reading other bytes than the log says)
-        except Exception as error:  # a plugin's bug is an error check, not a broken call
-            return Outcome(
-                "error", f"the check type failed inside its plugin ({type(error).__name__})", code="internal-error"
-            )
+        except PluginFailed as failure:  # a plugin's fault is an error check naming it, not a broken call
+            if failure.stalled:
+                raise  # the wall clock decides no check's result: the proposal is refused instead
+            return Outcome("error", failure.message, log=failure.log + "\n", code=failure.code)
 
     def _record(self, check_type: CheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
         from credencegraph.core import Node, Relation
@@ -368,6 +376,8 @@ class Proposals:
             "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
             "observation": key,
         }
+        if isinstance(check_type, GuardedCheckType) and check_type.budget is not None:
+            record["tool"]["budget"] = check_type.budget.to_json()  # what bounded a third party's code
         if outcome.notices:
             record["notices"] = [dict(notice) for notice in outcome.notices]
         attributes: dict[str, Any] = {"origin": EVIDENCE, "check": record}
@@ -407,11 +417,23 @@ class Proposals:
         return None
 
     def add(self, index: int, proposal: Any) -> None:
+        """One proposal: refused with a fix, or a check (and maybe its fallback). A plugin's failure in any
+        of its methods stays with this proposal: the call's other proposals run."""
+        try:
+            self._add(index, proposal)
+        except PluginFailed as failure:
+            fix = (
+                "the plugin waited without using CPU; call again later, or leave this check type out"
+                if failure.stalled
+                else "the plugin is broken: propose another check type, and report the message to its author"
+            )
+            refusal = Refused(failure.code, failure.message, fix)
+            self.refused.append(refusal.to_json(index, _named_node(proposal), "proposal"))
+
+    def _add(self, index: int, proposal: Any) -> None:
         check_type, found = self._problems(proposal)
         if found:
-            named = proposal.get("target") if isinstance(proposal, dict) else None
-            node = named if isinstance(named, str) else None
-            self.refused.append(Refused.every(found).to_json(index, node, "proposal"))
+            self.refused.append(Refused.every(found).to_json(index, _named_node(proposal), "proposal"))
             return
         assert check_type is not None and isinstance(proposal, dict)
         target = proposal["target"]

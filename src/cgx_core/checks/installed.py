@@ -21,16 +21,16 @@ import attrs
 import pluggy
 
 from cgx_core import hookspecs
-from cgx_core.checks.api import CheckType
+from cgx_core.checks.guard import GuardedCheckType, PluginWorker, Provider
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 
 @attrs.frozen
 class Installed:
-    """A registered check type, and the distribution that provides it."""
+    """A registered check type (guarded: see `cgx_core.checks.guard`), and the distribution that provides it."""
 
-    check_type: CheckType
+    check_type: GuardedCheckType
     distribution: str
     version: str
 
@@ -45,32 +45,130 @@ class Installed:
         }
 
 
+@attrs.frozen
+class InvalidPlugin:
+    """An installed plugin that was not registered, and every reason why: it is left out, the others work."""
+
+    plugin: str
+    distribution: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"plugin": self.plugin, "distribution": self.distribution, "message": self.message}
+
+    def error_line(self) -> str:
+        return f"error [{Code.PLUGIN_INVALID}]: {self.message}"
+
+
 class CheckTypeRegistry:
-    """The installed check types by name; a duplicate name is refused, naming both distributions."""
+    """The installed check types by name, guarded, and the plugins that could not be registered.
+
+    While `build_registry` asks one plugin for its check types (between `begin` and `end`), what it
+    registers is checked and kept aside: a plugin with any problem (a bad attribute, a name another plugin
+    has, a hook that raises or registers nothing) is left out whole, with every problem named; the other
+    plugins are registered. Called outside `begin`/`end` (embedding, tests), a bad check type raises
+    `plugin-invalid` at once."""
 
     def __init__(self) -> None:
         self._types: dict[str, Installed] = {}
-        self._current: tuple[str, str] = ("unknown", "0")
+        self._current = Provider("unknown", None, "unknown", "0")
+        self._open = False
+        self._staged: list[Installed] = []
+        self._problems: list[str] = []
+        self.invalid: list[InvalidPlugin] = []
+        self.worker = PluginWorker()
 
-    def providing(self, distribution: str, version: str) -> None:
+    def providing(
+        self, distribution: str, version: str, *, entry: str | None = None, module: str | None = None
+    ) -> None:
         """Say which distribution the registrations that follow come from."""
-        self._current = (distribution, version)
+        self._current = Provider(entry or distribution, module, distribution, version)
 
-    def __call__(self, check_type: CheckType) -> None:
-        if not isinstance(check_type, CheckType):
-            raise CgxError(
-                Code.PLUGIN_INVALID,
-                f"{self._current[0]} registered {type(check_type).__name__}, which does not implement CheckType "
-                "(see cgx_core.checks.api)",
+    def begin(self, provider: Provider) -> None:
+        """Registrations until `end` come from one plugin, and are kept only if all of them are valid."""
+        self._current, self._open, self._staged, self._problems = provider, True, [], []
+
+    def fail(self, problem: str) -> None:
+        """Something is wrong with the open plugin beyond what it registered (its hook raised)."""
+        self._problems.append(problem)
+
+    def end(self) -> None:
+        self._open = False
+        if not self._staged and not self._problems:
+            self._problems.append(
+                "it registers no check type: its cgx_register_check_types must call register(...) for each type"
             )
-        earlier = self._types.get(check_type.name)
-        if earlier is not None:
-            raise CgxError(
-                Code.PLUGIN_INVALID,
-                f"check type '{check_type.name}' is registered by both {earlier.distribution} and {self._current[0]}; "
-                "uninstall one of them",
-            )
-        self._types[check_type.name] = Installed(check_type, *self._current)
+        if self._problems:
+            self.invalid.append(self._invalid(self._problems))
+        else:
+            for installed in self._staged:
+                self._types[installed.check_type.name] = installed
+
+    def _invalid(self, problems: list[str]) -> InvalidPlugin:
+        provider = self._current
+        return InvalidPlugin(
+            provider.label, provider.distribution, f"{provider.label} is invalid: {'; '.join(problems)}"
+        )
+
+    def __call__(self, check_type: object) -> None:
+        from cgx_core.checks.guard import OWN_DISTRIBUTION, GuardedCheckType, guarded
+
+        provider = self._current
+        plugin = check_type
+        if isinstance(check_type, GuardedCheckType):  # an installed type registered again (embedding, tests)
+            plugin = check_type.plugin
+            provider = attrs.evolve(provider, entry=check_type.provider.entry, module=check_type.provider.module)
+        isolated = provider.distribution != OWN_DISTRIBUTION and provider.module is not None
+        made = guarded(plugin, provider, self.worker if isolated else None)
+        problems = made if isinstance(made, list) else self._clash(made)
+        if not problems:
+            assert isinstance(made, GuardedCheckType)
+            installed = Installed(made, provider.distribution, provider.version)
+            (self._staged if self._open else []).append(installed)
+            if not self._open:
+                self._types[made.name] = installed
+            return
+        named = f"{type(plugin).__name__} ({getattr(made, 'name', None) or 'unnamed'})"
+        if self._open:
+            self._problems.extend(f"{named}: {problem}" for problem in problems)
+            return
+        raise CgxError(
+            Code.PLUGIN_INVALID, f"{provider.label} registered {named}, which is invalid: {'; '.join(problems)}"
+        )
+
+    def _clash(self, made: GuardedCheckType) -> list[str]:
+        earlier = self._types.get(made.name) or next(
+            (item for item in self._staged if item.check_type.name == made.name), None
+        )
+        if earlier is None:
+            return []
+        return [
+            f"check type '{made.name}' is registered by both {earlier.distribution} and "
+            f"{self._current.distribution}; uninstall one of them"
+        ]
+
+    def check_fallbacks(self) -> None:
+        """A fallback stands in for a type of its own distribution only: a plugin claiming to be the fallback
+        of another's type would take over what happens when that type errs. Such a plugin is left out."""
+        for name, installed in list(self._types.items()):
+            target = installed.check_type.fallback_for
+            if target is None:
+                continue
+            other = self._types.get(target)
+            if other is None or other.distribution != installed.distribution:
+                del self._types[name]
+                provider = installed.check_type.provider
+                owner = (
+                    f"it belongs to {other.distribution}" if other is not None else "no installed plugin provides it"
+                )
+                self.invalid.append(
+                    InvalidPlugin(
+                        provider.label,
+                        provider.distribution,
+                        f"{provider.label} is invalid: '{name}' claims to be the fallback for '{target}', and {owner}; "
+                        "a fallback stands in for a type of its own distribution",
+                    )
+                )
 
     def get(self, name: str) -> Installed | None:
         return self._types.get(name)
@@ -80,6 +178,12 @@ class CheckTypeRegistry:
 
     def names(self) -> list[str]:
         return sorted(self._types)
+
+    def invalid_note(self) -> str:
+        """What to add to a refusal of an unknown check type when a plugin could not be registered."""
+        if not self.invalid:
+            return ""
+        return " (" + "; ".join(item.message for item in self.invalid)[:1_500] + ")"
 
 
 @attrs.frozen
@@ -138,52 +242,123 @@ def _reason(manager: pluggy.PluginManager, error: pluggy.PluginValidationError) 
     return " ".join(str(error).replace(repr(error.plugin), "").split())
 
 
-def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> pluggy.PluginManager:
-    """The plugin manager: hookspecs, the entry-point group, any extra plugins, then check_pending().
+class CgxPluginManager(pluggy.PluginManager):
+    """pluggy's manager, with who provides each plugin and the plugins that could not be loaded."""
 
-    Raises `plugin-invalid` naming the plugin and its distribution when a plugin does not import, declares
-    a hook implementation no specification has (a misspelt name, caught by check_pending) or takes an
-    argument its hook does not give."""
+    def __init__(self) -> None:
+        super().__init__(hookspecs.PROJECT)
+        self.providers: dict[int, Provider] = {}
+        self.invalid: list[InvalidPlugin] = []
+
+
+def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginManager:
+    """The plugin manager: hookspecs, then each plugin of the entry-point group (ours first, then the others
+    by distribution), then any extra plugins, each checked as pluggy's `check_pending` would.
+
+    A plugin that does not import (or exits while importing), implements a hook no specification has (a
+    misspelt name), takes an argument its hook does not give, or implements no hook at all (a forgotten
+    `@hookimpl`) is left out and listed in `manager.invalid` with `plugin-invalid`, naming the plugin and
+    its distribution; the other plugins are loaded."""
+    from cgx_core.checks.guard import OWN_DISTRIBUTION
+
     group = hookspecs.ENTRY_POINT_GROUP
-    manager = pluggy.PluginManager(hookspecs.PROJECT)
+    manager = CgxPluginManager()
     manager.add_hookspecs(hookspecs)
-    points = declared_entry_points(group)
-    try:
-        manager.load_setuptools_entrypoints(group)
-        for plugin in extra_plugins:
-            manager.register(plugin)
-        manager.check_pending()
-    except pluggy.PluginValidationError as error:
-        raise CgxError(
-            Code.PLUGIN_INVALID, f"{_label(manager, error.plugin, points)} is invalid: {_reason(manager, error)}"
-        ) from None
-    except Exception as error:  # the plugin's own import failed: say which one, never a traceback
-        failed = next((point for point in points if not manager.has_plugin(point.name)), None)
-        where = f"the plugin '{failed.name}' of {failed.distribution}" if failed else f"a plugin of {group}"
-        raise CgxError(Code.PLUGIN_INVALID, f"{where} cannot be loaded: {type(error).__name__}: {error}") from None
+    found: list[tuple[EntryPoint, str, metadata.EntryPoint]] = []
+    first: dict[str, str] = {}
+    # Ours first, then by name: which of two clashing plugins is left out does not depend on sys.path's order.
+    ordered = sorted(
+        metadata.distributions(),
+        key=lambda dist: (dist.metadata["name"] != OWN_DISTRIBUTION, _normalized(str(dist.metadata["name"] or ""))),
+    )
+    for dist in ordered:
+        distribution = str(dist.metadata["name"] or "unknown")
+        for point in dist.entry_points.select(group=group):
+            earlier = first.get(point.name)
+            if earlier is None:
+                first[point.name] = distribution
+                found.append((EntryPoint(point.name, point.module, distribution), str(dist.version), point))
+            elif _normalized(earlier) != _normalized(distribution):
+                label = f"the plugin '{point.name}' of {distribution} {dist.version}"
+                manager.invalid.append(
+                    InvalidPlugin(
+                        label,
+                        distribution,
+                        f"{label} is invalid: the entry point '{point.name}' of {group} is declared by both "
+                        f"{earlier} and {distribution}; uninstall one of them",
+                    )
+                )
+    found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
+    for entry, version, point in found:
+        provider = Provider(entry.name, entry.module, entry.distribution, version)
+        try:
+            plugin = point.load()
+        except BaseException as error:  # its import failed, or exited: name it, never a traceback or an exit
+            message = f"{provider.label} cannot be loaded: {type(error).__name__}: {error}"
+            manager.invalid.append(InvalidPlugin(provider.label, entry.distribution, message[:2_000]))
+            continue
+        _add(manager, plugin, provider, entry.name)
+    for plugin in extra_plugins:
+        name = getattr(plugin, "__name__", None) or type(plugin).__name__
+        _add(manager, plugin, Provider(name, None, name, "0"), None)
     return manager
 
 
+def _add(manager: CgxPluginManager, plugin: object, provider: Provider, name: str | None) -> None:
+    """Register one plugin, and keep it only when every hook it implements is one of ours."""
+    try:
+        manager.register(plugin, name=name)
+    except pluggy.PluginValidationError as error:
+        manager.invalid.append(
+            InvalidPlugin(
+                provider.label, provider.distribution, f"{provider.label} is invalid: {_reason(manager, error)}"
+            )
+        )
+        return
+    except ValueError as error:  # one module named by two entry points
+        manager.invalid.append(InvalidPlugin(provider.label, provider.distribution, f"{provider.label}: {error}"))
+        return
+    callers = manager.get_hookcallers(plugin) or []
+    unknown = [caller.name for caller in callers if not caller.has_spec()]
+    problem = None
+    if unknown:
+        problem = f"it implements {unknown}, which is not a hook (the hooks are {hook_names()}); check the spelling"
+    elif not callers:
+        problem = "it implements no hook: mark its cgx_register_check_types with @hookimpl (from cgx_core.plugin_api)"
+    if problem is not None:
+        manager.unregister(plugin)
+        manager.invalid.append(
+            InvalidPlugin(provider.label, provider.distribution, f"{provider.label} is invalid: {problem}")
+        )
+        return
+    manager.providers[id(plugin)] = provider
+
+
 def build_registry(manager: pluggy.PluginManager) -> CheckTypeRegistry:
-    """Ask every plugin for its check types, remembering which distribution gave each."""
+    """Ask every plugin for its check types, one plugin at a time, remembering which distribution gave
+    each; a plugin whose hook raises (or exits) or registers anything invalid is left out whole and listed
+    in `registry.invalid`, with the plugins the manager could not load."""
     registry = CheckTypeRegistry()
+    registry.invalid.extend(getattr(manager, "invalid", ()))
+    providers: dict[int, Provider] = getattr(manager, "providers", {})
     distributions = {id(plugin): dist for plugin, dist in manager.list_plugin_distinfo()}
     for name, plugin in manager.list_name_plugin():
-        dist = distributions.get(id(plugin))
-        provider = dist.metadata["name"] if dist is not None else name or "unknown"
-        registry.providing(provider, dist.version if dist is not None else "0")
+        provider = providers.get(id(plugin))
+        if provider is None:
+            dist = distributions.get(id(plugin))
+            distribution = dist.metadata["name"] if dist is not None else name or "unknown"
+            provider = Provider(name or distribution, None, distribution, dist.version if dist is not None else "0")
         caller = manager.subset_hook_caller(
             "cgx_register_check_types",
             remove_plugins=[other for _, other in manager.list_name_plugin() if other is not plugin],
         )
+        registry.begin(provider)
         try:
             caller(register=registry)
-        except CgxError:
-            raise
-        except Exception as error:  # a bug in the plugin's hook: name it rather than show its traceback
-            raise CgxError(
-                Code.PLUGIN_INVALID, f"{provider} failed in cgx_register_check_types: {type(error).__name__}: {error}"
-            ) from None
+        except BaseException as error:  # a bug in the plugin's hook (or an exit): named, never a traceback
+            registry.fail(f"its cgx_register_check_types raised {type(error).__name__}: {error}"[:1_000])
+        registry.end()
+    registry.check_fallbacks()
     return registry
 
 

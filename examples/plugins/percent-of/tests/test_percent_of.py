@@ -61,7 +61,7 @@ def test_the_installed_plugin_registers_percent_of(cgx_plugin_manager: pluggy.Pl
     """Installed, the plugin is found through its entry point, as credencegraph-extract's tools find it."""
     installed = build_registry(cgx_plugin_manager).get("percent-of")
     assert installed is not None
-    assert isinstance(installed.check_type, PercentOf)
+    assert isinstance(installed.check_type.plugin, PercentOf)
     assert (installed.distribution, installed.version) == ("cgx-percent-of", metadata.version("cgx-percent-of"))
 
 
@@ -99,11 +99,11 @@ def test_each_percentage_of_a_target_is_its_own_check_and_a_repeat_is_refused(ru
 
 
 REFUSALS = [
-    ("whole not in the cited chunks", percent_of(cites=["s-8"]), "operand-not-in-text", "1000"),
-    ("percentage written without %", percent_of(percent="961"), "operand-not-in-text", "96%"),
-    ("not a numeral", percent_of(part="many"), "expression-invalid", "many"),
-    ("whole of zero", percent_of(whole="0"), "division-by-zero", "zero"),
-    ("cites no chunk", percent_of(cites=["s-8", "s-99"]), "unknown-node", "s-99"),
+    ("whole not in the cited chunks", percent_of(cites=["s-8"]), "percent-not-in-text", "1000"),
+    ("percentage written without %", percent_of(percent="961"), "percent-not-in-text", "96%"),
+    ("not a numeral", percent_of(part="many"), "percent-not-a-numeral", "many"),
+    ("whole of zero", percent_of(whole="0"), "percent-whole-zero", "zero"),
+    ("cites no chunk", percent_of(cites=["s-8", "s-99"]), "percent-cites-unknown", "s-99"),
     ("extra field", percent_of(rounding="up"), "proposal-invalid", "rounding"),
 ]
 
@@ -123,7 +123,7 @@ def test_a_proposal_that_cannot_run_is_refused_with_a_fix(
 def test_a_check_node_is_not_a_chunk_to_cite(run: StartedRun) -> None:
     [check] = run.call("run_checks", proposals=[percent_of()])["checks"]
     result = run.call("run_checks", proposals=[percent_of(target="s-3", cites=[check["id"], "s-2"], percent="1%")])
-    assert [item["code"] for item in result["refused"]] == ["unknown-node"]
+    assert [item["code"] for item in result["refused"]] == ["percent-cites-unknown"]
 
 
 def test_a_finished_run_verifies_by_re_running_the_check(run: StartedRun, capsys: pytest.CaptureFixture[str]) -> None:

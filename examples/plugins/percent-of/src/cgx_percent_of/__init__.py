@@ -8,14 +8,9 @@ package; installing it is all it takes (see docs/plugins.md of credencegraph-ext
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from cgx_core.hookspecs import hookimpl
+from cgx_core.plugin_api import CheckTypeRegistry, hookimpl
 
 from cgx_percent_of.check import PercentOf
-
-if TYPE_CHECKING:
-    from cgx_core.checks.installed import CheckTypeRegistry
 
 __all__ = ["PercentOf", "cgx_register_check_types"]
 

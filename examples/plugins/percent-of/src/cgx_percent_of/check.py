@@ -1,4 +1,4 @@
-"""The percent-of check type: the `CheckType` protocol of `cgx_core.checks.api`, and nothing more.
+"""The percent-of check type: the `CheckType` protocol of `cgx_core.plugin_api`, and nothing more.
 
 The engine does everything every check type shares (the rubric's declaration and targets, numbering
 `c-NNN`, the evidence node, its files, duplicates); this class only reads a proposal, says which checks
@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
-from cgx_core.codes import Code
+from cgx_core.plugin_api import Outcome, Prepared, ProposingTool, Refusal, RunView
 
-from cgx_percent_of.percent import Comparison, compare, percent_form, written_problem
+from cgx_percent_of.percent import CODES, Comparison, compare, percent_form, written_problem
 
 NUMERAL = {"type": "string", "minLength": 1, "maxLength": 100}
 
@@ -27,7 +26,7 @@ def cited_texts(run: RunView, cites: Sequence[str]) -> list[str] | Refusal:
         node = run.node(node_id)
         if node is None or node.text is None or node.attributes.get("origin") != "document":
             return Refusal(
-                Code.UNKNOWN_NODE,
+                "percent-cites-unknown",
                 f"cites names '{node_id}', which is not a chunk of the document",
                 "cite the ids of the chunks that write the numbers (start_run and get_state list them)",
             )
@@ -59,6 +58,7 @@ class PercentOf:
     fallback_for: str | None = None
     uses_model = False
     retry_after_error = False
+    codes = CODES
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         target = str(proposal["target"])

@@ -19,10 +19,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cgx_core.checks.api import Refusal
-from cgx_core.codes import Code
-from cgx_core.errors import CgxError
-from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral
+from cgx_core.plugin_api import (
+    Numeral,
+    NumeralError,
+    Refusal,
+    define_codes,
+    find_numerals,
+    fraction_text,
+    read_numeral,
+)
+
+CODES = define_codes(
+    {
+        "percent-cites-unknown": "A cited id is not a chunk of the document (only the paper's own text counts).",
+        "percent-not-a-numeral": "The part, whole or percentage is not one numeral as a text writes it.",
+        "percent-not-in-text": "The cited chunks do not write the numeral (the percentage with its % sign).",
+        "percent-whole-zero": "The whole is zero, so no percentage of it can be taken.",
+    }
+)
+"""The codes this plugin owns (its refusals and errors), with their meanings."""
 
 SHOWN_NUMERALS = 30  # how many of the chunks' numerals a refusal lists
 PLACES = 4  # decimal places of a percentage shown in a detail line
@@ -90,14 +105,14 @@ def read(role: str, text: str) -> Numeral | Refusal:
     """One numeral as the agent wrote it, in any form the text may write it (`1000`, `1,000`, `95\\%`)."""
     try:
         return read_numeral(text, role)
-    except CgxError as error:
+    except NumeralError as error:
         message = (
             f"the {role} {text!r} is not one numeral"
-            if error.code == Code.EXPRESSION_INVALID
+            if error.code == "expression-invalid"
             else f"the {role} {text!r}: {error.message}"
         )
         return Refusal(
-            error.code,
+            "percent-not-a-numeral",
             message,
             "write each numeral as the chunk does: 950, 1,000, 95%",
         )
@@ -111,7 +126,7 @@ def compare(part: str, whole: str, percent: str) -> Comparison | Refusal:
             return numeral
     comparison = Comparison(*(numeral for numeral in numerals if isinstance(numeral, Numeral)))
     if comparison.whole.value == 0:
-        return Refusal(Code.DIVISION_BY_ZERO, "the whole is zero", "give the whole the percentage is taken of")
+        return Refusal("percent-whole-zero", "the whole is zero", "give the whole the percentage is taken of")
     return comparison
 
 
@@ -125,7 +140,7 @@ def written_problem(comparison: Comparison, texts: Iterable[str]) -> Refusal | N
             continue
         choices = [item for item in written if item.endswith("%") == (role == "percent")][:SHOWN_NUMERALS]
         return Refusal(
-            Code.OPERAND_NOT_IN_TEXT,
+            "percent-not-in-text",
             f"the cited chunks do not write the {role} {numeral.written}; they write {choices}",
             "give a percentage the cited chunks write with its % sign"
             if role == "percent"
