@@ -35,7 +35,7 @@ from cgx_core.checks.api import (
     RunView,
 )
 from cgx_core.checks.installed import CheckTypeRegistry
-from cgx_core.checks.plugin_values import code_problems, line_problems
+from cgx_core.checks.plugin_values import codes_problems
 from cgx_core.errors import CgxError as NumeralError
 from cgx_core.hookspecs import hookimpl
 from cgx_core.ingest.offline_sources import OfflineSource
@@ -80,11 +80,7 @@ def define_codes(codes: Mapping[str, str]) -> Mapping[str, str]:
     Give the result to the check type as `codes`: a refusal or an error outcome may then use them, and
     `credencegraph-extract plugins` and docs list them with their meanings. Raises ValueError naming every
     code that is not kebab-case or has no meaning."""
-    found = [
-        problem
-        for code, meaning in codes.items()
-        for problem in (*code_problems(code, "a code"), *line_problems(meaning, f"the meaning of {code!r}"))
-    ]
+    found = codes_problems(codes)
     if found:
         raise ValueError("; ".join(found))
     return dict(codes)

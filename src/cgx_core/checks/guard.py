@@ -30,6 +30,7 @@ from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunVi
 from cgx_core.checks.plugin_values import (
     MAX_KEY_CHARS,
     code_problems,
+    codes_problems,
     error_message,
     error_trace,
     json_problems,
@@ -348,7 +349,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
             found.append(f"its {flag} must be true or false, got {_shown(value)}")
         attributes[flag] = value
     codes = read("codes", {})
-    found.extend(_codes_problems(codes))
+    found.extend(codes_problems(codes))
     attributes["codes"] = dict(codes) if isinstance(codes, Mapping) else {}
     methods = set()
     for method in ("prepare", "run", "slot_of", "observation_key", "rerun"):
@@ -368,16 +369,6 @@ def _name_problems(name: Any, where: str) -> list[str]:
     if not isinstance(name, str) or not name:
         return [f"{where} must be a non-empty string, got {_shown(name)}"]
     return code_problems(name, where)
-
-
-def _codes_problems(codes: Any) -> list[str]:
-    if not isinstance(codes, Mapping):
-        return [f"its codes must map each code to its meaning, got {_shown(codes)}"]
-    found = []
-    for code, meaning in codes.items():
-        found.extend(code_problems(code, "a code it defines"))
-        found.extend(line_problems(meaning, f"the meaning of its code {_shown(code)}"))
-    return found
 
 
 def schema_problems(schema: Any) -> list[str]:
