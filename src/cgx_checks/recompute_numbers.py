@@ -186,7 +186,16 @@ class RecomputeNumbers:
         return Prepared(target, inputs)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
-        return ""
+        """The reported result, as read (`71.2%`, `2 day`): a sentence that reports two numbers takes a check of
+        each, while a second check of the same number on the same target is a duplicate."""
+        from cgx_core.numbers import read_quantity
+
+        result = str(inputs.get("result", ""))
+        try:
+            numeral, unit = read_quantity(result)
+        except CgxError:
+            return result
+        return numeral.written if unit is None else f"{numeral.written} {unit.text}"
 
     def observation_key(self, prepared: Prepared) -> str:
         """The exact value, the expected value, the rounding, and the unit, relation and tolerance when the
