@@ -20,8 +20,9 @@ FIXES = {
     ),
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
-        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, and "
-        "rows(t-N) for the number of body rows of the table holding a cited row"
+        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
+        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, and rows(t-N) for the number of body rows of the table "
+        "holding a cited row"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -30,7 +31,10 @@ FIXES = {
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
     "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
-    "unknown-function": "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max",
+    "unknown-function": (
+        "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
+        "p_t1, p_r, p_chi2, p_F"
+    ),
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
@@ -90,8 +94,9 @@ class RecomputeNumbers:
                     "12000 for 12,000, 30% for 30\\%, 11 for 'eleven'), each optionally followed by the unit the "
                     "text writes after it; + - * / ** (whole exponents), parentheses, the constants pi and e, and "
                     "sqrt(x), cbrt(x), root(x, n), ln(x), log(x) (natural), log(x, b), log10(x), log2(x), "
-                    "exp(x), abs(x), mean(a, b, ...), median, min, max; rows(t-3): how many body rows the cited "
-                    "row t-3's table has."
+                    "exp(x), abs(x), mean(a, b, ...), median, min, max; p-values p_t(t, df), p_z(z), p_r(r, df) "
+                    "(two-sided), p_t1, p_z1 (one), p_chi2(x, df), p_F(F, df1, df2); rows(t-3): how many body rows "
+                    "the cited row t-3's table has."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
@@ -101,6 +106,7 @@ class RecomputeNumbers:
                     "4.1e-3 m/s * 3600 s",
                     "rows(t-3)",
                     "mean(90.1, 85.2, 80.6)",
+                    "p_t(2.20, 28)",
                 ],
             },
             "result": {
@@ -180,7 +186,16 @@ class RecomputeNumbers:
         return Prepared(target, inputs)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
-        return ""
+        """The reported result, as read (`71.2%`, `2 day`): a sentence that reports two numbers takes a check of
+        each, while a second check of the same number on the same target is a duplicate."""
+        from cgx_core.numbers import read_quantity
+
+        result = str(inputs.get("result", ""))
+        try:
+            numeral, unit = read_quantity(result)
+        except CgxError:
+            return result
+        return numeral.written if unit is None else f"{numeral.written} {unit.text}"
 
     def observation_key(self, prepared: Prepared) -> str:
         """The exact value, the expected value, the rounding, and the unit, relation and tolerance when the

@@ -268,7 +268,10 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CHECK_TYPE_UNDECLARED: "The rubric's [checks] table does not declare this check type.",
     Code.CHECK_TARGET_TYPE: "The check type's targets do not list the node's type.",
     Code.CHECK_NOT_ASSESSED: "The node's type is not assessed (assess = true), so it takes no checks.",
-    Code.CHECK_DUPLICATE: "The node already has a check of this type; checks are append-only.",
+    Code.CHECK_DUPLICATE: (
+        "The node already has a check of this type at this place (the same reported number, the same relation of "
+        "a chain, the same cited entry); checks are append-only."
+    ),
     Code.CHECK_SAME_OBSERVATION: "The same observation is already a check on another target.",
     Code.CHECK_WRONG_TOOL: "This check type is proposed through another tool.",
     Code.PROPOSAL_INVALID: "The proposal does not match its check type's schema.",

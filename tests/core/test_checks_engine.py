@@ -132,9 +132,19 @@ def test_a_proposal_that_cannot_run_is_refused_with_a_fix_and_changes_no_node(
 
 def test_a_second_check_of_a_type_on_a_node_is_refused_checks_are_append_only(run: Path) -> None:
     call(run, "run_checks", proposals=[recompute("s-12", "12 * 300", "3000")])
-    result = call(run, "run_checks", proposals=[recompute("s-12", "3000 / 12", "300")])
+    result = call(run, "run_checks", proposals=[recompute("s-12", "300 * 12", "3000")])
     assert result["refused"][0]["code"] == "check-duplicate"
     assert "c-001" in result["refused"][0]["message"]
+
+
+def test_each_number_a_sentence_reports_takes_its_own_recompute_check(run: Path) -> None:
+    """The slot of a recompute-numbers check is its reported result: '12 runs of 300 s, 3000 s in total' may
+    have the total and the count checked, each once."""
+    first = call(run, "run_checks", proposals=[recompute("s-12", "12 * 300", "3000")])
+    second = call(run, "run_checks", proposals=[recompute("s-12", "3000 / 300", "12")])
+    assert [check["result"] for check in first["checks"] + second["checks"]] == ["failed", "failed"]  # 3600, 10
+    again = call(run, "run_checks", proposals=[recompute("s-12", "(3000) / (300)", "12")])
+    assert [item["code"] for item in again["refused"]] == ["check-duplicate"]
 
 
 def test_the_same_observation_on_another_target_is_refused_however_it_is_written(run: Path) -> None:

@@ -29,6 +29,7 @@ from typing import NamedTuple, NoReturn
 
 from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
 from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, children, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_core.codes import Code
@@ -285,6 +286,8 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
                     Code.UNIT_INCOMPATIBLE,
                     f"{_show(node)} needs a dimensionless argument, not {dimension_text(operand.dimension)}",
                 )
+        if name in PVALUE_ARGUMENTS:
+            return Measured(pvalue(name, [operand.value for operand in operands], arithmetic.bits), ())
         if name == "exp":
             return Measured(arithmetic.exp(argument.value), ())
         if name == "ln" or (name == "log" and len(operands) == 1):

@@ -25,6 +25,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
+from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
 from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
@@ -48,6 +49,7 @@ CONSTANTS = {"pi": "pi", "\u03c0": "pi", "e": "e"}
 FUNCTIONS: dict[str, range] = {"sqrt": range(1, 2), "cbrt": range(1, 2), "root": range(2, 3), "ln": range(1, 2)}
 FUNCTIONS |= {"log": range(1, 3), "log10": range(1, 2), "log2": range(1, 2), "exp": range(1, 2), "abs": range(1, 2)}
 FUNCTIONS |= {name: range(1, MAX_ARGUMENTS + 1) for name in ("mean", "median", "min", "max")}
+FUNCTIONS |= {name: range(count, count + 1) for name, count in PVALUE_ARGUMENTS.items()}
 """The functions an expression may call, with the numbers of arguments each takes. mean, median, min and max
 take any number of values (a table's column, the runs of an experiment), so the count of an average is
 never a number the agent supplies."""
@@ -255,8 +257,9 @@ class _Builder(Transformer[Token, Node]):
 
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
-    "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min and "
-    "max, and rows(t-N) (the number of body rows of the table holding row t-N) are accepted"
+    "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
+    "the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, and rows(t-N) (the number of body rows of the table "
+    "holding row t-N) are accepted"
 )
 
 
