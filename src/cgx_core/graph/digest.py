@@ -16,7 +16,7 @@ from typing import Any
 from credencegraph.core import Graph, Node, Relation
 
 # credencegraph 0.4.x writes one node or relation through these helpers; graph_to_dict is built from them,
-# and tests/core/test_graphs.py proves the two agree, so a change in a 0.4.x release is caught.
+# and tests/core/graph/test_graph_digest.py proves the two agree, so a change in a 0.4.x release is caught.
 from credencegraph.core.serialization import FORMAT as GRAPH_FORMAT
 from credencegraph.core.serialization import VERSION as GRAPH_VERSION
 from credencegraph.core.serialization import _node_to_dict, _relation_to_dict

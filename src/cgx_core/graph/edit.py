@@ -6,7 +6,7 @@ per-object cache warm). Re-adding every relation through `Graph.add_relation` wo
 on the whole graph for each edit, which dominated a call's cost; so when the edit cannot change what that
 check guards (the same node ids, a subset of the relations), the graph's indexes are copied instead. That
 reaches into credencegraph 0.4.x's private fields (`_nodes`, `_relations`, `_acyclic_out`), pinned with
-the 0.4 series; tests/core/test_graph_edit.py proves the copy equals the validated rebuild, so a change in
+the 0.4 series; tests/core/graph/test_graph_edit.py proves the copy equals the validated rebuild, so a change in
 a 0.4.x release is caught. Replacing relations and appending re-validate through `Graph.add_relation`.
 """
 

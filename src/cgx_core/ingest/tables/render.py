@@ -2,7 +2,7 @@ r"""A cell's text as credencegraph renders prose: LaTeX as written, with the pap
 comments and `\label` dropped, and the `\cite` keys collected.
 
 credencegraph 0.4.1 has no public renderer, so this reuses its LaTeX reader's (`_Reader`), pinned with the
-0.4 series; tests/core/tables prove the rendering of expanded macros, so a change in a 0.4.x release is
+0.4 series; tests/core/ingest/tables prove the rendering of expanded macros, so a change in a 0.4.x release is
 caught. Two differences from prose, both on purpose: a `\footnote` stays in the cell as written (the
 table's own footnote is part of what the cell says, and no footnote chunk is made for it), and expansion is
 bounded per paper by `MAX_TABLE_EXPANSIONS` expansions and `MAX_TABLE_RENDERED_CHARS` characters (a macro
