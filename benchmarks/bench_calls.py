@@ -48,30 +48,30 @@ def fsync_floor(folder: Path, repeats: int) -> tuple[float, float]:
 
 def phases_of_a_call() -> Phases:
     """The phases a changing call goes through, by where their code is today (see Phases)."""
-    import cgx_core.rubrics
+    import cgx_core.graph.rubric
     import cgx_core.run.log
-    import cgx_core.run.session
+    import cgx_core.run.transaction
+    import cgx_core.tooling.registry
     import cgx_core.tools.classify
-    import cgx_core.tools.registry
     import cgx_core.tools.run_checks
     from cgx_core.run.lock import RunLock
-    from cgx_core.run.session import Run
+    from cgx_core.run.transaction import Run
 
     phases = Phases()
-    phases.add("argument check", cgx_core.tools.registry, "check_arguments")
+    phases.add("argument check", cgx_core.tooling.registry, "check_arguments")
     phases.add("open the run (manifest, log head)", Run, "__init__")
     phases.add("lock (take, write holder, release)", RunLock, "__enter__")
     phases.add("lock (take, write holder, release)", RunLock, "__exit__")
     phases.add("state read + recovery", Run, "_recover")
-    phases.add("rubric load", cgx_core.rubrics, "load_rubric_bytes")
+    phases.add("rubric load", cgx_core.graph.rubric, "load_rubric_bytes")
     phases.add("compute (classify's apply)", cgx_core.tools.classify, "apply")
     phases.add("compute (run_checks' apply)", cgx_core.tools.run_checks, "apply")
-    phases.add("result digest", cgx_core.run.session, "json_digest")
+    phases.add("result digest", cgx_core.run.transaction, "json_digest")
     phases.add("graph digest", Run, "graph_digest")
     phases.add("log append (write, seek)", cgx_core.run.log, "append")
     phases.add("derived files: the rest (write, manifest)", Run, "_derive")
-    phases.add("derived files: state.json serialised", cgx_core.run.session, "state_bytes")
-    phases.add("result to JSON text", cgx_core.tools.registry, "result_text")
+    phases.add("derived files: state.json serialised", cgx_core.run.transaction, "state_bytes")
+    phases.add("result to JSON text", cgx_core.tooling.registry, "result_text")
     phases.add("os.fsync (all of them)", os, "fsync")
     phases.add("os.replace (all of them)", os, "replace")
     phases.add("os.ftruncate (all of them)", os, "ftruncate")

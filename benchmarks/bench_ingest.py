@@ -30,22 +30,22 @@ MAIN_FILES = {
 def start_run_phases() -> Phases:
     import credencegraph.core
 
-    import cgx_core.plugins
-    import cgx_core.rubrics
-    import cgx_core.run.session
+    import cgx_core.checks.installed
+    import cgx_core.graph.rubric
+    import cgx_core.run.transaction
     import cgx_core.tools.start_run
-    from cgx_core.run.session import Run
+    from cgx_core.run.transaction import Run
 
     phases = Phases()
     # Reading (credencegraph's read_latex and chunks_to_graph, the file scan, table rows, the .bib) runs in a
     # child forked from the zygote, within its budget: timed here as one phase, from the request to the reply.
     phases.add("reading in the budgeted child (fork, read, reply)", cgx_core.tools.start_run, "ingest_bounded")
-    phases.add("rubric load", cgx_core.rubrics, "load_rubric_bytes")
-    phases.add("installed check types", cgx_core.plugins, "installed_check_types")
+    phases.add("rubric load", cgx_core.graph.rubric, "load_rubric_bytes")
+    phases.add("installed check types", cgx_core.checks.installed, "installed_check_types")
     phases.add("graph to JSON (dumps)", credencegraph.core, "dumps")
     phases.add("initial graph (bases, extraction marks)", cgx_core.tools.start_run, "initial_graph")
     phases.add("graph digest", Run, "graph_digest")
-    phases.add("state.json serialised", cgx_core.run.session, "state_bytes")
+    phases.add("state.json serialised", cgx_core.run.transaction, "state_bytes")
     phases.add("os.fsync (all of them)", os, "fsync")
     phases.add("os.replace (all of them)", os, "replace")
     return phases

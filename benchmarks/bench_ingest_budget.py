@@ -3,7 +3,7 @@ them now, and how soon a reading dies when the process that asked for it is kill
 
     uv run python benchmarks/bench_ingest_budget.py [--cap SECONDS] [--kills N]
 
-- before: the same ingestion step (`cgx_core.ingestion.ingest_paper`) in a plain process, as start_run ran it
+- before: the same ingestion step (`cgx_core.ingest.paper.ingest_paper`) in a plain process, as start_run ran it
   before it was bounded, stopped by the kernel after `--cap` CPU seconds (120 by default);
 - after: `start_run` through the tool layer with the default budget (60 s of CPU time, 2 GiB of memory);
 - orphans: `--kills` times (10 by default), a process starts a hostile reading and is SIGKILLed; the time from
@@ -35,7 +35,7 @@ SENTENCE = "We measured twelve runs of three hundred seconds each, and the total
 UNBOUNDED = """
 import json, resource, sys, time
 from pathlib import Path
-from cgx_core.ingestion import IngestRequest, ingest_paper
+from cgx_core.ingest.paper import IngestRequest, ingest_paper
 cap = int(sys.argv[3])
 resource.setrlimit(resource.RLIMIT_CPU, (cap, cap + 5))
 request = IngestRequest(paper=sys.argv[1], root=None, rubric=Path(sys.argv[2]).read_bytes(), rubric_name="r.toml")
@@ -47,8 +47,8 @@ print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_m
 ASKER = """
 import sys
 from pathlib import Path
-from cgx_core.ingest_worker import zygote_pid
-from cgx_core.tools.registry import call_tool
+from cgx_core.ingest.worker import zygote_pid
+from cgx_core.tooling.registry import call_tool
 folder = Path(sys.argv[1])
 def start(run, paper):
     return call_tool("start_run", {"run": str(folder / run), "paper": paper, "rubric": sys.argv[2], "model": "m"})
@@ -103,7 +103,7 @@ def unbounded(main: Path, rubric: Path, cap: int) -> str:
 
 
 def bounded(main: Path, rubric: Path, run: Path) -> str:
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     started = time.monotonic()
     arguments = {"run": str(run), "paper": str(main), "rubric": str(rubric), "model": "m"}

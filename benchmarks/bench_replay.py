@@ -2,7 +2,7 @@
 chunk, then 998 calls: four classify calls of one record for each run_checks call of one recompute-numbers
 proposal) is built through `call_tool`, timing every call, then replayed.
 
-- c1: replay of the run (`cgx_core.replay.replay`, in process) against applying the same calls in process
+- c1: replay of the run (`cgx_core.audit.replay.replay`, in process) against applying the same calls in process
   (the same ingest, then each logged call's handler on the state before it, in replay mode, without
   reading the log, digesting or comparing). Target: at most 1.2x.
 - c2: a call's cost as the log grows. The run is copied as it stood after call 102 (start_run, the
@@ -105,11 +105,11 @@ def print_phases(phases: dict[str, Phases], times: Paired) -> None:
 
 def apply_in_process(root: Path, paper: Path, entries: list[Any]) -> Any:
     """The baseline: ingest the paper as replay does, then apply every logged call to the state before it."""
-    from cgx_core.documents import read_document
-    from cgx_core.run.session import CallContext, Run
+    from cgx_core.ingest.documents import read_document
+    from cgx_core.ingest.paper import ingest
     from cgx_core.run.state import RunState
-    from cgx_core.tools.registry import handler_for
-    from cgx_core.tools.start_run import ingest
+    from cgx_core.run.transaction import CallContext, Run
+    from cgx_core.tooling.registry import handler_for
 
     run = Run(root, handler_for)
     graph, _ = ingest(read_document(paper), [], run.rubric)
@@ -122,7 +122,7 @@ def apply_in_process(root: Path, paper: Path, entries: list[Any]) -> Any:
 
 
 def replay_once(root: Path, paper: Path) -> None:
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
 
     report = replay(root, source=paper, sources=None)
     if not report.identical:
@@ -130,22 +130,22 @@ def replay_once(root: Path, paper: Path) -> None:
 
 
 def replay_phases() -> Phases:
-    import cgx_core.replay
+    import cgx_core.audit.replay
     import cgx_core.run.log
     import cgx_core.tools.classify
     import cgx_core.tools.run_checks
     import cgx_core.tools.start_run
-    from cgx_core.run.session import Run
+    from cgx_core.run.transaction import Run
 
     phases = Phases()
-    phases.add("re-ingest (document, graph bytes)", cgx_core.replay, "reingest")
+    phases.add("re-ingest (document, graph bytes)", cgx_core.audit.replay, "reingest")
     phases.add("log read + parse", cgx_core.run.log, "scan")
     phases.add("start_run's apply", cgx_core.tools.start_run, "apply")
     phases.add("classify's apply", cgx_core.tools.classify, "apply")
     phases.add("run_checks' apply", cgx_core.tools.run_checks, "apply")
-    phases.add("result digests", cgx_core.replay, "json_digest")
+    phases.add("result digests", cgx_core.audit.replay, "json_digest")
     phases.add("graph digests", Run, "graph_digest")
-    phases.add("state.json compared", cgx_core.replay, "state_bytes")
+    phases.add("state.json compared", cgx_core.audit.replay, "state_bytes")
     return phases
 
 

@@ -180,7 +180,7 @@ def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
     import anyio
     from mcp import Client, StdioServerParameters
 
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     paper = workspace.paper
     run, ids = workspace.classified_run()

@@ -2,7 +2,7 @@
 tables (hastings-powell-replication's parameter table, mlrc-warmstart-repro's Table 1 and 2) and on a
 synthetic paper of one table of 300 rows x 6 columns among 300 sentences.
 
-"Without" is the same `call_tool("start_run")` in process with `cgx_core.tools.start_run.read_tables`
+"Without" is the same `call_tool("start_run")` in process with `cgx_core.ingest.paper.read_tables`
 replaced by one returning no rows, so the two sides differ by the table reading alone (the walk with
 pylatexenc, cell rendering, placing the rows), and by the rows' nodes in the graph. Target: at most 1.5x
 on each real paper; the synthetic paper is reported (its cost is the one pylatexenc parse, linear in the
@@ -47,10 +47,10 @@ def synthetic_table_paper(folder: Path, rows: int = 300, sentences: int = 300) -
 
 
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
-    import cgx_core.tools.start_run as start_run
-    from cgx_core.tables import TableReading
+    import cgx_core.ingest.paper as ingestion
+    from cgx_core.ingest.tables import TableReading
 
-    with_tables = start_run.read_tables
+    with_tables = ingestion.read_tables
 
     def without_tables(document: object, chunk_count: int | None = None) -> TableReading:
         return TableReading()
@@ -67,15 +67,15 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
             tool("start_run", {"run": str(run), "paper": str(main), "rubric": str(RUBRIC), "model": MODEL})
 
         def subject(index: int) -> None:
-            start_run.read_tables = with_tables
+            ingestion.read_tables = with_tables
             start(index)
 
         def baseline(index: int) -> None:
-            start_run.read_tables = without_tables
+            ingestion.read_tables = without_tables
             try:
                 start(index)
             finally:
-                start_run.read_tables = with_tables
+                ingestion.read_tables = with_tables
 
         subject(0)
         baseline(0)

@@ -42,7 +42,7 @@ def verify(runs: list[Path], jobs: int) -> dict[str, object]:
 
 
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.verify import verify_run
 
     count = 60 if workspace.quick else 1000
     repeats = 1 if workspace.quick else 3

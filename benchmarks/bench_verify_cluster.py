@@ -42,7 +42,7 @@ from pathlib import Path
 from synthetic import Workspace
 from timing import Figure, at_most, human, load, ms
 
-from cgx_core.verify_dispatch import Engine
+from cgx_core.audit.verify_dispatch import Engine
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 CHECKS = 20
@@ -107,7 +107,7 @@ def checked(stdout: str, count: int) -> None:
 def warm_cpu(engine: Engine, runs: list[Path]) -> tuple[float, float]:
     """CPU (seconds) of this process and of its child processes while `engine`, already started, verifies
     `runs` (after a first batch on every worker, so imports are not counted)."""
-    from cgx_core.verify_dispatch import dispatch
+    from cgx_core.audit.verify_dispatch import dispatch
 
     shown = [str(run) for run in runs]
     sum(1 for _ in dispatch(shown[:64], engine, batch_size=8))
@@ -121,7 +121,7 @@ def warm_cpu(engine: Engine, runs: list[Path]) -> tuple[float, float]:
 def task_cpu(engine: Engine, runs: list[Path]) -> tuple[float, float]:
     """What a task costs whatever its size, in this process (client and scheduler) and in the worker: `runs`
     verified in tasks of 1 against tasks of 32, the extra CPU over the extra tasks."""
-    from cgx_core.verify_dispatch import dispatch
+    from cgx_core.audit.verify_dispatch import dispatch
 
     shown = [str(run) for run in runs]
     spent = {}
@@ -157,7 +157,7 @@ def _spent() -> tuple[float, float]:
 
 def checks_cpu(kind: type, runs: list[Path]) -> list[float]:
     """The CPU time of each re-run of a check type while `runs` are verified in process."""
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.verify import verify_run
 
     original = kind.rerun
     spent: list[float] = []
@@ -179,9 +179,9 @@ def checks_cpu(kind: type, runs: list[Path]) -> list[float]:
 
 
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
-    from cgx_core.plugins import installed_check_types
-    from cgx_core.verify import verify_run
-    from cgx_core.verify_dispatch import verify_batch
+    from cgx_core.audit.verify import verify_run
+    from cgx_core.audit.verify_dispatch import verify_batch
+    from cgx_core.checks.installed import installed_check_types
 
     count = 300 if workspace.quick else 10_000
     started = time.perf_counter()
@@ -241,8 +241,8 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
         )
 
     # the per-run cost of each engine, warm (started, every worker has run a batch), in this process
-    from cgx_core.verify_dask import DaskEngine
-    from cgx_core.verify_engines import PoolEngine
+    from cgx_core.audit.verify_dask import DaskEngine
+    from cgx_core.audit.verify_engines import PoolEngine
 
     warm_runs = runs[: min(count, 2000)]
     pool_engine = PoolEngine(2)

@@ -82,7 +82,7 @@ def write_paper(folder: Path, chunks: int, seed: int = SEED) -> tuple[Path, list
 
 def tool(name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
     """A tool call that must succeed: a failure here is a broken benchmark, not a figure."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     payload, is_error = call_tool(name, dict(arguments))
     if is_error:

@@ -36,7 +36,7 @@ def review_rubric(folder: Path) -> Path:
 
 def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
     """Every node get_state lists with these filters, page by page, as an agent reads them."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     found: list[dict[str, Any]] = []
     start: int | None = 0
@@ -69,7 +69,7 @@ EXAMPLE_CHECKS: list[dict[str, Any]] = [
 
 
 def start_example_with(run: Path, rubric: Path, *, store_source: bool = True) -> dict[str, Any]:
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     payload, is_error = call_tool(
         "start_run",

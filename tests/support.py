@@ -21,7 +21,7 @@ def tree(root: Path) -> dict[str, bytes]:
 
 def start_example(run: Path, *, store_source: bool = False, model: str = "test-model") -> dict[str, Any]:
     """Start a run on the example paper with its rubric and cited copies."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     payload, is_error = call_tool(
         "start_run",
@@ -40,7 +40,7 @@ def start_example(run: Path, *, store_source: bool = False, model: str = "test-m
 
 def call(run: Path, tool: str, model: str = "test-model", **arguments: Any) -> dict[str, Any]:
     """A changing call on a run, in process; returns the JSON result (or error)."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     payload, _ = call_tool(tool, {"run": str(run), "model": model, **arguments})
     return payload
@@ -126,7 +126,7 @@ def start_lock_holder(run: Path) -> subprocess.Popen[str]:
 
 def listed_nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
     """Every node of a run as get_state lists them, page by page (as an agent reads them after start_run)."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     nodes: list[dict[str, Any]] = []
     start: int | None = 0

@@ -17,15 +17,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cgx_checks.common import error_outcome
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
 
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
     from cgx_checks.citation.ties import Entry, Tie
-    from cgx_core.offline_sources import OfflineSource
+    from cgx_core.plugin_api import OfflineSource
 
 
 def _is_url(source: str) -> bool:
@@ -214,7 +214,7 @@ class CitationSupport:
     def _replayed(self, inputs: Mapping[str, Any], entry: Entry, url: str, run: RunView) -> Outcome:
         """What the live check read, again, from the log and the recorded bytes; never the network."""
         from cgx_checks.citation.reading import Reading, replay_reading
-        from cgx_checks.citation.recorded import recorded_failure, replay_unread
+        from cgx_checks.citation.recorded import recorded_failure, replay_unread, stored_bytes
 
         recorded = run.recorded_read()
         if not isinstance(recorded, Mapping) or recorded.get("source") != url:
@@ -226,7 +226,7 @@ class CitationSupport:
             error = replay_unread(recorded, str(inputs["passage"]), run)
             return Outcome("error", error.message, code=str(error.code), read=dict(recorded))
         previous = Reading.from_json(recorded["reading"])
-        data = self._recorded_bytes(run, url, previous.bytes_digest)
+        data = stored_bytes(run, url, previous.bytes_digest)
         reading = replay_reading(data, str(inputs["passage"]), previous)
         hops = list(recorded["hops"])
         read = {"source": url, "hops": hops, "reading": reading.to_json()}
@@ -240,17 +240,6 @@ class CitationSupport:
         if tie is None:
             raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
         return tie
-
-    @staticmethod
-    def _recorded_bytes(run: RunView, url: str, digest: str) -> bytes:
-        data = run.source_bytes(digest)
-        if data is None:
-            raise CgxError(
-                Code.SOURCE_MISMATCH,
-                f"the bytes of {url} ({digest}) are not stored: pass --sources DIR with a file named "
-                "by the hex of that digest",
-            )
-        return data
 
     def _judged(
         self,

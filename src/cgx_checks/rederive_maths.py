@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import metadata
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from cgx_checks.common import error_outcome, refusal_of
 from cgx_checks.maths.encoding import KEYS
@@ -25,6 +25,13 @@ from cgx_checks.maths.structure import ParsedStep
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
+
+if TYPE_CHECKING:
+    from cgx_checks.maths.decider import SymbolicDecider
+    from cgx_checks.maths.numeric import NumericOutcome
+    from cgx_checks.maths.outcome import MathsOutcome
+
+    _Decided = MathsOutcome | NumericOutcome
 
 FIXES: Final = {
     "expression-invalid": "write each side in sympy spelling: numerals, declared symbols, + - * / ^, parentheses and "
@@ -177,6 +184,36 @@ class _Step:
         problem = self._latex_problem(latex, equations, texts)
         return None if problem is None else Outcome("error", problem.message, code=str(problem.code))
 
+    def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
+        return self._checked(prepared.inputs, run)
+
+    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
+        return self._checked(inputs, run)
+
+    def _checked(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
+        """The step re-checked against the run, then decided in the maths worker (by `_ask`), with what the
+        step reads as."""
+        from cgx_checks.maths.decider import shared_decider
+
+        if (problem := self._recheck(inputs, run)) is not None:
+            return problem
+        try:
+            outcome = self._ask(shared_decider(), _encoding(inputs), inputs)
+            read = self._read(inputs)
+        except CgxError as error:
+            return _error_or_stall(error)
+        return Outcome(
+            outcome.result,
+            outcome.detail,
+            output={**outcome.to_json(), **read},
+            code=outcome.code,
+            libraries=_libraries(),
+        )
+
+    def _ask(self, decider: SymbolicDecider, encoding: dict[str, Any], inputs: Mapping[str, Any]) -> _Decided:
+        """This type's question to the maths worker."""
+        raise NotImplementedError
+
     @staticmethod
     def _read(inputs: Mapping[str, Any]) -> dict[str, Any]:
         """What the check read the step as: for a LaTeX step, each side in sympy spelling and the relation;
@@ -204,29 +241,8 @@ class RederiveMaths(_Step):
     description = "A maths step (lhs = rhs, or the paper's latex): passes when sympy shows it, fails on a proof."
     fallback_for: str | None = None
 
-    def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
-        return self._decide(prepared.inputs, run)
-
-    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        return self._decide(inputs, run)
-
-    def _decide(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        from cgx_checks.maths.decider import shared_decider
-
-        if (problem := self._recheck(inputs, run)) is not None:
-            return problem
-        try:
-            outcome = shared_decider().decide(_encoding(inputs), budget=_budget(inputs, DECIDE_BUDGET))
-            read = self._read(inputs)
-        except CgxError as error:
-            return _error_or_stall(error)
-        return Outcome(
-            outcome.result,
-            outcome.detail,
-            output={**outcome.to_json(), **read},
-            code=outcome.code,
-            libraries=_libraries(),
-        )
+    def _ask(self, decider: SymbolicDecider, encoding: dict[str, Any], inputs: Mapping[str, Any]) -> _Decided:
+        return decider.decide(encoding, budget=_budget(inputs, DECIDE_BUDGET))
 
 
 class RederiveMathsNumeric(_Step):
@@ -238,29 +254,8 @@ class RederiveMathsNumeric(_Step):
     )
     fallback_for: str | None = "rederive-maths"
 
-    def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
-        return self._compare(prepared.inputs, run)
-
-    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        return self._compare(inputs, run)
-
-    def _compare(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        from cgx_checks.maths.decider import shared_decider
-
-        if (problem := self._recheck(inputs, run)) is not None:
-            return problem
-        try:
-            outcome = shared_decider().numeric_check(_encoding(inputs), budget=_budget(inputs, NUMERIC_BUDGET))
-            read = self._read(inputs)
-        except CgxError as error:
-            return _error_or_stall(error)
-        return Outcome(
-            outcome.result,
-            outcome.detail,
-            output={**outcome.to_json(), **read},
-            code=outcome.code,
-            libraries=_libraries(),
-        )
+    def _ask(self, decider: SymbolicDecider, encoding: dict[str, Any], inputs: Mapping[str, Any]) -> _Decided:
+        return decider.numeric_check(encoding, budget=_budget(inputs, NUMERIC_BUDGET))
 
 
 @hookimpl

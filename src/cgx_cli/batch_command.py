@@ -18,12 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.tool_command import with_run
+from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import parse_arguments
-from cgx_core.tools.output import result_text
+from cgx_core.errors import CgxError, utf8_text
+from cgx_core.tooling.output import result_text
 
 LINE_KEYS = ("tool", "args")
 
@@ -43,10 +44,7 @@ def _lines(file: str) -> Iterator[IO[bytes]]:
 
 def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
     """The tool and arguments of one line, or our error saying what is wrong with it."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CgxError(Code.INVALID_JSON, f"the line is not UTF-8 (byte {error.start})") from None
+    text = utf8_text(raw, Code.INVALID_JSON, "the line")
     line = parse_arguments(text, what="the line")
     if not isinstance(line, dict) or not isinstance(line.get("tool"), str) or set(line) - set(LINE_KEYS):
         raise CgxError(
@@ -59,7 +57,7 @@ def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
 
 def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -> int:
     """Make every call of the batch; status 0 when every line succeeded, 2 otherwise."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     failed = 0
     try:
@@ -77,7 +75,7 @@ def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -
                 if is_error:
                     failed += 1
                     body = payload["error"]
-                    sys.stderr.write(f"line {number}: error [{body['code']}]: {body['message']}\n")
+                    print_error(body["code"], body["message"], prefix=f"line {number}: ")
                     sys.stderr.flush()
                     if stop_on_error:
                         sys.stderr.write(
@@ -85,6 +83,6 @@ def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -
                         )
                         break
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     return ExitCode.ERROR if failed else ExitCode.OK

@@ -12,10 +12,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 SKILL_NAME = "credencegraph-extract"
 
@@ -95,7 +96,7 @@ def rubrics_command(name: str | None, copy: str | None) -> int:
         target = Path(copy)
         written = _copy(source, target / source.name if target.is_dir() else target)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text({"copied": source.name, "to": str(written)}) + "\n")
     return ExitCode.OK
@@ -110,7 +111,7 @@ def skill_command(copy: str | None) -> int:
     try:
         written = _copy(source, Path(copy) / SKILL_NAME / "SKILL.md")
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text({"copied": "SKILL.md", "to": str(written)}) + "\n")
     return ExitCode.OK

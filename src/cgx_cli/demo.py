@@ -15,11 +15,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.report.integrity import Integrity, replay_outcome, verify_outcome
-from cgx_core.tools.registry import call_tool
+from cgx_core.report.integrity import Integrity, replay_audit, verify_audit
+from cgx_core.tooling.registry import call_tool
 
 
 def example_root() -> Path:
@@ -69,8 +70,8 @@ def summary(run: Path, calls: int, integrity: Integrity) -> str:
 
 def demo(directory: str | None) -> int:
     """Rebuild, finish, replay and verify the example in DIR (a new temporary directory by default)."""
-    from cgx_core.replay import replay
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.replay import replay
+    from cgx_core.audit.verify import verify_run
 
     parent = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cgx-demo-"))
     run = parent / "run"
@@ -79,16 +80,16 @@ def demo(directory: str | None) -> int:
         replayed = replay(run, source=None, sources=None)
         verdict = verify_run(run)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     if verdict.error is not None:
-        sys.stderr.write(f"error [{verdict.error['code']}]: {verdict.error['message']}\n")
+        print_error(verdict.error["code"], verdict.error["message"])
         return ExitCode.ERROR
-    integrity = Integrity(replay_outcome(replayed), verify_outcome(verdict))
+    integrity = Integrity(replay_audit(replayed), verify_audit(verdict))
     try:
         text = summary(run, calls, integrity)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(text + "\n")
     return ExitCode.OK if replayed.identical and not verdict.differences else ExitCode.DIFFERENCE

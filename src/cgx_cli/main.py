@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 
 PROG = "credencegraph-extract"
@@ -27,7 +28,7 @@ class ArgumentParser(argparse.ArgumentParser):
         # One line, whatever the arguments held: a newline or a control character in a stray argument is
         # written escaped.
         shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in message)
-        sys.stderr.write(f"error [usage]: {shown} (see '{self.prog} --help')\n")
+        print_error("usage", f"{shown} (see '{self.prog} --help')")
         raise SystemExit(ExitCode.ERROR)
 
 
@@ -321,6 +322,6 @@ def entry() -> NoReturn:
     try:
         status = main()
     except KeyboardInterrupt:
-        sys.stderr.write("error [interrupted]: stopped by Ctrl-C; a call stopped before its commit changed nothing\n")
+        print_error("interrupted", "stopped by Ctrl-C; a call stopped before its commit changed nothing")
         status = INTERRUPTED_STATUS
     raise SystemExit(status)

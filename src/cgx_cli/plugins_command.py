@@ -15,21 +15,22 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.limits import MAX_RUBRIC_BYTES
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 if TYPE_CHECKING:
     from credencegraph.rubric import Rubric
 
-    from cgx_core.plugins import CheckTypeRegistry
+    from cgx_core.checks.installed import CheckTypeRegistry
 
 
 def read_rubric(path: Path) -> Rubric:
     """The rubric at `path`, checked as start_run checks it; our error when it cannot be read or used."""
-    from cgx_core.rubrics import load_rubric_bytes
+    from cgx_core.graph.rubric import load_rubric_bytes
 
     if not path.is_file():
         raise CgxError(Code.RUBRIC_NOT_FOUND, f"the rubric '{path.name}' does not exist or is not a file")
@@ -60,13 +61,13 @@ def plugin_listing(registry: CheckTypeRegistry, rubric: Rubric | None) -> dict[s
 
 def list_plugins(rubric: str | None) -> int:
     """Print the listing; on an error, one `error [<code>]: <message>` line on stderr and exit 2."""
-    from cgx_core.plugins import installed_check_types
+    from cgx_core.checks.installed import installed_check_types
 
     try:
         loaded = None if rubric is None else read_rubric(Path(rubric))
         listing = plugin_listing(installed_check_types(), loaded)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(listing) + "\n")
     for plugin in listing.get("invalid", ()):  # listed, and said on stderr: the exit status says it too

@@ -5,21 +5,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 
 def replay_command(run: str, source: str | None, sources: str | None) -> int:
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
 
     try:
         report = replay(Path(run), source=Path(source) if source else None, sources=Path(sources) if sources else None)
-    except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
-        return ExitCode.ERROR
-    except OSError as error:
-        sys.stderr.write(f"error [io-error]: {error.strerror or error}\n")
+    except (CgxError, OSError) as error:
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(report.body) + "\n")
     return ExitCode.OK if report.identical else ExitCode.DIFFERENCE

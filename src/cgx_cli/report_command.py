@@ -13,6 +13,7 @@ from pathlib import Path
 
 import attrs
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
 
@@ -55,12 +56,8 @@ def report_command(
             _write(Path(html), html_report(report))
         if markdown is not None:
             _write(Path(markdown), markdown_report(report))
-    except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
-        return ExitCode.ERROR
-    except OSError as error:
-        where = f" ({error.filename})" if error.filename else ""
-        sys.stderr.write(f"error [io-error]: {error.strerror or error}{where}\n")
+    except (CgxError, OSError) as error:
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(text_report(report) + "\n")
     failed = [

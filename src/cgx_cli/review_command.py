@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 PERSON_MODEL = "person"
 
@@ -33,7 +34,7 @@ def _was_finished(run: str) -> bool:
 def _error(payload: dict[str, Any]) -> int:
     sys.stdout.write(result_text(payload) + "\n")
     body = payload["error"]
-    sys.stderr.write(f"error [{body['code']}]: {body['message']}\n")
+    print_error(body["code"], body["message"])
     return ExitCode.ERROR
 
 
@@ -49,7 +50,7 @@ def review_command(
     finish: bool,
     wait: float,
 ) -> int:
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     finished_before = _was_finished(run)
     arguments: dict[str, Any] = {
@@ -77,6 +78,6 @@ def review_command(
     sys.stdout.write(result_text(out) + "\n")
     if reviewed["refused"]:
         refusal = reviewed["refused"][0]
-        sys.stderr.write(f"error [{refusal['code']}]: {refusal['message']}; {refusal['fix']}\n")
+        print_error(refusal["code"], f"{refusal['message']}; {refusal['fix']}")
         return ExitCode.ERROR
     return ExitCode.OK

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import parse_arguments
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 
 def _arguments(run: str | None, text: str) -> object:
@@ -33,7 +34,7 @@ def with_run(run: str | None, raw: object) -> object:
 
 def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     try:
         payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
@@ -42,7 +43,7 @@ def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
     sys.stdout.write(result_text(payload) + "\n")
     if is_error:
         error_body = payload["error"]
-        sys.stderr.write(f"error [{error_body['code']}]: {error_body['message']}\n")
+        print_error(error_body["code"], error_body["message"])
         return ExitCode.ERROR
     return ExitCode.OK
 
@@ -53,8 +54,8 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
     that tool alone, with the schema of its result too (kept out of the full listing, which an agent reads
     whole, to keep it short)."""
     from cgx_core.errors import CgxError
-    from cgx_core.tools.proposal_schemas import published
-    from cgx_core.tools.registry import TOOLS
+    from cgx_core.tooling.proposal_schemas import published
+    from cgx_core.tooling.registry import TOOLS
 
     if name is not None and name not in TOOLS:
         raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
@@ -85,7 +86,7 @@ def list_tools(name: str | None = None) -> int:
     try:
         listed = tools_listing(name)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(listed) + "\n")
     return ExitCode.OK

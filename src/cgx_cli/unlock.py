@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.lock import Holder, lock_holder
 from cgx_core.run.manifest import read_manifest
-from cgx_core.tools.output import result_text
+from cgx_core.tooling.output import result_text
 
 
 def _alive(pid: int) -> bool:
@@ -104,7 +105,7 @@ def unlock(run: str) -> int:
     try:
         read_manifest(paths)
     except CgxError as error:
-        sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+        print_failure(error)
         return ExitCode.ERROR
     sys.stdout.write(result_text(holder_report(paths.lock)) + "\n")
     return ExitCode.OK

@@ -15,12 +15,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.verify_summary import Tally
+from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
+from cgx_core.audit.verify_inputs import RunSource
+from cgx_core.audit.verify_journal import JournalWriter, RecordedRuns, same_file
 from cgx_core.errors import CgxError
-from cgx_core.verify_dispatch import Engine, Verified, dispatch, verifier_versions
-from cgx_core.verify_inputs import RunSource
-from cgx_core.verify_journal import JournalWriter, RecordedRuns, same_file
 
 BATCH = 32
 """Runs per task on a small engine: enough to make a task's overhead small beside its work, few enough to keep
@@ -39,7 +40,7 @@ def verify_command(
 ) -> int:
     problem = _usage_problem(runs, jobs, listing, scheduler)
     if problem is not None:
-        sys.stderr.write(f"error [usage]: {problem} (see 'credencegraph-extract verify --help')\n")
+        print_error("usage", f"{problem} (see 'credencegraph-extract verify --help')")
         return ExitCode.ERROR
     with contextlib.ExitStack() as stack:
         try:
@@ -72,7 +73,7 @@ def verify_command(
             if show and source.total is None:
                 sys.stderr.write("\n")
         except CgxError as error:
-            sys.stderr.write(f"error [{error.code}]: {error.message}\n")
+            print_failure(error)
             return ExitCode.ERROR
         return _invalid_plugins(_report(tally, as_json))
 
@@ -80,7 +81,7 @@ def verify_command(
 def _invalid_plugins(status: int) -> int:
     """Every installed plugin that could not be registered is an error (exit 2), after the runs were verified
     with the others."""
-    from cgx_core.plugins import installed_check_types
+    from cgx_core.checks.installed import installed_check_types
 
     invalid = installed_check_types().invalid
     for plugin in invalid:
@@ -100,10 +101,10 @@ def _usage_problem(runs: Sequence[str], jobs: int | None, listing: str | None, s
 
 def _engine(scheduler: str | None, jobs: int | None, total: int | None) -> Engine:
     if scheduler is not None:
-        from cgx_core.verify_dask import DaskEngine
+        from cgx_core.audit.verify_dask import DaskEngine
 
         return DaskEngine(scheduler, jobs)
-    from cgx_core.verify_engines import InProcessEngine, PoolEngine
+    from cgx_core.audit.verify_engines import InProcessEngine, PoolEngine
 
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or total == 1:
@@ -123,14 +124,15 @@ def _batch_size(total: int | None, slots: int) -> int:
 
 
 def _preload() -> None:
-    """What a forked worker should inherit instead of importing again: credencegraph, the plugins and the
-    arithmetic grammar."""
+    """What a forked worker should inherit instead of importing again: credencegraph and every installed
+    check type's plugin (found through the entry-point group, the built-in ones and a third party's alike;
+    a plugin that does not load is reported for each run it verifies, not here)."""
     import credencegraph.core  # noqa: F401
 
-    with contextlib.suppress(ImportError):  # the built-in plugins may not be installed
-        from cgx_checks.arithmetic.parse import expression_parser
+    from cgx_core.checks.installed import installed_check_types
 
-        expression_parser()
+    with contextlib.suppress(CgxError):
+        installed_check_types()
 
 
 def _watch_versions(versions: dict[str, str]) -> Callable[[list[Verified]], None]:
@@ -190,7 +192,7 @@ def _report(tally: Tally, as_json: bool) -> int:
         sys.stderr.write(warning + "\n")
     for result in tally.results():
         if result["error"] is not None:
-            sys.stderr.write(f"error [{result['error']['code']}]: {result['path']}: {result['error']['message']}\n")
+            print_error(result["error"]["code"], f"{result['path']}: {result['error']['message']}")
     if tally.errors:
         return ExitCode.ERROR
     return ExitCode.DIFFERENCE if tally.differing else ExitCode.OK

@@ -14,8 +14,8 @@ from typing import IO, Any
 
 import attrs
 
-from cgx_core.tools.output import result_text
-from cgx_core.verify import RunVerdict
+from cgx_core.audit.verify import RunVerdict
+from cgx_core.tooling.output import result_text
 
 SHOWN_RUNS = 10
 """How many runs a rubric warning names for each digest before it says how many more."""

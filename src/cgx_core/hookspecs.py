@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from cgx_core.plugins import CheckTypeRegistry
+    from cgx_core.checks.installed import CheckTypeRegistry
 
 PROJECT = "cgx"
 ENTRY_POINT_GROUP = "credencegraph_extract.checks"

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from cgx_core.call_control import Cancelled, checkpoint, progress, stopping
 from cgx_core.checks.api import (
     CheckType,
     Mode,
@@ -35,12 +34,13 @@ from cgx_core.checks.api import (
     Result,
     RunView,
 )
-from cgx_core.checks.plugin_values import code_problems, line_problems
+from cgx_core.checks.installed import CheckTypeRegistry
+from cgx_core.checks.plugin_values import codes_problems
 from cgx_core.errors import CgxError as NumeralError
 from cgx_core.hookspecs import hookimpl
+from cgx_core.ingest.offline_sources import OfflineSource
 from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral, read_quantity, read_text
-from cgx_core.offline_sources import OfflineSource
-from cgx_core.plugins import CheckTypeRegistry
+from cgx_core.run.call_control import Cancelled, checkpoint, progress, stopping
 
 API_VERSION: Final = (1, 0)
 """The version of this surface: the major number changes only when a deprecated member is removed."""
@@ -80,11 +80,7 @@ def define_codes(codes: Mapping[str, str]) -> Mapping[str, str]:
     Give the result to the check type as `codes`: a refusal or an error outcome may then use them, and
     `credencegraph-extract plugins` and docs list them with their meanings. Raises ValueError naming every
     code that is not kebab-case or has no meaning."""
-    found = [
-        problem
-        for code, meaning in codes.items()
-        for problem in (*code_problems(code, "a code"), *line_problems(meaning, f"the meaning of {code!r}"))
-    ]
+    found = codes_problems(codes)
     if found:
         raise ValueError("; ".join(found))
     return dict(codes)

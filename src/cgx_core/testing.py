@@ -138,7 +138,7 @@ class StartedRun:
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         """Call a tool on this run (model 'cgx-testing' unless given); returns the JSON result or error."""
-        from cgx_core.tools.registry import TOOLS, call_tool
+        from cgx_core.tooling.registry import TOOLS, call_tool
 
         args: dict[str, Any] = {"run": str(self.path), **arguments}
         if TOOLS[tool].changes_run:
@@ -157,10 +157,10 @@ class StartedRun:
 def assert_run_verifies(run: Path, *, source: Path | None = None) -> None:
     """Finish the run at `run` (unless it is finished), replay it from its log (reading the paper at
     `source`, or the copy a run made with store_source keeps) and verify it; AssertionError when any fails."""
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
+    from cgx_core.audit.verify import verify_run
     from cgx_core.run.layout import RunPaths
-    from cgx_core.tools.registry import call_tool
-    from cgx_core.verify import verify_run
+    from cgx_core.tooling.registry import call_tool
 
     if not RunPaths(run).graph.is_file():
         payload, is_error = call_tool("finish_run", {"run": str(run), "model": "cgx-testing"})
@@ -185,7 +185,7 @@ def write_tiny_paper(directory: Path) -> Path:
 @pytest.fixture
 def cgx_plugin_manager() -> pluggy.PluginManager:
     """A fresh plugin manager with every installed check-type plugin loaded."""
-    from cgx_core.plugins import build_plugin_manager
+    from cgx_core.checks.installed import build_plugin_manager
 
     return build_plugin_manager()
 
@@ -193,7 +193,7 @@ def cgx_plugin_manager() -> pluggy.PluginManager:
 @pytest.fixture
 def cgx_run(tmp_path: Path) -> Iterator[Callable[..., StartedRun]]:
     """A factory: `cgx_run(rubric_extra="", paper=None, **start_args)` starts a run and returns it."""
-    from cgx_core.tools.registry import call_tool
+    from cgx_core.tooling.registry import call_tool
 
     counter = iter(range(1_000_000))
 

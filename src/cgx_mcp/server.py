@@ -9,7 +9,7 @@ A call runs in a worker thread under a `call_control.Control`. While it runs, th
 caller's progress token what the call reports (each proposal of run_checks, each phase of start_run and
 finish_run) and, when nothing new comes for `HEARTBEAT_SECONDS`, the same step again with a little more
 progress, so a harness that waits on progress knows the call is alive. When the client cancels the
-request, the call is cancelled at its next safe point (see `cgx_core.call_control`), and the handler
+request, the call is cancelled at its next safe point (see `cgx_core.run.call_control`), and the handler
 waits for it to stop: by the time the server forgets the request, the call has released the run's lock
 and written nothing.
 """
@@ -27,13 +27,13 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
-from cgx_core.call_control import Control
+from cgx_core.checks.installed import distribution_version
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugins import distribution_version
-from cgx_core.tools.output import result_text
-from cgx_core.tools.registry import TOOLS, call_tool
-from cgx_core.tools.workflow import INSTRUCTIONS
+from cgx_core.run.call_control import Control
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.registry import TOOLS, call_tool
+from cgx_core.tooling.workflow import INSTRUCTIONS
 
 HEARTBEAT_SECONDS: Final = 5.0
 """How long a call may say nothing before the server repeats its last step (harnesses time out at 60 s)."""

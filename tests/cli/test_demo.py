@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cgx_core.replay import replay
-from cgx_core.verify import verify_run
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
 from support import ROOT
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))

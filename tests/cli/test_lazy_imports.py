@@ -49,7 +49,7 @@ def test_start_run_and_classify_import_neither_numpy_nor_the_diagnostics_nor_mcp
 
 
 def test_finish_run_gets_the_real_modules_when_it_infers_and_the_run_replays_identically(tmp_path: Path) -> None:
-    from cgx_core.replay import replay
+    from cgx_core.audit.replay import replay
 
     run = tmp_path / "run"
     start = {"paper": str(EXAMPLE / "paper.tex"), "rubric": str(EXAMPLE_RUBRIC), "store_source": True}

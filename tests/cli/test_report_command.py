@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from report_runs import checked_example, ok, review_rubric
 
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from support import ROOT, call, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))

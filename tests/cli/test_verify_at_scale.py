@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cgx_core.digests import file_digest
+from cgx_core.base.digests import file_digest
 from support import EXAMPLE_PREMISES, EXAMPLE_RECORDS, ROOT, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -493,8 +493,8 @@ def test_the_streamed_summary_is_the_bytes_of_the_whole_object_and_the_warning_c
     import io
 
     from cgx_cli.verify_summary import Tally
-    from cgx_core.tools.output import result_text
-    from cgx_core.verify import RunVerdict
+    from cgx_core.audit.verify import RunVerdict
+    from cgx_core.tooling.output import result_text
 
     def verdict(number: int, digest: str) -> RunVerdict:
         rubric = {"name": "r", "version": "1", "digest": digest}
@@ -526,8 +526,8 @@ def test_the_streamed_summary_is_the_bytes_of_the_whole_object_and_the_warning_c
 
 
 def _raises_on_bad(path: Path) -> Any:
+    from cgx_core.audit.verify import verify_run
     from cgx_core.errors import CgxError
-    from cgx_core.verify import verify_run
 
     if path.name == "bad":
         raise ZeroDivisionError("a plugin's bug")
@@ -541,8 +541,8 @@ def _raises_on_bad(path: Path) -> Any:
 def test_a_run_whose_verification_raises_is_that_runs_error_and_the_others_are_verified(
     template: Path, tmp_path: Path
 ) -> None:
-    from cgx_core.verify_dispatch import dispatch
-    from cgx_core.verify_engines import InProcessEngine
+    from cgx_core.audit.verify_dispatch import dispatch
+    from cgx_core.audit.verify_engines import InProcessEngine
 
     runs = make_set(template, tmp_path / "runs", 3)
     for name in ("bad", "refused"):
@@ -595,7 +595,7 @@ def test_memory_stays_flat_in_the_number_of_runs(tmp_path: Path) -> None:
 def test_a_local_cluster_left_without_workers_stops_verify_instead_of_waiting_for_ever(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cgx_core import verify_dask
+    from cgx_core.audit import verify_dask
     from cgx_core.errors import CgxError
 
     monkeypatch.setattr(verify_dask, "NO_WORKERS_SECONDS", 1.0)

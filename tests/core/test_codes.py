@@ -20,8 +20,8 @@ def test_docs_errors_md_is_generated_from_the_codes() -> None:
 
 
 def test_docs_tools_md_is_generated_from_the_registry() -> None:
-    from cgx_core.tools.reference import tools_markdown
-    from cgx_core.tools.registry import TOOLS
+    from cgx_core.tooling.reference import tools_markdown
+    from cgx_core.tooling.registry import TOOLS
 
     text = (ROOT / "docs" / "tools.md").read_text(encoding="utf-8")
     assert text == tools_markdown()

@@ -12,8 +12,8 @@ from credencegraph.core import graph_from_dict
 from credencegraph.rubric import check_graph, load_rubric
 from paper_scripts import SCRIPTS
 
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
+from cgx_core.audit.replay import replay
+from cgx_core.tooling.registry import call_tool
 from support import ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"

@@ -13,12 +13,12 @@ import pytest
 from cgx_checks.arithmetic import parse_expression
 from cgx_checks.arithmetic.tree import render
 from cgx_checks.recompute_numbers import RecomputeNumbers
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
-from cgx_core.verify import verify_run
+from cgx_core.tooling.registry import call_tool
 from support import ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"

@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
+from cgx_core.audit.replay import replay
+from cgx_core.tooling.registry import call_tool
 from support import ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"

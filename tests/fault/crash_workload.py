@@ -30,8 +30,8 @@ from typing import Any
 
 import attrs
 
-from cgx_core.digests import json_digest
-from cgx_core.tools.registry import call_tool
+from cgx_core.base.digests import json_digest
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC
 
 PINNED_RUN_ID = "c0ffee00c0ffee00"

@@ -26,8 +26,8 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 
-from cgx_core.digests import json_digest
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
+from cgx_core.base.digests import json_digest
 from cgx_core.run import log
 from support import EXAMPLE_RECORDS, call, start_example, start_lock_holder, tree
 

@@ -41,8 +41,8 @@ from crash_workload import (
 )
 from fork_server import ForkServer
 
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
+from cgx_core.audit.replay import replay
+from cgx_core.tooling.registry import call_tool
 
 KILLS = int(os.environ.get("CGX_KILLS", "40"))
 SEED = int(os.environ.get("CGX_KILL_SEED", "1"))

@@ -27,8 +27,8 @@ from typing import Any
 
 from crash_workload import LAST, Reference, advance, run_files
 
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
+from cgx_core.audit.replay import replay
+from cgx_core.tooling.registry import call_tool
 
 LOSSES = int(os.environ.get("CGX_LOSSES", "60"))
 SEED = int(os.environ.get("CGX_KILL_SEED", "1"))

@@ -24,7 +24,7 @@ def preload(scratch: Path) -> None:
     import importlib
 
     from cgx_cli.main import main
-    from cgx_core.tools.registry import TOOLS
+    from cgx_core.tooling.registry import TOOLS
 
     for tool in TOOLS.values():
         importlib.import_module(tool.module)

@@ -24,9 +24,9 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
+from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
-from cgx_core.plugins import installed_check_types
-from cgx_core.tools.registry import TOOLS
+from cgx_core.tooling.registry import TOOLS
 
 CODES = frozenset(str(code) for code in Code)
 ERROR_LINE = re.compile(r"error \[([a-z0-9-]+)\]: (.+)")

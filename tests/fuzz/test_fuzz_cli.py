@@ -35,7 +35,7 @@ from fuzz_cases import CLI, ERROR_LINE, Guard, Targets, argument_text, arguments
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cgx_core.tools.registry import TOOLS
+from cgx_core.tooling.registry import TOOLS
 
 NAMES = [*TOOLS, "unknown tool"]
 CASES = int(os.environ.get("CGX_FUZZ_CASES", "320"))

@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from cgx_core.tools.output import result_text
-from cgx_core.tools.registry import TOOLS
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.registry import TOOLS
 from cgx_mcp.server import build_server
 
 NAMES = [*TOOLS, "unknown tool"]

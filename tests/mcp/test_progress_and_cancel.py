@@ -13,7 +13,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from cgx_core.run.lock import lock_holder
 from cgx_mcp import server
 from cgx_mcp.server import Notifier, Progress, build_server

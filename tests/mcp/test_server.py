@@ -17,8 +17,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from cgx_core.tools.registry import TOOLS
-from cgx_core.tools.workflow import INSTRUCTIONS
+from cgx_core.tooling.registry import TOOLS
+from cgx_core.tooling.workflow import INSTRUCTIONS
 from cgx_mcp.server import build_server
 from support import EXAMPLE, EXAMPLE_RUBRIC
 

@@ -13,7 +13,7 @@ import pytest
 
 from cgx_core import hookspecs
 from cgx_core.checks.api import CheckType
-from cgx_core.plugins import hook_names
+from cgx_core.checks.installed import hook_names
 from support import ROOT
 
 DOC = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from cgx_core import budget_worker, limits
-from cgx_core.plugins import build_plugin_manager, build_registry, check_types_scope
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
+from cgx_core.base import budget_worker, limits
+from cgx_core.checks.installed import build_plugin_manager, build_registry, check_types_scope
 from cgx_core.testing import StartedRun
-from cgx_core.verify import verify_run
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 LABEL = "the plugin 'cgx-faulty' of cgx-faulty 1.0"

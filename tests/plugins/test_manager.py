@@ -20,7 +20,7 @@ import pytest
 from cgx_percent_of import PercentOf
 
 from cgx_core import hookspecs
-from cgx_core.plugins import CheckTypeRegistry, build_plugin_manager, build_registry, declared_entry_points
+from cgx_core.checks.installed import CheckTypeRegistry, build_plugin_manager, build_registry, declared_entry_points
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 

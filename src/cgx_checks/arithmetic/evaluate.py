@@ -30,7 +30,7 @@ from typing import NamedTuple, NoReturn
 from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, children, render
+from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, fold, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -188,31 +188,20 @@ def measure(node: Node, bits: int) -> Measured:
     `Undecided` when the precision is too low to tell a sign or a zero (the caller tries a higher one).
     """
     arithmetic = Arithmetic(bits)
-    values: list[Measured] = []
-    stack: list[Node | tuple[Node]] = [node]
-    while stack:
-        item = stack.pop()
+
+    def leaf(item: Node) -> Measured:
         if isinstance(item, Literal):
             value = Fraction(item.numerator, item.denominator)
             if item.unit is None:
-                values.append(Measured(exact(value), ()))
-            else:
-                factor, dimension = scale_of(item.unit)
-                values.append(Measured(exact(check_size(value * factor, _show(item))), dimension))
-        elif isinstance(item, Constant):
-            values.append(Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ()))
-        elif isinstance(item, Rows):
-            values.append(Measured(exact(Fraction(_count(item))), ()))
-        elif isinstance(item, Unary | Binary | Call):
-            stack.append((item,))
-            stack.extend(reversed(children(item)))
-        else:
-            operation = item[0]
-            count = len(children(operation))
-            operands = values[len(values) - count :]
-            del values[len(values) - count :]
-            values.append(_operate(arithmetic, operation, operands))
-    return values[0]
+                return Measured(exact(value), ())
+            factor, dimension = scale_of(item.unit)
+            return Measured(exact(check_size(value * factor, _show(item))), dimension)
+        if isinstance(item, Constant):
+            return Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ())
+        assert isinstance(item, Rows)
+        return Measured(exact(Fraction(_count(item))), ())
+
+    return fold(node, leaf, lambda operation, operands: _operate(arithmetic, operation, operands))
 
 
 def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Measured:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from math import gcd
 from typing import Any, cast
 
 from lark import Lark, Token, Transformer
@@ -25,19 +24,13 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
-from cgx_checks.arithmetic.limits import (
-    MAX_ARGUMENTS,
-    MAX_EXPONENT,
-    MAX_EXPRESSION_CHARS,
-    MAX_NESTING,
-    MAX_NUMERAL_DIGITS,
-)
+from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
 from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.numbers import Numeral, numeral_from_parts
+from cgx_core.numbers import Numeral, read_token
 from cgx_core.numbers.units import read_unit
 
 # Terminals lark names itself, shown to the agent as what they match.
@@ -104,16 +97,8 @@ _SUFFIXES = {"k": 3, "K": 3, "M": 6}
 
 
 def literal_value(text: str, column: int) -> Literal:
-    """A numeral token as a literal with its exact value, or CgxError when it is over the caps."""
-    if len(text) <= MAX_NUMERAL_DIGITS:  # the common forms first: 350 and 6.25
-        if text.isdigit():
-            return Literal(text, int(text), 1, column)
-        integer, point, fraction = text.partition(".")
-        if point and fraction.isdigit():
-            denominator = 10 ** len(fraction)
-            numerator = int(integer + fraction)
-            common = gcd(numerator, denominator)
-            return Literal(text, numerator // common, denominator // common, column)
+    """A numeral token as a literal with its exact value (the core's one numeral reader), or CgxError when it
+    is over the caps."""
     value = literal_numeral(text, column).value
     return Literal(text, value.numerator, value.denominator, column)
 
@@ -129,24 +114,7 @@ def literal_numeral(text: str, column: int) -> Numeral:
     if body[-1] in _SUFFIXES:
         exponent = _SUFFIXES[body[-1]]
         body = body[:-1]
-    mantissa, marker, power = body.lower().partition("e")
-    if marker:
-        digits = power.lstrip("+-").lstrip("0")
-        size = int(digits or "0") if len(digits) <= len(str(MAX_EXPONENT)) else MAX_EXPONENT + 1
-        if size > MAX_EXPONENT:
-            raise CgxError(
-                Code.EXPONENT_TOO_LARGE,
-                f"the numeral {text[:30]} at column {column} has a power of ten above {MAX_EXPONENT}",
-            )
-        exponent = -size if power[0] == "-" else size
-    integer, _, fraction = mantissa.partition(".")
-    if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
-        raise CgxError(
-            Code.EXPRESSION_TOO_LARGE,
-            f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
-            f"at most {MAX_NUMERAL_DIGITS} are accepted",
-        )
-    return numeral_from_parts(False, integer, fraction, exponent, percent)
+    return read_token(body, column, exponent=exponent, percent=percent)
 
 
 class _Lexer(Lexer):

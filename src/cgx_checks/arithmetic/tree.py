@@ -8,6 +8,7 @@ signs or operators, which the parenthesis cap does not bound) can never raise Re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from cgx_core.numbers.units import Unit
@@ -119,29 +120,44 @@ def bind_rows(node: Node, counts: dict[str, int]) -> Node:
     """The tree with each `rows(t-N)` given its count from `counts` (row id -> rows of its table)."""
     if not table_rows(node):
         return node
-    done: list[Node] = []
-    stack: list[Node | tuple[Node]] = [node]
+    return fold(node, lambda item: item._replace(total=counts[item.row]) if isinstance(item, Rows) else item, _rebuilt)
+
+
+def _rebuilt(operation: Node, operands: list[Node]) -> Node:
+    """An operation with new operands."""
+    if isinstance(operation, Unary):
+        return operation._replace(operand=operands[0])
+    if isinstance(operation, Binary):
+        return operation._replace(left=operands[0], right=operands[1])
+    assert isinstance(operation, Call)
+    return operation._replace(arguments=tuple(operands))
+
+
+class _Combine(NamedTuple):
+    """On fold's stack: combine the values of this operation's operands, now computed."""
+
+    operation: Unary | Binary | Call
+
+
+def fold[T](node: Node, leaf: Callable[[Node], T], combine: Callable[[Node, list[T]], T]) -> T:
+    """The tree folded bottom-up without recursion (an expression may nest as deep as its limit allows):
+    `leaf` gives each numeral's, constant's or row count's value, `combine` each operation's value from
+    its operands' values, left to right. Evaluating and binding row counts are both folds."""
+    values: list[T] = []
+    stack: list[Node | _Combine] = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, Rows):
-            done.append(item._replace(total=counts[item.row]))
-        elif isinstance(item, Literal | Constant):
-            done.append(item)
+        if isinstance(item, _Combine):
+            count = len(children(item.operation))
+            operands = values[len(values) - count :]
+            del values[len(values) - count :]
+            values.append(combine(item.operation, operands))
         elif isinstance(item, Unary | Binary | Call):
-            stack.append((item,))
+            stack.append(_Combine(item))
             stack.extend(reversed(children(item)))
         else:
-            operation = item[0]
-            count = len(children(operation))
-            operands = done[len(done) - count :]
-            del done[len(done) - count :]
-            if isinstance(operation, Unary):
-                done.append(operation._replace(operand=operands[0]))
-            elif isinstance(operation, Binary):
-                done.append(operation._replace(left=operands[0], right=operands[1]))
-            elif isinstance(operation, Call):
-                done.append(operation._replace(arguments=tuple(operands)))
-    return done[0]
+            values.append(leaf(item))
+    return values[0]
 
 
 def is_plain(node: Node) -> bool:

@@ -14,8 +14,8 @@ import attrs
 
 from cgx_checks.citation.passage import Location, find_passage
 from cgx_checks.citation.text import KINDS, Kind, extract_text
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from cgx_checks.citation.text import Kind
     from cgx_core.plugin_api import RunView
 
-FETCH_FAILURES: Final = frozenset(
+FETCH_ERRORS: Final = frozenset(
     {
         Code.FETCH_REFUSED,
         Code.FETCH_FAILED,
@@ -33,9 +33,11 @@ FETCH_FAILURES: Final = frozenset(
         Code.FETCH_TIMEOUT,
         Code.FETCH_CONTENT_TYPE,
         Code.FETCH_REDIRECTS,
-        Code.SOURCE_UNTIED,  # an arXiv tie redirected off arXiv
     }
 )
+"""The codes a fetch itself ends with when it fails (each check that logs a failed fetch adds its own)."""
+
+FETCH_FAILURES: Final = FETCH_ERRORS | {Code.SOURCE_UNTIED}  # SOURCE_UNTIED: an arXiv tie redirected off arXiv
 """The codes a fetch can end with; a logged failure with any other code was not written by this package."""
 
 READING_FAILURES: Final = frozenset({Code.SOURCE_UNREADABLE, Code.PASSAGE_NOT_FOUND})
@@ -89,6 +91,19 @@ def recorded_failure(recorded: Mapping[str, Any]) -> CgxError | None:
     return _logged_error(recorded, FETCH_FAILURES)
 
 
+def stored_bytes(run: RunView, url: str, digest: str) -> bytes:
+    """The bytes a live check read from `url`, stored in the run (or `--sources`) under their digest; a replay
+    or verify without them is `source-mismatch`, saying how to give them."""
+    data = run.source_bytes(digest)
+    if data is None:
+        raise CgxError(
+            Code.SOURCE_MISMATCH,
+            f"the bytes of {url} ({digest}) are not stored: pass --sources DIR with a file named by the hex of "
+            "that digest",
+        )
+    return data
+
+
 def replay_unread(recorded: Mapping[str, Any], passage: str, run: RunView) -> CgxError:
     """Read the recorded bytes of a fetch that gave no passage again: the same error, or `source-mismatch`."""
     from cgx_checks.citation.reading import read_source
@@ -98,14 +113,7 @@ def replay_unread(recorded: Mapping[str, Any], passage: str, run: RunView) -> Cg
     fetched = recorded["fetched"]
     if not isinstance(fetched, Mapping) or fetched.get("kind") not in KINDS:
         raise CgxError(Code.RUN_CORRUPT, f"a logged citation fetch is malformed: {fetched!r}")
-    digest = str(fetched.get("bytes_digest"))
-    data = run.source_bytes(digest)
-    if data is None:
-        raise CgxError(
-            Code.SOURCE_MISMATCH,
-            f"the bytes of {recorded['source']} ({digest}) are not stored: pass --sources DIR with a file named by "
-            "the hex of that digest",
-        )
+    data = stored_bytes(run, str(recorded["source"]), str(fetched.get("bytes_digest")))
     charset = fetched.get("charset")
     try:
         read_source(data, fetched["kind"], passage, charset=charset if isinstance(charset, str) else None)

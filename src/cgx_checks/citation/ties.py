@@ -187,11 +187,11 @@ def tie_for_url(hops: Sequence[str], entry: Entry) -> Tie | None:
 def tie_for_cited(name: str, entry: Entry, digest: str, recorded: str | None) -> Tie | None:
     """Whether the cited copy `name` (a file name in the run's copy of the cited works) is the entry's.
 
-    It is when its name is `<key>.txt`, `.tex` or `.pdf` (the key escaped as `cgx_core.cited` says, so a DOI
+    It is when its name is `<key>.txt`, `.tex` or `.pdf` (the key escaped as `cgx_core.ingest.cited` says, so a DOI
     URL key has a copy too); then its `digest` must be the one start_run
     `recorded`, or the copy changed under the run (`source-changed`). None when it names another key.
     """
-    from cgx_core.cited import key_of_stem
+    from cgx_core.ingest.cited import key_of_stem
 
     stem, dot, suffix = name.rpartition(".")
     if not dot or key_of_stem(stem, {entry.key}) != entry.key or f".{suffix}" not in CITED_SUFFIXES:

@@ -18,10 +18,10 @@ from cgx_checks.maths.decision import (
     passed,
     short,
     substitution,
-    value_text,
+    witness_failed,
 )
 from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.points import condition_points, point_json
+from cgx_checks.maths.points import condition_points
 from cgx_checks.maths.structure import ParsedStep, free_names
 from cgx_core.codes import Code
 
@@ -48,15 +48,7 @@ def decide_condition(step: ParsedStep) -> MathsOutcome:
         right = attempt(functools.partial(_truth, substitution=values), rhs)
         if left is None or right is None or left == right:
             continue
-        recorded = point_json(point, step.encoding)
-        where = ", ".join(f"{name} = {value_text(recorded[name])}" for name in sorted(recorded))
-        return MathsOutcome(
-            "failed",
-            f"at {where} (in the symbols' domains) lhs is {left} and rhs is {right}",
-            method="witness",
-            witness=recorded,
-            difference=f"lhs {left}, rhs {right}",
-        )
+        return witness_failed(point, step.encoding, f"lhs is {left} and rhs is {right}", f"lhs {left}, rhs {right}")
     return errored(
         Code.SYMBOLIC_UNDECIDED,
         "sympy could not show that the two conditions hold for the same values, nor find a point where they differ",

@@ -51,10 +51,10 @@ from cgx_checks.maths.decision import (
     passed,
     short,
     substitution,
-    value_text,
+    witness_failed,
 )
 from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.points import point_json, witness_points
+from cgx_checks.maths.points import witness_points
 from cgx_checks.maths.rounding import decide_reported
 from cgx_checks.maths.structure import ParsedStep, expandable, free_names, parse_step
 from cgx_core.codes import Code
@@ -200,13 +200,5 @@ def _witness_failure(step: ParsedStep, built: BuiltStep, difference: Any) -> Mat
         text = certified_nonzero(value)
         if text is None:
             continue
-        recorded = point_json(point, step.encoding)
-        where = ", ".join(f"{name} = {value_text(recorded[name])}" for name in sorted(recorded))
-        return MathsOutcome(
-            "failed",
-            f"at {where or 'every point'} (in the symbols' domains) lhs - rhs = {text}, which is not 0",
-            method="witness",
-            witness=recorded,
-            difference=text,
-        )
+        return witness_failed(point, step.encoding, f"lhs - rhs = {text}, which is not 0", text, nowhere="every point")
     return None

@@ -10,8 +10,9 @@ from typing import Any, Final
 import sympy
 
 from cgx_checks.maths.build import BuiltStep, build_step, inexact, undefined
+from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
-from cgx_checks.maths.points import ValueJson
+from cgx_checks.maths.points import Value, ValueJson, point_json
 from cgx_checks.maths.structure import ParsedStep
 from cgx_core.codes import Code
 
@@ -89,6 +90,22 @@ def substitution(built: BuiltStep, point: Mapping[str, tuple[Fraction, Fraction]
         + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
         for name, (real, imaginary) in point.items()
     }
+
+
+def witness_failed(
+    point: Mapping[str, Value], encoding: Encoding, found: str, difference: str, *, nowhere: str = ""
+) -> MathsOutcome:
+    """A step that fails at a point of the symbols' domains: the point, recorded, named in the detail with
+    what was `found` there (`nowhere` names a point with no symbols)."""
+    recorded = point_json(point, encoding)
+    where = ", ".join(f"{name} = {value_text(recorded[name])}" for name in sorted(recorded))
+    return MathsOutcome(
+        "failed",
+        f"at {where or nowhere} (in the symbols' domains) {found}",
+        method="witness",
+        witness=recorded,
+        difference=difference,
+    )
 
 
 def value_text(value: ValueJson) -> str:

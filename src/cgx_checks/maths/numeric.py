@@ -47,8 +47,8 @@ from cgx_checks.maths.limits import NUMERIC_BUDGET
 from cgx_checks.maths.points import ValueJson, draw_points, value_from_json
 from cgx_checks.maths.structure import parse_step
 from cgx_checks.maths.worker import Finished, MathsWorker, shared_worker
+from cgx_core.base.digests import hex_of, json_digest
 from cgx_core.codes import Code
-from cgx_core.digests import hex_of, json_digest
 
 type Result = Literal["passed", "failed", "error"]
 

@@ -35,7 +35,7 @@ from cgx_checks.maths.tree import (
     Product,
     Sum,
 )
-from cgx_core.digests import json_digest
+from cgx_core.base.digests import json_digest
 
 
 def observation_key(raw: object, equations: Sequence[str] = ()) -> str:

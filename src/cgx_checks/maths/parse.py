@@ -9,7 +9,6 @@ tree's depth as soon as it exists, so nothing later can recurse too deep.
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
 from importlib.util import find_spec
 from typing import cast
 
@@ -17,7 +16,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from cgx_checks.grammar import check_nesting, terminal_text
-from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_DIGITS, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
+from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
 from cgx_checks.maths.names import identifier_name
 from cgx_checks.maths.tree import (
     Bounds,
@@ -36,6 +35,7 @@ from cgx_checks.maths.tree import (
 from cgx_checks.maths.vocabulary import PERCENT
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers import read_token
 
 _TERMINAL_NAMES = {
     "NUMERAL": "a numeral",
@@ -91,26 +91,9 @@ def side_parser() -> Lark:
 
 
 def numeral_value(text: str, column: int) -> Numeral:
-    """A numeral token as a node with its exact value, or CgxError when it is over the caps."""
-    mantissa, marker, power = text.lower().partition("e")
-    scale = 0
-    if marker:
-        digits = power.lstrip("+-").lstrip("0")
-        exponent = int(digits or "0") if len(digits) <= 4 else MAX_NUMERAL_EXPONENT + 1
-        if exponent > MAX_NUMERAL_EXPONENT:
-            raise CgxError(
-                Code.EXPRESSION_TOO_LARGE,
-                f"the numeral {text[:30]} at column {column} writes a power of ten above {MAX_NUMERAL_EXPONENT}",
-            )
-        scale = -exponent if power.startswith("-") else exponent
-    integer, _, fraction = mantissa.partition(".")
-    if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
-        raise CgxError(
-            Code.EXPRESSION_TOO_LARGE,
-            f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
-            f"at most {MAX_NUMERAL_DIGITS} are accepted",
-        )
-    value = Fraction(int(integer + fraction)) * Fraction(10) ** (scale - len(fraction))
+    """A numeral token as a node with its exact value (read by the core's one numeral reader), or CgxError
+    when it is over the caps."""
+    value = read_token(text, column, max_exponent=MAX_NUMERAL_EXPONENT, exponent_code=Code.EXPRESSION_TOO_LARGE).value
     return Numeral(value, text, column)
 
 

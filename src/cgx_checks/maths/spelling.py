@@ -53,23 +53,11 @@ class _Speller:
             case Negation():
                 return f"-{self._tight(node.operand)}"
             case Sum():
-                parts = []
-                for index, (sign, term) in enumerate(node.terms):
-                    shown = self._in_sum(term)
-                    if index == 0:
-                        parts.append(shown if sign > 0 else f"-{shown}")
-                    else:
-                        parts.append(f"{'+' if sign > 0 else '-'} {shown}")
-                return " ".join(parts)
+                terms = [(sign, self._in_sum(term)) for sign, term in node.terms]
+                return _chain(terms, "-", ("+ ", "- "), " ")
             case Product():
-                out = []
-                for index, (operator, factor) in enumerate(node.factors):
-                    shown = self._in_product(factor)
-                    if index == 0:
-                        out.append(shown if operator > 0 else f"1/{shown}")
-                    else:
-                        out.append(f"{'*' if operator > 0 else '/'}{shown}")
-                return "".join(out)
+                factors = [(operator, self._in_product(factor)) for operator, factor in node.factors]
+                return _chain(factors, "1/", ("*", "/"), "")
             case Power():
                 return f"{self._atomic(node.base)}^{self._atomic(node.exponent)}"
             case Call():
@@ -107,3 +95,15 @@ class _Speller:
         if isinstance(node, Name | Call) or (isinstance(node, Numeral) and _NUMERAL.fullmatch(node.text)):
             return self.text(node)
         return f"({self.text(node)})"
+
+
+def _chain(operands: list[tuple[int, str]], inverse: str, operators: tuple[str, str], joiner: str) -> str:
+    """Operands, each with its sign (+1, or -1 for a subtracted term or a divisor), as one chain: `a + b - c`,
+    `a*b/c`; a first operand with sign -1 is written with `inverse` (`-a`, `1/a`)."""
+    parts = []
+    for index, (sign, shown) in enumerate(operands):
+        if index == 0:
+            parts.append(shown if sign > 0 else f"{inverse}{shown}")
+        else:
+            parts.append(f"{operators[0] if sign > 0 else operators[1]}{shown}")
+    return joiner.join(parts)

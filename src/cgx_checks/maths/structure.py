@@ -17,8 +17,9 @@ so that the decision compares the other side with it to the rounding of its digi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -354,6 +355,20 @@ def _small(shape: Shape) -> bool:
     )
 
 
+def _carried(shapes: Sequence[Shape]) -> dict[str, Any]:
+    """What a node carries up from its parts whatever it is: the radicand bits added, the symbols, and
+    whether any part calls log, splits into complex parts, uses calculus, may be undefined or grows."""
+    return {
+        "radicand_total": sum(shape.radicand_total for shape in shapes),
+        "symbols": frozenset().union(*(shape.symbols for shape in shapes)),
+        "has_log": any(shape.has_log for shape in shapes),
+        "complex_parts": max(shape.complex_parts for shape in shapes),
+        "calculus": any(shape.calculus for shape in shapes),
+        "undefined": any(shape.undefined for shape in shapes),
+        "growing": any(shape.growing for shape in shapes),
+    }
+
+
 @attrs.frozen
 class _Shaper:
     encoding: Encoding
@@ -467,13 +482,7 @@ class _Shaper:
                 inner_terms=max(
                     [shape.inner_terms for shape in all_shapes] + [shape.terms for shape in divisors],
                 ),
-                radicand_total=sum(shape.radicand_total for shape in all_shapes),
-                symbols=frozenset().union(*(shape.symbols for shape in all_shapes)),
-                has_log=any(shape.has_log for shape in all_shapes),
-                complex_parts=max(shape.complex_parts for shape in all_shapes),
-                calculus=any(shape.calculus for shape in all_shapes),
-                undefined=any(shape.undefined for shape in all_shapes),
-                growing=any(shape.growing for shape in all_shapes),
+                **_carried(all_shapes),
             ),
             column_of(node),
         )
@@ -716,13 +725,7 @@ def _sum(shapes: list[Shape]) -> Shape:
             radicands=max(shape.radicands for shape in shapes),
             terms=min(sum(shape.terms for shape in shapes), SATURATE),
             inner_terms=max(shape.inner_terms for shape in shapes),
-            radicand_total=sum(shape.radicand_total for shape in shapes),
-            symbols=frozenset().union(*(shape.symbols for shape in shapes)),
-            has_log=any(shape.has_log for shape in shapes),
-            complex_parts=max(shape.complex_parts for shape in shapes),
-            calculus=any(shape.calculus for shape in shapes),
-            undefined=any(shape.undefined for shape in shapes),
-            growing=any(shape.growing for shape in shapes),
+            **_carried(shapes),
         ),
         None,
     )

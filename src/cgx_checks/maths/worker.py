@@ -1,8 +1,8 @@
-"""The maths worker: sympy's work in a `cgx_core.budget_worker` process, within a CPU-time and memory budget.
+"""The maths worker: sympy's work in a `cgx_core.base.budget_worker` process, within a CPU-time and memory budget.
 
 sympy cannot be interrupted reliably from outside: `simplify` ran for minutes on sympy issue 21787's
 expression. So every task that builds or transforms sympy objects runs in the budgeted worker process
-(see `cgx_core.budget_worker` for the CPU-time, memory and parent-death bounds), serving the tasks of
+(see `cgx_core.base.budget_worker` for the CPU-time, memory and parent-death bounds), serving the tasks of
 `cgx_checks.maths.tasks`. Each task starts from sympy's empty cache (the task module's `before_task`), so
 its cost does not depend on the tasks before it either, and a replay decides as the live call did.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Final
 
-from cgx_core.budget_worker import (
+from cgx_core.base.budget_worker import (
     DEFAULT_MEMORY_BYTES,
     BudgetedWorker,
     Died,

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
 
+from cgx_checks.citation.recorded import FETCH_ERRORS
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 if TYPE_CHECKING:
@@ -100,17 +101,7 @@ class LiveSteps:
         return Response(fetched.content_type, fetched.body)
 
 
-RECORDED_FAILURES: Final = frozenset(
-    {
-        Code.FETCH_REFUSED,
-        Code.FETCH_FAILED,
-        Code.FETCH_TOO_LARGE,
-        Code.FETCH_TIMEOUT,
-        Code.FETCH_CONTENT_TYPE,
-        Code.FETCH_REDIRECTS,
-        Code.METADATA_UNREADABLE,  # a redirect off the registry's host
-    }
-)
+RECORDED_FAILURES: Final = FETCH_ERRORS | {Code.METADATA_UNREADABLE}  # METADATA_UNREADABLE: off the registry's host
 
 
 class RecordedSteps:

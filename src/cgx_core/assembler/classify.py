@@ -30,15 +30,17 @@ from credencegraph.core import CredenceGraphError, Graph, Relation
 from credencegraph.rubric import Rubric, annotate_node, normalise_text, split_node
 from credencegraph.rubric.model import ANALYST, hedge_key
 
-from cgx_core.assembler import extraction, fixes, nodes
-from cgx_core.assembler.core_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import replace_node, replace_relations, without_relations
-from cgx_core.assembler.outcome import Outcome, Refused, credence_json
+from cgx_core.assembler import fixes
+from cgx_core.assembler.applied import Applied, credence_json, screened
+from cgx_core.assembler.converter import structure
+from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
+from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
 from cgx_core.assembler.text import contains_phrase, occurrences, whole_words
 from cgx_core.codes import MEANINGS, Code
-from cgx_core.converter import structure
 from cgx_core.errors import CgxError
-from cgx_core.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
+from cgx_core.graph import extraction, nodes
+from cgx_core.graph.edit import replace_node, replace_relations, without_relations
+from cgx_core.refusals import Refused
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)
@@ -62,7 +64,7 @@ class _Pending:
         return record.children if isinstance(record, SplitRecord) else (record.as_child(),)
 
 
-def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Outcome:
+def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Applied:
     """Apply a classify call's records to the graph; refuse, with a fix, the ones that cannot be applied.
 
     `records` are raw JSON values. The result is `{"applied", "refused", "unmapped_hedges"}`, each in a
@@ -79,7 +81,7 @@ def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id:
         "refused": [refused[index] for index in sorted(refused)],
         "unmapped_hedges": final.unmapped,
     }
-    return Outcome(final.graph, result)
+    return Applied(final.graph, result)
 
 
 def _raw_node(raw: object) -> str | None:
@@ -109,16 +111,14 @@ def _admit(graph: Graph, records: Sequence[object], refused: dict[int, dict[str,
         if isinstance(record, SplitRecord) and len(naming[record.node]) == 1 and node is not None:
             for child in nodes.predicted_children(graph, record.node, len(record.split)):
                 clauses_of_splits[child] = (index, record.node)
-    pending = []
-    for index, record in built:
-        try:
-            _check_alone(graph, record, naming, clauses_of_splits)
-        except Refused as refusal:
-            refused[index] = refusal.to_json(index, record.node)
-        else:
-            pending.append(_Pending(index, record))
-    order = {node_id: position for position, node_id in enumerate(graph.nodes)}
-    return sorted(pending, key=lambda item: order[item.node])
+    passed = screened(
+        graph,
+        built,
+        lambda record: record.node,
+        lambda record: _check_alone(graph, record, naming, clauses_of_splits),
+        refused,
+    )
+    return [_Pending(index, record) for index, record in passed]
 
 
 def _check_alone(
@@ -130,14 +130,8 @@ def _check_alone(
     """Refuse a record for every fault of its own: a node named twice, missing, not a chunk, split, checked,
     a split that does not fit, a node or clause that rests on itself, a rests_on naming no chunk."""
     node_id = record.node
-    problems: list[Refused] = []
-    if len(naming[node_id]) > 1:
-        numbers = naming[node_id]
-        message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
-    problem = _node_problem(graph, record, clauses_of_splits)
-    if problem is not None:
-        problems.append(problem)
+    alone = (fixes.named_twice(node_id, naming), _node_problem(graph, record, clauses_of_splits))
+    problems: list[Refused] = [problem for problem in alone if problem is not None]
     split = isinstance(record, SplitRecord)
     if isinstance(record, SplitRecord) and len(record.split) != len(record.children):
         message = f"the split of {node_id!r} has {len(record.split)} clauses and {len(record.children)} children"
@@ -170,15 +164,10 @@ def _node_problem(
             number, chunk = clauses_of_splits[node_id]
             message = f"record {number} of this call splits {chunk!r} and types its clause {node_id!r}"
             return Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_child(node_id, number, chunk))
-        parent = nodes.clause_parent_id(graph, node_id)
-        if parent is not None and graph.nodes[parent].kind != nodes.COMPOUND:
-            message = f"no node {node_id!r} in the run: {parent!r} is not split"
-            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(parent))
-        return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
+        return fixes.missing_node(graph, node_id)
     node = graph.nodes[node_id]
-    if not nodes.is_document(node):
-        message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
-        return Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id))
+    if (outside := fixes.outside_document(graph, node_id)) is not None:
+        return outside
     if node.kind == nodes.COMPOUND:
         if isinstance(record, SplitRecord):
             message = f"node {node_id!r} is already a compound"

@@ -9,7 +9,7 @@ gives the same fix byte for byte.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from credencegraph.core import CycleError, Graph
@@ -18,7 +18,10 @@ from credencegraph.rubric import Rubric
 from credencegraph.rubric.model import ANALYST, EQREF, NUMBER, QUANTITY, VERBATIM, FormField
 from credencegraph.rubric.validate import form_problems
 
-from cgx_core.assembler import nodes, text
+from cgx_core.assembler import text
+from cgx_core.codes import Code
+from cgx_core.graph import nodes
+from cgx_core.refusals import Refused
 
 CREDENCE_WORDS: Final = frozenset(
     {"credence", "base", "stated", "strength", "probability", "confidence", "prior", "sensitivity", "false_pass"}
@@ -218,6 +221,36 @@ def duplicate_record(node_id: str, records: Sequence[int]) -> str:
     return f"records {ids([str(index) for index in records])} all name {node_id}: send one record per node"
 
 
+def named_twice(node_id: str, naming: Mapping[str, Sequence[int]]) -> Refused | None:
+    """The refusal of a record whose node another record of the same call also names (classify and
+    add_premises alike), or None."""
+    numbers = naming[node_id]
+    if len(numbers) < 2:
+        return None
+    message = f"records {ids([str(i) for i in numbers])} of this call all name {node_id!r}"
+    return Refused(Code.DUPLICATE_RECORD, message, duplicate_record(node_id, numbers))
+
+
+def missing_node(graph: Graph, node_id: str) -> Refused:
+    """The refusal of a record naming a node the run does not have: a clause of a chunk not split yet, or
+    no node at all (classify and add_premises alike)."""
+    parent = nodes.clause_parent_id(graph, node_id)
+    if parent is not None and graph.nodes[parent].kind != nodes.COMPOUND:
+        message = f"no node {node_id!r} in the run: {parent!r} is not split"
+        return Refused(Code.CHILD_NOT_SPLIT, message, child_not_split(parent))
+    return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", unknown_node(graph, node_id))
+
+
+def outside_document(graph: Graph, node_id: str, purpose: str = "classify types") -> Refused | None:
+    """The refusal of a record naming a node that is not a chunk of the document (one add_premises or a check
+    made), or None when it is one."""
+    node = graph.nodes[node_id]
+    if nodes.is_document(node):
+        return None
+    message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
+    return Refused(Code.NOT_A_CHUNK, message, not_a_chunk(graph, node_id, purpose))
+
+
 def duplicate_child(node_id: str, split_record: int, chunk: str) -> str:
     """Fix a plain record for a clause a split record of the same call also types."""
     return (
@@ -314,34 +347,41 @@ def _field_help(rubric: Rubric, field: FormField, chunk_text: str) -> str:
     return help_text
 
 
+def _form_fields(
+    rubric: Rubric, type_name: str, form: Mapping[str, Any], chunk_text: str
+) -> Iterator[tuple[str, Any, FormField | None, list[str], list[str]]]:
+    """Each field of a form: its name, value, the type's declaration of it (None for a field the type does
+    not have), and credencegraph's problems of its value alone (invalid, not found in the text)."""
+    fields = rubric.types[type_name].form
+    for name, value in form.items():
+        field = fields.get(name)
+        if field is None:
+            yield name, value, None, [], []
+            continue
+        _, invalid, unfound = form_problems(rubric, type_name, {name: value}, chunk_text)
+        yield name, value, field, list(invalid), list(unfound)
+
+
 def form_invalid(rubric: Rubric, type_name: str, form: Mapping[str, Any], chunk_text: str) -> str:
     """Fix a form with a field its type does not have, or a value of the wrong kind."""
     fields = rubric.types[type_name].form
     advice = []
-    for name, value in form.items():
-        field = fields.get(name)
+    for name, _, field, invalid, _ in _form_fields(rubric, type_name, form, chunk_text):
         if field is None:
             close = _close(name, list(fields))
             mean = f" (did you mean '{close}'?)" if close else ""
             declared = names(list(fields)) if fields else "none"
             advice.append(f"'{name}' is not a field of type '{type_name}'{mean}; its fields are {declared}")
-            continue
-        _, invalid, _ = form_problems(rubric, type_name, {name: value}, chunk_text)
-        if invalid:
+        elif invalid:
             advice.append(f"'{name}' takes {_field_help(rubric, field, chunk_text)}")
     return "; ".join(advice) or f"type '{type_name}' takes the fields {names(list(fields))}"
 
 
 def form_not_in_text(rubric: Rubric, type_name: str, form: Mapping[str, Any], chunk_text: str) -> str:
     """Fix form values the text does not contain: what the text does contain instead."""
-    fields = rubric.types[type_name].form
     advice = []
-    for name, value in form.items():
-        field = fields.get(name)
-        if field is None:
-            continue
-        _, _, unfound = form_problems(rubric, type_name, {name: value}, chunk_text)
-        if not unfound:
+    for name, value, field, _, unfound in _form_fields(rubric, type_name, form, chunk_text):
+        if field is None or not unfound:
             continue
         if field.type == VERBATIM:
             advice.append(

@@ -23,14 +23,16 @@ from credencegraph.core import CredenceGraphError, Graph, Node, Relation
 from credencegraph.rubric import Rubric, annotate_node, normalise_text
 from credencegraph.rubric.model import ANALYST
 
-from cgx_core.assembler import extraction, fixes, nodes
-from cgx_core.assembler.core_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import appended, replace_relations
-from cgx_core.assembler.outcome import Outcome, Refused
+from cgx_core.assembler import fixes
+from cgx_core.assembler.applied import Applied, screened
+from cgx_core.assembler.converter import structure
+from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
+from cgx_core.assembler.records import PremiseRecord, StatedAt, Statement
 from cgx_core.codes import MEANINGS, Code
-from cgx_core.converter import structure
 from cgx_core.errors import CgxError
-from cgx_core.records import PremiseRecord, StatedAt, Statement
+from cgx_core.graph import extraction, nodes
+from cgx_core.graph.edit import appended, replace_relations
+from cgx_core.refusals import Refused
 
 TOOL = extraction.ADD_PREMISES
 ASSUMPTION: Final = "assumption"
@@ -38,7 +40,7 @@ REQUIRES: Final = "requires"
 _CORE_ERRORS = (CredenceGraphError, KeyError)
 
 
-def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Outcome:
+def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id: str) -> Applied:
     """Apply an add_premises call's records; refuse, with a fix, the ones that cannot be applied.
 
     The result is `{"applied", "refused", "overflow"}`: applied and refused by record number, overflow
@@ -60,16 +62,13 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
             node = record.conclusion
         if node is not None:
             naming[node].append(index)  # a malformed record still names its conclusion
-    pending: list[tuple[int, PremiseRecord]] = []
-    for index, record in built:
-        try:
-            _check_conclusion(graph, rubric, record, naming)
-        except Refused as refusal:
-            refused[index] = refusal.to_json(index, record.conclusion)
-        else:
-            pending.append((index, record))
-    order = {node_id: position for position, node_id in enumerate(graph.nodes)}
-    pending.sort(key=lambda item: order[item[1].conclusion])
+    pending = screened(
+        graph,
+        built,
+        lambda record: record.conclusion,
+        lambda record: _check_conclusion(graph, rubric, record, naming),
+        refused,
+    )
     applied: dict[int, dict[str, Any]] = {}
     overflow: list[dict[str, Any]] = []
     for index, record in pending:
@@ -86,7 +85,7 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
         "refused": [refused[index] for index in sorted(refused)],
         "overflow": overflow,
     }
-    return Outcome(graph, result)
+    return Applied(graph, result)
 
 
 def assumption_declared(rubric: Rubric) -> bool:
@@ -102,14 +101,8 @@ def _check_conclusion(graph: Graph, rubric: Rubric, record: PremiseRecord, namin
     if rubric.premises is None:
         message = f"rubric {rubric.name!r} has no [premises] table"
         raise Refused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
-    problems: list[Refused] = []
-    if len(naming[node_id]) > 1:
-        numbers = naming[node_id]
-        message = f"records {fixes.ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-        problems.append(Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_record(node_id, numbers)))
-    problem = _conclusion_problem(graph, rubric, node_id)
-    if problem is not None:
-        problems.append(problem)
+    alone = (fixes.named_twice(node_id, naming), _conclusion_problem(graph, rubric, node_id))
+    problems: list[Refused] = [problem for problem in alone if problem is not None]
     if not assumption_declared(rubric) and any(isinstance(premise, Statement) for premise in record.premises):
         message = f"rubric {rubric.name!r} does not declare type {ASSUMPTION!r} for origin {ANALYST}"
         problems.append(Refused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric)))
@@ -126,15 +119,10 @@ def _conclusion_problem(graph: Graph, rubric: Rubric, node_id: str) -> Refused |
     """What makes a node no conclusion a premise may be added to, or None."""
     assert rubric.premises is not None
     if node_id not in graph:
-        chunk = nodes.clause_parent_id(graph, node_id)
-        if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
-            message = f"no node {node_id!r} in the run: {chunk!r} is not split"
-            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.child_not_split(chunk))
-        return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", fixes.unknown_node(graph, node_id))
+        return fixes.missing_node(graph, node_id)
     node = graph.nodes[node_id]
-    if not nodes.is_document(node):
-        message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
-        return Refused(Code.NOT_A_CHUNK, message, fixes.not_a_chunk(graph, node_id, "premises go to"))
+    if (outside := fixes.outside_document(graph, node_id, "premises go to")) is not None:
+        return outside
     if node.kind == nodes.COMPOUND:
         message = f"node {node_id!r} is a compound; its clauses are the conclusions"
         return Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))

@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import attrs
 
 from cgx_core.codes import Code
-from cgx_core.offline_sources import OfflineSource
+from cgx_core.ingest.offline_sources import OfflineSource
 
 Result = Literal["passed", "failed", "error"]
 ProposingTool = Literal["run_checks", "judge_citation", "review"]

@@ -21,25 +21,28 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from cgx_core import call_control
+from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_digest
+from cgx_core.base.json_schema import problems
+from cgx_core.base.json_values import json_kind
 from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
 from cgx_core.checks.guard import GuardedCheckType, PluginFailed
+from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.checks.view import GraphRunView
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.errors import CgxError
-from cgx_core.graph_edit import copy_graph
-from cgx_core.json_values import json_kind
+from cgx_core.graph import extraction
+from cgx_core.graph.edit import copy_graph
+from cgx_core.graph.evidence import EVIDENCE, check_record
 from cgx_core.numbers.tolerances import run_tolerances
-from cgx_core.plugins import CheckTypeRegistry, distribution_version, installed_check_types
+from cgx_core.refusals import Refused
+from cgx_core.run import call_control
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tools.arguments import problems
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
-    from cgx_core.run.session import CallContext
+    from cgx_core.run.transaction import CallContext
 
 STATEMENT = "{type} on {target}: {result}"
 
@@ -60,12 +63,18 @@ def check_id(number: int) -> str:
     return f"c-{number:03d}"
 
 
+def _named_node(proposal: Any) -> str | None:
+    """The node a proposal names as its target, if it names one (a refusal reports it)."""
+    target = proposal.get("target") if isinstance(proposal, dict) else None
+    return target if isinstance(target, str) else None
+
+
 def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]:
     """The check nodes of a graph, in order."""
     found = []
     for node in graph:
-        record = node.attributes.get("check")
-        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(node.attributes)
+        if record is None:
             continue
         installed = registry.get(node.kind)
         try:
@@ -83,24 +92,6 @@ def existing_checks(graph: Graph, registry: CheckTypeRegistry) -> list[Existing]
             )
         )
     return found
-
-
-def _refusal(index: int, target: Any, code: Code | str, message: str, fix: str) -> dict[str, Any]:
-    return {
-        "proposal": index,
-        "node": target if isinstance(target, str) else None,
-        "code": str(code),
-        "message": message,
-        "fix": fix,
-    }
-
-
-def _every(found: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One refusal naming every problem of a proposal: the first, and `also` the others."""
-    first, *others = found
-    if not others:
-        return first
-    return {**first, "also": [{key: item[key] for key in ("code", "message", "fix")} for item in others]}
 
 
 def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str, bytes]:
@@ -189,37 +180,32 @@ class Proposals:
             and item.check_type.fallback_for is None
         ]
 
-    def _shape_problems(self, index: int, proposal: Any) -> list[dict[str, Any]]:
+    def _shape_problems(self, proposal: Any) -> list[Refused]:
         """What is wrong with a proposal's `type` and `target` as JSON (none for a well-formed one)."""
         choose = f"<one of {self._declared_for(self.tool)}>"
         if not isinstance(proposal, dict):
             return [
-                _refusal(
-                    index,
-                    None,
+                Refused(
                     Code.PROPOSAL_INVALID,
                     "a proposal is a JSON object with a string 'type' and a string 'target'",
                     f'send {{"type": {choose}, "target": <node id>, ...its fields}}',
                 )
             ]
         found = []
-        target = proposal.get("target")
         for name, fix in (("type", f"give 'type': {choose}"), ("target", "give 'target': the id of the node to check")):
             if not isinstance(proposal.get(name), str):
                 got = "nothing" if name not in proposal else json_kind(proposal[name])
                 message = f"a proposal's '{name}' must be a string, got {got}"
-                found.append(_refusal(index, target, Code.PROPOSAL_INVALID, message, fix))
+                found.append(Refused(Code.PROPOSAL_INVALID, message, fix))
         return found
 
-    def _type_problems(self, index: int, kind: str, target: Any) -> tuple[CheckType | None, list[dict[str, Any]]]:
+    def _type_problems(self, kind: str) -> tuple[CheckType | None, list[Refused]]:
         """The check type a proposal names when this tool can propose it (its schema then checks the
         fields, even when the rubric does not declare it), and what is wrong with the type."""
         installed = self.registry.get(kind)
         if installed is None:
             return None, [
-                _refusal(
-                    index,
-                    target,
+                Refused(
                     Code.CHECK_TYPE_UNKNOWN,
                     f"no installed plugin provides check type '{kind}'{self.registry.invalid_note()}",
                     f"use one of {self._declared_for(self.tool)}",
@@ -228,9 +214,7 @@ class Proposals:
         found = []
         if kind not in self.rubric.checks:
             found.append(
-                _refusal(
-                    index,
-                    target,
+                Refused(
                     Code.CHECK_TYPE_UNDECLARED,
                     f"the rubric's [checks] table does not declare '{kind}'",
                     f"use one of {self._declared_for(self.tool)}, or a rubric that declares [checks.{kind}]",
@@ -240,25 +224,23 @@ class Proposals:
         if check_type.fallback_for is not None:
             message = f"'{kind}' runs only when a '{check_type.fallback_for}' check on the same step errs"
             fix = f"propose '{check_type.fallback_for}' with the same fields; if it cannot decide, '{kind}' runs itself"
-            return None, [*found, _refusal(index, target, Code.PROPOSAL_INVALID, message, fix)]
+            return None, [*found, Refused(Code.PROPOSAL_INVALID, message, fix)]
         if check_type.tool != self.tool:
             message = f"'{kind}' is proposed through {check_type.tool}, not {self.tool}"
             return None, [
                 *found,
-                _refusal(index, target, Code.CHECK_WRONG_TOOL, message, f"call {check_type.tool} for it"),
+                Refused(Code.CHECK_WRONG_TOOL, message, f"call {check_type.tool} for it"),
             ]
         return check_type, found
 
-    def _field_problem(self, index: int, check_type: CheckType, proposal: Mapping[str, Any]) -> dict[str, Any] | None:
+    def _field_problem(self, check_type: CheckType, proposal: Mapping[str, Any]) -> Refused | None:
         """Every field of the proposal its type's schema does not accept, named at once."""
         fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
         schema = {"type": "object", **check_type.proposal_schema}
         found = problems(fields, schema, "$")
         if not found:
             return None
-        return _refusal(
-            index,
-            proposal.get("target"),
+        return Refused(
             Code.PROPOSAL_INVALID,
             "; ".join(found),
             f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}"
@@ -266,36 +248,32 @@ class Proposals:
             else f"a {check_type.name} proposal has no fields besides type and target",
         )
 
-    def _problems(self, index: int, proposal: Any) -> tuple[CheckType | None, list[dict[str, Any]]]:
+    def _problems(self, proposal: Any) -> tuple[CheckType | None, list[Refused]]:
         """The proposal's check type, and every problem that can be seen before the plugin reads it: its
         shape, its type, its fields and its target, all at once."""
-        found = self._shape_problems(index, proposal)
+        found = self._shape_problems(proposal)
         if not isinstance(proposal, dict):
             return None, found
         check_type = None
         if isinstance(proposal.get("type"), str):
-            check_type, wrong = self._type_problems(index, proposal["type"], proposal.get("target"))
+            check_type, wrong = self._type_problems(proposal["type"])
             found.extend(wrong)
         if check_type is not None:
             if isinstance(proposal.get("target"), str) and check_type.name in self.rubric.checks:
-                target = self._target_problem(index, check_type, proposal["target"])
+                target = self._target_problem(check_type, proposal["target"])
                 found.extend([target] if target is not None else [])
-            field = self._field_problem(index, check_type, proposal)
+            field = self._field_problem(check_type, proposal)
             found.extend([field] if field is not None else [])
         return check_type, found
 
-    def _target_problem(self, index: int, check_type: CheckType, target: str) -> dict[str, Any] | None:
+    def _target_problem(self, check_type: CheckType, target: str) -> Refused | None:
         node = self.graph.nodes.get(target)
         if node is None:
-            return _refusal(
-                index, target, Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes"
-            )
+            return Refused(Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes")
         assessed = [name for name, spec in self.rubric.types.items() if spec.assess]
         node_type = self.rubric.types.get(node.kind)
         if node_type is None or not node_type.assess:
-            return _refusal(
-                index,
-                target,
+            return Refused(
                 Code.CHECK_NOT_ASSESSED,
                 f"node '{target}' has type '{node.kind}', which the rubric does not assess",
                 f"checks go on nodes of the assessed types {assessed}; classify '{target}' as one of them first"
@@ -305,9 +283,7 @@ class Proposals:
         targets = self.rubric.checks[check_type.name].targets
         if node.kind not in targets:
             candidates = [other.id for other in self.graph if other.kind in targets][:20]
-            return _refusal(
-                index,
-                target,
+            return Refused(
                 Code.CHECK_TARGET_TYPE,
                 f"'{check_type.name}' targets {list(targets)}, and '{target}' is a {node.kind}",
                 f"target a node of type {list(targets)}: {candidates}"
@@ -315,9 +291,7 @@ class Proposals:
                 else f"no node of type {list(targets)} yet: classify one first",
             )
         if node.base is None:  # an observed node without a base makes the graph uncompilable at finish_run
-            return _refusal(
-                index,
-                target,
+            return Refused(
                 Code.CHECK_TARGET_NO_BASE,
                 f"'{target}' has no base (the rubric's type '{node.kind}' declares none), so a check observing it "
                 "would leave the graph uncompilable",
@@ -325,7 +299,7 @@ class Proposals:
             )
         return None
 
-    def _repeat_problem(self, index: int, check_type: CheckType, prepared: Prepared, key: str) -> dict[str, Any] | None:
+    def _repeat_problem(self, check_type: CheckType, prepared: Prepared, key: str) -> Refused | None:
         slot = check_type.slot_of(prepared.inputs)
         for earlier in self.existing:
             if earlier.type != check_type.name:
@@ -333,17 +307,13 @@ class Proposals:
             if earlier.target == prepared.target and earlier.slot == slot:
                 if earlier.result == "error" and check_type.retry_after_error:
                     continue
-                return _refusal(
-                    index,
-                    prepared.target,
+                return Refused(
                     Code.CHECK_DUPLICATE,
                     f"{earlier.id} already checks '{prepared.target}' with {check_type.name} ({earlier.result})",
                     "checks are append-only: a check is never withdrawn or run again on its target; check another node",
                 )
             if earlier.observation == key and earlier.target != prepared.target:
-                return _refusal(
-                    index,
-                    prepared.target,
+                return Refused(
                     Code.CHECK_SAME_OBSERVATION,
                     f"{earlier.id} on '{earlier.target}' already makes this observation; checks that would pass or "
                     "fail together are one observation, not two",
@@ -410,10 +380,10 @@ class Proposals:
             record["tool"]["budget"] = check_type.budget.to_json()  # what bounded a third party's code
         if outcome.notices:
             record["notices"] = [dict(notice) for notice in outcome.notices]
-        attributes: dict[str, Any] = {"origin": "evidence", "check": record}
+        attributes: dict[str, Any] = {"origin": EVIDENCE, "check": record}
         if outcome.result != "error":
             attributes["observed"] = outcome.result == "passed"
-        attributes["extraction"] = {"run": self.run.id, "tool": self.tool}
+        attributes[extraction.KEY] = extraction.stamp(self.run.id, self.tool)
         statement = STATEMENT.format(type=check_type.name, target=prepared.target, result=outcome.result)
         self.graph.add_node(Node(cid, kind=check_type.name, statement=statement, attributes=attributes))
         declared = self.rubric.checks[check_type.name]
@@ -452,18 +422,18 @@ class Proposals:
         try:
             self._add(index, proposal)
         except PluginFailed as failure:
-            target = proposal.get("target") if isinstance(proposal, dict) else None
             fix = (
                 "the plugin waited without using CPU; call again later, or leave this check type out"
                 if failure.stalled
                 else "the plugin is broken: propose another check type, and report the message to its author"
             )
-            self.refused.append(_refusal(index, target, failure.code, failure.message, fix))
+            refusal = Refused(failure.code, failure.message, fix)
+            self.refused.append(refusal.to_json(index, _named_node(proposal), "proposal"))
 
     def _add(self, index: int, proposal: Any) -> None:
-        check_type, found = self._problems(index, proposal)
+        check_type, found = self._problems(proposal)
         if found:
-            self.refused.append(_every(found))
+            self.refused.append(Refused.every(found).to_json(index, _named_node(proposal), "proposal"))
             return
         assert check_type is not None and isinstance(proposal, dict)
         target = proposal["target"]
@@ -474,13 +444,15 @@ class Proposals:
             prepared = kind.prepare(current, self.view.with_graph(self.graph))
             if isinstance(prepared, Refusal):
                 if kind is check_type:
-                    self.refused.append(_refusal(index, target, prepared.code, prepared.message, prepared.fix))
+                    self.refused.append(
+                        Refused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
+                    )
                 return
             key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})
-            repeat = self._repeat_problem(index, kind, prepared, key)
+            repeat = self._repeat_problem(kind, prepared, key)
             if repeat is not None:
                 if kind is check_type:
-                    self.refused.append(repeat)
+                    self.refused.append(repeat.to_json(index, target, "proposal"))
                 return
             cid = check_id(self.number)
             if self.context.mode == "live":

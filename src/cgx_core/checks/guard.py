@@ -8,7 +8,7 @@ the registry never call a plugin directly; they call a `GuardedCheckType`, which
   later cannot break a tool) with the optional ones defaulted (`slot_of`: one check per target,
   `observation_key`: the inputs themselves, `rerun`: not re-runnable);
 * calls a built-in type's methods in this process, and a third-party type's in the plugin worker
-  (`cgx_core.budget_worker`, tasks `cgx_core.checks.plugin_tasks`) within a CPU-time and memory budget,
+  (`cgx_core.base.budget_worker`, tasks `cgx_core.checks.plugin_tasks`) within a CPU-time and memory budget,
   dying with its parent, where `sys.exit`, `os._exit`, `KeyboardInterrupt`, a loop or a sleep ends the
   call and never the server;
 * checks every value returned (`plugin_values`) before anything is written;
@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 
 import attrs
 
-from cgx_core import call_control
+from cgx_core.base.digests import canonical_json
 from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
 from cgx_core.checks.plugin_values import (
     MAX_KEY_CHARS,
     code_problems,
+    codes_problems,
     error_message,
     error_trace,
     json_problems,
@@ -39,11 +40,11 @@ from cgx_core.checks.plugin_values import (
     scrubbed,
 )
 from cgx_core.codes import Code
-from cgx_core.digests import canonical_json
 from cgx_core.errors import CgxError
+from cgx_core.run import call_control
 
 if TYPE_CHECKING:
-    from cgx_core.budget_worker import BudgetedWorker
+    from cgx_core.base.budget_worker import BudgetedWorker
 
 OWN_DISTRIBUTION: Final = "credencegraph-extract"
 """Check types of this distribution (the built-ins) run in the tool's process; every other runs isolated."""
@@ -83,7 +84,7 @@ class Budget:
 
 def plugin_budget() -> Budget:
     """The budget of a third-party check type's call (read at call time, so a test can lower the constants)."""
-    from cgx_core import limits
+    from cgx_core.base import limits
 
     return Budget(limits.PLUGIN_CPU_SECONDS, limits.PLUGIN_MEMORY_BYTES)
 
@@ -113,7 +114,7 @@ class PluginWorker:
     def get(self) -> BudgetedWorker:
         with self._lock:
             if self._worker is None:
-                from cgx_core.budget_worker import BudgetedWorker
+                from cgx_core.base.budget_worker import BudgetedWorker
 
                 self._worker = BudgetedWorker(
                     "cgx_core.checks.plugin_tasks", name="plugin worker", memory_bytes=plugin_budget().memory_bytes
@@ -233,7 +234,7 @@ class GuardedCheckType:
             raise self._raised(method, type(error).__name__, error_message(error), error_trace(error)) from None
 
     def _isolated(self, worker: BudgetedWorker, method: str, arguments: tuple[Any, ...], view: RunView | None) -> Any:
-        from cgx_core.budget_worker import Died, OutOfBudget
+        from cgx_core.base.budget_worker import Died, OutOfBudget
         from cgx_core.checks.plugin_tasks import answer_view
 
         budget = plugin_budget()
@@ -348,7 +349,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
             found.append(f"its {flag} must be true or false, got {_shown(value)}")
         attributes[flag] = value
     codes = read("codes", {})
-    found.extend(_codes_problems(codes))
+    found.extend(codes_problems(codes))
     attributes["codes"] = dict(codes) if isinstance(codes, Mapping) else {}
     methods = set()
     for method in ("prepare", "run", "slot_of", "observation_key", "rerun"):
@@ -368,16 +369,6 @@ def _name_problems(name: Any, where: str) -> list[str]:
     if not isinstance(name, str) or not name:
         return [f"{where} must be a non-empty string, got {_shown(name)}"]
     return code_problems(name, where)
-
-
-def _codes_problems(codes: Any) -> list[str]:
-    if not isinstance(codes, Mapping):
-        return [f"its codes must map each code to its meaning, got {_shown(codes)}"]
-    found = []
-    for code, meaning in codes.items():
-        found.extend(code_problems(code, "a code it defines"))
-        found.extend(line_problems(meaning, f"the meaning of its code {_shown(code)}"))
-    return found
 
 
 def schema_problems(schema: Any) -> list[str]:

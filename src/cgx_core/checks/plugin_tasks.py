@@ -21,10 +21,10 @@ from typing import Any, Final
 
 import attrs
 
-from cgx_core.budget_worker import OutOfCpu, ask
+from cgx_core.base.budget_worker import OutOfCpu, ask
 from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
 from cgx_core.checks.plugin_values import error_message, error_trace
-from cgx_core.offline_sources import OfflineSource
+from cgx_core.ingest.offline_sources import OfflineSource
 
 METHODS: Final = ("prepare", "slot_of", "observation_key", "run", "rerun")
 VIEW_QUESTIONS: Final = (

@@ -16,12 +16,12 @@ import json
 import math
 import re
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.checks.api import Outcome, Prepared, Refusal
-from cgx_core.digests import bytes_digest
 
 RESULTS: Final = ("passed", "failed", "error")
 CODE_PATTERN: Final = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -159,12 +159,36 @@ def outcome_problems(value: Any, *, rerun: bool = False) -> list[str]:
 
 
 def _libraries_problems(libraries: Any) -> list[str]:
-    if not isinstance(libraries, Mapping):
-        return [f"Outcome.libraries must map names to versions, got {_shown(libraries)}"]
+    return pairs_problems(
+        libraries,
+        "Outcome.libraries must map names to versions",
+        lambda name: line_problems(name, "a library's name"),
+        lambda name, version: line_problems(version, f"the version of library {_shown(name)}"),
+    )
+
+
+def codes_problems(codes: Any) -> list[str]:
+    """What is wrong with the codes a plugin defines (`define_codes`, and a check type's `codes`): each a
+    kebab-case code with a one-line meaning."""
+    return pairs_problems(
+        codes,
+        "its codes must map each code to its meaning",
+        lambda code: code_problems(code, "a code it defines"),
+        lambda code, meaning: line_problems(meaning, f"the meaning of its code {_shown(code)}"),
+    )
+
+
+def pairs_problems(
+    value: Any, must: str, key_problems: Callable[[Any], list[str]], item_problems: Callable[[Any, Any], list[str]]
+) -> list[str]:
+    """What is wrong with a mapping a plugin gives: not a mapping (`must` says what it must be), or each key
+    and each value that is not what it must be."""
+    if not isinstance(value, Mapping):
+        return [f"{must}, got {_shown(value)}"]
     found = []
-    for name, version in libraries.items():
-        found.extend(line_problems(name, "a library's name"))
-        found.extend(line_problems(version, f"the version of library {_shown(name)}"))
+    for key, item in value.items():
+        found.extend(key_problems(key))
+        found.extend(item_problems(key, item))
     return found
 
 

@@ -8,9 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Mode, NodeView
-from cgx_core.digests import bytes_digest, hex_of
-from cgx_core.offline_sources import OfflineSource
+from cgx_core.ingest.offline_sources import OfflineSource
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node

@@ -335,6 +335,36 @@ def read_numeral(text: str, role: str = "result") -> Numeral:
     return numeral
 
 
+def read_token(
+    text: str,
+    column: int,
+    *,
+    exponent: int | None = None,
+    percent: bool = False,
+    max_exponent: int = MAX_EXPONENT,
+    exponent_code: Code = Code.EXPONENT_TOO_LARGE,
+) -> Numeral:
+    """A numeral token a grammar has lexed (`350`, `6.25`, `1.2e3`: ASCII digits, a point, an `e` power), read
+    with the reader's rules to the same exact value and written form. A caller that lexes a `%` or a scale
+    suffix (`50k`) strips it and passes `percent` or `exponent`; a grammar with a larger power cap passes its
+    own `max_exponent` and `exponent_code`. CgxError when the token is over the caps."""
+    mantissa, marker, power = text.lower().partition("e")
+    if marker:
+        exponent = _read_exponent(power)
+        if abs(exponent) > max_exponent:
+            raise CgxError(
+                exponent_code, f"the numeral {text[:30]} at column {column} has a power of ten above {max_exponent}"
+            )
+    integer, _, fraction = mantissa.partition(".")
+    if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
+        raise CgxError(
+            Code.EXPRESSION_TOO_LARGE,
+            f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
+            f"at most {MAX_NUMERAL_DIGITS} are accepted",
+        )
+    return numeral_from_parts(False, integer, fraction, exponent, percent)
+
+
 def _check_caps(match: re.Match[str], text: str, role: str) -> None:
     digits = len(_NOT_DIGIT.sub("", match["grouped"] or match["integer"] or "")) + len(match["fraction"] or "")
     if digits > MAX_NUMERAL_DIGITS:

@@ -35,9 +35,9 @@ from typing import Any, Final
 
 import attrs
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, utf8_text
 from cgx_core.numbers.numeral import fraction_text
 from cgx_core.numbers.relations import HEDGE_PHRASES, hedge_key
 
@@ -91,9 +91,7 @@ def load_tolerances(data: bytes, name: str, rubric: Mapping[str, str] | None) ->
     Raises `tolerances-invalid` naming every problem of the file at once.
     """
     try:
-        document = tomllib.loads(data.decode("utf-8"), parse_float=Decimal)
-    except UnicodeDecodeError as error:
-        raise CgxError(Code.TOLERANCES_INVALID, f"{name} is not UTF-8 (byte {error.start})") from None
+        document = tomllib.loads(utf8_text(data, Code.TOLERANCES_INVALID, name), parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise CgxError(Code.TOLERANCES_INVALID, f"{name} is not TOML: {error}") from None
     problems: list[str] = []

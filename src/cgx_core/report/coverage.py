@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core.graph.evidence import check_record
+
 if TYPE_CHECKING:
     from credencegraph.core import Graph
 
@@ -53,8 +55,8 @@ def touched_by_checks(graph: Graph) -> set[str]:
     """The nodes some check targets or names in its inputs."""
     touched: set[str] = set()
     for node in graph:
-        record = node.attributes.get("check")
-        if node.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(node.attributes)
+        if record is None:
             continue
         touched.add(str(record.get("target")))
         touched.update(text for text in strings_in(record.get("inputs", {})) if text in graph.nodes)

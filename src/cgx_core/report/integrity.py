@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from cgx_core.errors import CgxError
+from cgx_core.errors import CgxError, error_line, failure_line
 
 if TYPE_CHECKING:
-    from cgx_core.replay import ReplayReport
-    from cgx_core.verify import RunVerdict
+    from cgx_core.audit.replay import ReplayReport
+    from cgx_core.audit.verify import RunVerdict
 
 Status = Literal["passed", "differs", "error", "not-run"]
 
 
 @attrs.frozen
-class Outcome:
+class Audit:
     """One of replay or verify: its status, a sentence, and the differences it found."""
 
     status: Status
@@ -35,27 +35,27 @@ class Outcome:
 
 @attrs.frozen
 class Integrity:
-    replay: Outcome
-    verify: Outcome
+    replay: Audit
+    verify: Audit
 
 
-def not_run(reason: str) -> Outcome:
-    return Outcome("not-run", f"not run: {reason}")
+def not_run(reason: str) -> Audit:
+    return Audit("not-run", f"not run: {reason}")
 
 
-def replay_outcome(report: ReplayReport) -> Outcome:
+def replay_audit(report: ReplayReport) -> Audit:
     if report.identical:
-        return Outcome("passed", "byte-identical")
+        return Audit("passed", "byte-identical")
     body = {key: value for key, value in report.body.items() if key != "identical"}
     where = body.get("diverged")
-    return Outcome("differs", f"DIFFERS at {where}: {body.get('how', '')}", (json.dumps(body, sort_keys=True),))
+    return Audit("differs", f"DIFFERS at {where}: {body.get('how', '')}", (json.dumps(body, sort_keys=True),))
 
 
-def verify_outcome(verdict: RunVerdict) -> Outcome:
+def verify_audit(verdict: RunVerdict) -> Audit:
     if verdict.error is not None:
-        return Outcome("error", f"error [{verdict.error['code']}]: {verdict.error['message']}")
+        return Audit("error", error_line(verdict.error["code"], verdict.error["message"]))
     count = len(verdict.differences)
-    return Outcome(
+    return Audit(
         "passed" if count == 0 else "differs",
         f"{count} differences",
         (*verdict.differences, *verdict.notes),
@@ -67,18 +67,16 @@ def run_integrity(
     root: Path, *, replay: bool, verify: bool, source: Path | None = None, sources: Path | None = None
 ) -> Integrity:
     """Replay and verify the run at `root` now (each unless told not to)."""
-    from cgx_core.replay import replay as replay_run
-    from cgx_core.verify import verify_run
+    from cgx_core.audit.replay import replay as replay_run
+    from cgx_core.audit.verify import verify_run
 
     replayed = not_run("--no-replay was given")
     if replay:
         try:
-            replayed = replay_outcome(replay_run(root, source=source, sources=sources))
-        except CgxError as error:
-            replayed = Outcome("error", f"error [{error.code}]: {error.message}")
-        except OSError as error:
-            replayed = Outcome("error", f"error [io-error]: {error.strerror or error}")
+            replayed = replay_audit(replay_run(root, source=source, sources=sources))
+        except (CgxError, OSError) as error:
+            replayed = Audit("error", failure_line(error))
     verified = not_run("--no-verify was given")
     if verify:
-        verified = verify_outcome(verify_run(root))
+        verified = verify_audit(verify_run(root))
     return Integrity(replayed, verified)

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
 from cgx_core.report.credences import Credence, credences
 from cgx_core.report.integrity import Integrity
-from cgx_core.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
@@ -256,8 +257,8 @@ def _checks(paths: RunPaths, graph_json: Mapping[str, Any]) -> dict[str, CheckEn
     found: dict[str, CheckEntry] = {}
     ids = {node["id"] for node in graph_json["nodes"]}
     for node in graph_json["nodes"]:
-        record = node["attributes"].get("check")
-        if node["attributes"].get("origin") != "evidence" or not isinstance(record, dict):
+        record = check_record(node["attributes"])
+        if record is None:
             continue
         output = _check_output(paths, node["id"])
         inputs = record.get("inputs")
@@ -302,8 +303,8 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
     """The report of the finished run at `root`."""
     from credencegraph.core import loads
 
-    from cgx_core.plugins import installed_check_types
-    from cgx_core.rubrics import load_rubric_bytes
+    from cgx_core.checks.installed import installed_check_types
+    from cgx_core.graph.rubric import load_rubric_bytes
 
     paths = RunPaths(root)
     manifest = read_manifest(paths)

@@ -19,9 +19,9 @@ from typing import Self
 
 import attrs
 
-from cgx_core.call_control import checkpoint, progress
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.run.call_control import checkpoint, progress
 
 POLL_SECONDS = 0.002
 INFO_WIDTH = 512

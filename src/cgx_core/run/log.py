@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 LINE_FIELDS = ("seq", "tool", "args", "model", "agent", "note", "read", "result", "graph", "prev")

@@ -17,7 +17,7 @@ from credencegraph.core import Graph, graph_from_dict
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.graphs import GraphDigester
+from cgx_core.graph.digest import GraphDigester
 from cgx_core.run.layout import STATE_FORMAT
 
 STATE_VERSION = 1

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgx_core.assembler import classify
-from cgx_core.run.session import CallContext
 from cgx_core.run.state import Effect, RunState
+from cgx_core.run.transaction import CallContext
 
 TOOL = "classify"
 

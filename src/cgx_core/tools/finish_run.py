@@ -9,11 +9,11 @@ from typing import Any
 
 from credencegraph.core import dumps
 
-from cgx_core.call_control import progress
-from cgx_core.digests import bytes_digest
-from cgx_core.finish import assess, gate, report
-from cgx_core.run.session import CallContext
+from cgx_core.base.digests import bytes_digest
+from cgx_core.checks.verdicts import assess, gate, report
+from cgx_core.run.call_control import progress
 from cgx_core.run.state import Effect, RunState
+from cgx_core.run.transaction import CallContext
 
 TOOL = "finish_run"
 

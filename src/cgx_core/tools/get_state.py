@@ -1,7 +1,7 @@
 """get_state: the run as it stands, read without a lock and without writing.
 
 A 400-chunk paper must not flood the agent, so nodes come a page at a time (`start`, `limit`, and never
-more than the result's character budget: see `cgx_core.tools.paging`), or by id (`nodes`), filtered by
+more than the result's character budget: see `cgx_core.tooling.paging`), or by id (`nodes`), filtered by
 `type` or `unit`; the progress counts always come whole.
 
 It is the call an agent makes most, so it is kept cheap: it works on the graph as JSON, read straight from
@@ -18,29 +18,23 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cgx_core.base.digests import bytes_digest, graph_json_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, graph_json_digest
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_note, fence_token, fenced
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.extraction import tool_of
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
-from cgx_core.tools.output import result_text
-from cgx_core.tools.paging import MAX_RESULT_CHARS, page_of
+from cgx_core.tooling.fence import fence_note, fence_token
+from cgx_core.tooling.node_view import DEFAULT_LIMIT, nodes_page, origin_of
 
-DEFAULT_LIMIT = 50
 AWAITING_SHOWN = 20
-REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
-"""What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
 Json = dict[str, Any]
-
-
-def _origin(node: Mapping[str, Any]) -> str:
-    return str(node["attributes"].get("origin", ""))
 
 
 def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], state: Mapping[str, Any]) -> Json:
     """How far the run has got: the counts an agent plans its next calls by."""
-    origin = {node["id"]: _origin(node) for node in nodes}
+    origin = {node["id"]: origin_of(node) for node in nodes}
     chunks = [
         node for node in nodes if origin[node["id"]] == "document" and node["attributes"].get("unit") != "reference"
     ]
@@ -50,12 +44,12 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
         relation["target"]
         for relation in relations
         if relation["type"] == "requires"
-        and (origin.get(relation["source"]) == "analyst" or _made_by(relation["attributes"], "add_premises"))
+        and (origin.get(relation["source"]) == "analyst" or tool_of(relation["attributes"]) == "add_premises")
     }
     checks: dict[str, dict[str, int]] = {}
     for node in nodes:
-        record = node["attributes"].get("check")
-        if origin[node["id"]] == "evidence" and isinstance(record, Mapping):
+        record = check_record(node["attributes"])
+        if record is not None:
             by_result = checks.setdefault(node["kind"], {})
             by_result[str(record.get("result"))] = by_result.get(str(record.get("result")), 0) + 1
     return {
@@ -77,50 +71,6 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
     }
 
 
-def _made_by(attributes: Mapping[str, Any], tool: str) -> bool:
-    extraction = attributes.get("extraction")
-    return isinstance(extraction, Mapping) and extraction.get("tool") == tool
-
-
-def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[str, list[Json]], token: str) -> Json:
-    """One node as an agent reads it: type, text, form and how it is linked; no credences."""
-    attributes = node["attributes"]
-    view: Json = {
-        "id": node["id"],
-        "origin": _origin(node),
-        "unit": attributes.get("unit"),
-        "type": node["kind"],
-        "text": fenced(node["statement"], token) if _origin(node) == "document" else node["statement"],
-    }
-    if attributes.get("unit") == "reference":
-        view.update({name: attributes[name] for name in REFERENCE_FIELDS if name in attributes})
-    if "form" in attributes:
-        view["form"] = attributes["form"]
-    if node["stated"] is not None:
-        view["stated"] = True
-    if "assessment" in attributes:
-        view["assessment"] = attributes["assessment"]
-    if "check" in attributes:
-        view["check"] = {name: attributes["check"].get(name) for name in ("type", "target", "result", "detail")}
-    links: dict[str, list[str]] = {}
-    for relation in incoming.get(node["id"], ()):
-        if relation["type"] == "requires":
-            links.setdefault("rests_on", []).append(relation["source"])
-        elif relation["type"] == "part-of":
-            links.setdefault("clauses", []).append(relation["source"])
-    for relation in outgoing.get(node["id"], ()):
-        if relation["type"] == "cites":
-            links.setdefault("cites", []).append(relation["target"])
-        elif relation["type"] == "part-of":
-            links["part_of"] = [relation["target"]]
-        elif relation["type"] == "observes":
-            links.setdefault("checks", []).append(relation["target"])
-        elif relation["type"] == "requires":
-            links.setdefault("premise_of", []).append(relation["target"])
-    view.update(links)
-    return view
-
-
 def _state_json(paths: RunPaths) -> Json:
     """state.json when it is the state after the log's last line (the common case, read without
     credencegraph); else the state rebuilt in memory from the log (committed calls not yet derived are
@@ -137,9 +87,9 @@ def _state_json(paths: RunPaths) -> Json:
             and _is_state_after(data, line_ending_at(paths.log, end))
         ):
             return data
-    from cgx_core.run.session import Run
     from cgx_core.run.state import state_bytes
-    from cgx_core.tools.registry import handler_for
+    from cgx_core.run.transaction import Run
+    from cgx_core.tooling.registry import handler_for
 
     state = Run(paths.root, handler_for).current()
     rebuilt: Json = json.loads(state_bytes(state))
@@ -207,39 +157,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
 
 
 def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[str, Any]) -> Json:
-    """What a person should look at (see cgx_core.review_queue): the count, and the first items."""
-    from cgx_core.review_queue import awaiting_review, models_from_rubric_toml
+    """What a person should look at (see cgx_core.graph.review_queue): the count, and the first items."""
+    from cgx_core.graph.review_queue import awaiting_review, models_from_rubric_toml
 
     items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
     return {"total": len(items), "items": items[:AWAITING_SHOWN]}
-
-
-def nodes_page(
-    selected: list[Json],
-    relations: list[Json],
-    token: str,
-    start: int,
-    limit: int,
-    result: Json,
-    *,
-    at_least_one: bool = True,
-    reserve: int = 0,
-) -> tuple[list[Json], int | None]:
-    """The page of `selected` from `start` that fits what `result` leaves of the character budget, `reserve`
-    characters set aside (with `at_least_one`, one node at least when any is left), and the start of the
-    next page or None."""
-    incoming: dict[str, list[Json]] = {}
-    outgoing: dict[str, list[Json]] = {}
-    for relation in relations:
-        incoming.setdefault(relation["target"], []).append(relation)
-        outgoing.setdefault(relation["source"], []).append(relation)
-    # The result as it is without its page, with room for the widest `next` a run can have.
-    budget = MAX_RESULT_CHARS - reserve - len(result_text(result)) - len(str(len(selected)))
-    return page_of(
-        selected,
-        start,
-        limit,
-        budget,
-        lambda node: node_view(node, incoming, outgoing, token),
-        at_least_one=at_least_one,
-    )

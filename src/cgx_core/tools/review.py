@@ -14,36 +14,25 @@ from typing import Any
 import attrs
 
 from cgx_core.checks.engine import apply_proposals
+from cgx_core.checks.installed import declared_type_for
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugins import installed_check_types
-from cgx_core.run.session import CallContext
+from cgx_core.graph.evidence import check_record
+from cgx_core.refusals import Refused
 from cgx_core.run.state import Effect, RunState
+from cgx_core.run.transaction import CallContext
 
 TOOL = "review"
 DEFAULT_TYPE = "human-review"
 FIELDS = ("verdict", "reviewer", "reason", "entered_by")
 
 
-def check_type_for(rubric_checks: Mapping[str, Any]) -> str:
-    """The declared check type the review tool proposes (human-review unless the rubric declares another
-    installed type proposed through review)."""
-    registry = installed_check_types()
-    for name in rubric_checks:
-        installed = registry.get(name)
-        if installed is not None and installed.check_type.tool == TOOL:
-            return name
-    return DEFAULT_TYPE
-
-
 def _unknown_check(state: RunState, check: str) -> Effect:
-    refusal = {
-        "proposal": 0,
-        "node": check,
-        "code": str(Code.UNKNOWN_NODE),
-        "message": f"'{check}' is not a check of this run",
-        "fix": "give a check id (c-NNN: get_state lists each node's checks), or review the node itself with 'node'",
-    }
+    refusal = Refused(
+        Code.UNKNOWN_NODE,
+        f"'{check}' is not a check of this run",
+        "give a check id (c-NNN: get_state lists each node's checks), or review the node itself with 'node'",
+    ).to_json(0, check, "proposal")
     return Effect(graph=state.graph, result={"checks": [], "refused": [refusal]}, rejections=[refusal])
 
 
@@ -57,12 +46,12 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     target = args.get("node")
     if "check" in args:
         checked = state.graph.nodes.get(args["check"])
-        record = checked.attributes.get("check") if checked is not None else None
-        if checked is None or checked.attributes.get("origin") != "evidence" or not isinstance(record, Mapping):
+        record = check_record(checked.attributes) if checked is not None else None
+        if record is None:
             return _unknown_check(state, args["check"])
         target = record.get("target")
     proposal: dict[str, Any] = {
-        "type": check_type_for(context.run.rubric.checks),
+        "type": declared_type_for(TOOL, context.run.rubric.checks, DEFAULT_TYPE),
         "target": target,
         **{name: args[name] for name in FIELDS},
     }

@@ -7,46 +7,34 @@ log's first line; a failure before that commit removes the directory this call c
 
 from __future__ import annotations
 
-import dataclasses
-import re
 import secrets
 import shutil
 import sys
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cgx_core.bibliography import (
-    BibEntry,
-    annotate_references,
-    bibliography_hint,
-    cited_keys,
-    read_bib,
-    reference_chunks,
-)
-from cgx_core.call_control import progress
-from cgx_core.cited import CitedCopy, read_cited
+from cgx_core.base.digests import bytes_digest, hex_of
+from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest, hex_of
-from cgx_core.documents import Document, DocumentFile
 from cgx_core.errors import CgxError
-from cgx_core.fence import fence_token
-from cgx_core.ingest_worker import default_budget, ingest_bounded
-from cgx_core.ingestion import Ingested, IngestRequest
-from cgx_core.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_RUBRIC_BYTES
+from cgx_core.ingest.cited import CitedCopy, read_cited
+from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
+from cgx_core.ingest.paper import Ingested, IngestRequest
+from cgx_core.ingest.paper_root import PaperRoot
+from cgx_core.ingest.worker import default_budget, ingest_bounded
 from cgx_core.numbers.tolerances import table_for_rubric
-from cgx_core.offline_sources import OfflineSource, read_offline_sources
-from cgx_core.paper_root import PaperRoot
 from cgx_core.run.atomic import write_atomic
+from cgx_core.run.call_control import progress
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 from cgx_core.run.manifest import write_manifest
-from cgx_core.run.session import Call, CallContext, Run
 from cgx_core.run.state import Effect, RunState
-from cgx_core.tables import read_tables
-from cgx_core.tools.start_summary import summary, with_proposal_schemas
+from cgx_core.run.transaction import Call, CallContext, Run
+from cgx_core.tooling.fence import fence_token
+from cgx_core.tooling.start_summary import summary, with_proposal_schemas
 
 if TYPE_CHECKING:
-    from credencegraph.core import Graph, Node
+    from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
 TOOL = "start_run"
@@ -88,15 +76,6 @@ def _document_record(ingested: Ingested) -> dict[str, Any]:
     return record
 
 
-def reference_identifiers(graph: Graph) -> list[str]:
-    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
-    found: list[str] = []
-    for node in graph:
-        if node.attributes.get("unit") == "reference":
-            found.extend(str(node.attributes[name]) for name in ("doi", "arxiv") if node.attributes.get(name))
-    return [re.sub(r"v\d+$", "", identifier) for identifier in found]
-
-
 def _offline_manifest(offline: tuple[list[OfflineSource], int] | None) -> dict[str, Any]:
     """The manifest's record of the offline sources, only when start_run was given a folder."""
     if offline is None:
@@ -104,67 +83,12 @@ def _offline_manifest(offline: tuple[list[OfflineSource], int] | None) -> dict[s
     return {"offline_sources": {"sources": [source.to_json() for source in offline[0]], "ignored": offline[1]}}
 
 
-def bibliography_hint_beside(
-    document: Document, read: list[DocumentFile], unresolved: list[str]
-) -> dict[str, Any] | None:
-    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint).
-
-    The files are listed and read through the paper's boundary: one outside the root (a link leading out of
-    it) is passed over, not read."""
-    if not unresolved or document.root is None:
-        return None
-    names = {bib.name for bib in read}
-    folder = document.root.written / PurePosixPath(document.main.name).parent
-    beside: dict[str, bytes] = {}
-    for path in sorted(folder.glob("*.bib")):
-        try:
-            name = document.root.name_of(path)
-        except CgxError:
-            continue
-        if name not in names and path.is_file() and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES:
-            beside[name] = path.read_bytes()
-    return bibliography_hint(beside, unresolved)
-
-
-def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
-    """The ingested graph (credencegraph's, plus references from the .bib) and what the bibliography gave."""
-    from credencegraph.ingest import chunks_to_graph
-
-    entries: dict[str, BibEntry] = {}
-    warnings: list[str] = []
-    for bib in bibs:
-        found, problems = read_bib(bib.name, bib.data)
-        warnings.extend(problems)
-        for key, entry in found.items():
-            entries.setdefault(key, entry)
-    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.tables)
-    chunks = tables.prose(document.chunks)
-    resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
-    cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
-    added = reference_chunks(entries, cited, resolved)
-    # The graph names its document by the main file's own name, whatever root the run was given.
-    main_name = PurePosixPath(document.main.name).name
-    graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
-    graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
-    graph, disagreements = annotate_references(graph, entries)
-    report = {
-        "files": [bib.to_json() for bib in bibs],
-        "cited_keys": len(cited),
-        "from_bbl": sorted(key for key in cited if key in resolved),
-        "from_bib": [chunk.key for chunk in added],
-        "unresolved": sorted(set(unresolved)),
-        "disagreements": disagreements,
-        "warnings": warnings,
-    }
-    return graph, report
-
-
 def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     """Create the run, or refuse with nothing written."""
 
-    from cgx_core.plugins import distribution_version, installed_check_types
-    from cgx_core.rubrics import load_rubric_bytes
-    from cgx_core.tools.registry import handler_for
+    from cgx_core.checks.installed import distribution_version, installed_check_types
+    from cgx_core.graph.rubric import load_rubric_bytes
+    from cgx_core.tooling.registry import handler_for
 
     root = Path(args["run"])
     if root.exists() or root.is_symlink():
@@ -259,24 +183,19 @@ def initial_graph(graph: Graph, rubric: Rubric, run_id: str) -> Graph:
     sets the type but not the base), and every node marked as made by this run's start_run."""
     from credencegraph.rubric import annotate_node
 
-    from cgx_core.graph_edit import replace_nodes
+    from cgx_core.graph.edit import replace_nodes
+    from cgx_core.graph.extraction import stamped_node
 
     initial_types = set(rubric.initial.values())
     for node in list(graph):
         if node.kind in initial_types and rubric.types[node.kind].base is not None:
             graph = annotate_node(graph, rubric, node.id, node_type=node.kind)
-    extraction = {"run": run_id, "tool": TOOL}
-    return replace_nodes(graph, {node.id: with_extraction(node, extraction) for node in graph})
-
-
-def with_extraction(node: Node, extraction: Mapping[str, str]) -> Node:
-    """The node marked as created or changed by a call of this run."""
-    return dataclasses.replace(node, attributes={**node.attributes, "extraction": dict(extraction)})
+    return replace_nodes(graph, {node.id: stamped_node(node, run_id, TOOL) for node in graph})
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
     """Call 1 of every run: from the ingested graph to the run's first state, and the start_run result (a
-    summary that fits an agent's context: see `cgx_core.tools.start_summary`)."""
+    summary that fits an agent's context: see `cgx_core.tooling.start_summary`)."""
     run = context.run
     graph = initial_graph(state.graph, run.rubric, run.id)
     result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)

@@ -13,12 +13,12 @@ import pytest
 from credencegraph.core import load
 from credencegraph.rubric import check_graph, load_rubric
 
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
 from cgx_core.errors import CgxError
 from cgx_core.numbers.tolerances import DEFAULT_NAME, default_bytes
-from cgx_core.replay import replay
 from cgx_core.testing import RUBRIC
-from cgx_core.tools.registry import call_tool
-from cgx_core.verify import verify_run
+from cgx_core.tooling.registry import call_tool
 from support import listed_nodes
 
 PAPER = r"""\documentclass{article}

@@ -24,7 +24,7 @@ import attrs
 from cgx_checks.citation.addresses import IPAddress, is_public
 from cgx_checks.citation.fetch import FetchPolicy, Limits
 from cgx_checks.citation_support import CitationSupport
-from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
+from cgx_core.checks.installed import CheckTypeRegistry, check_types_scope, installed_check_types
 from support import make_pdf
 
 LOOPBACK = IPv4Address("127.0.0.1")

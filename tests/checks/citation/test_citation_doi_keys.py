@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cgx_checks.citation.ties import Entry, Tie, tie_for_cited
-from cgx_core.cited import cited_name, escape_key, key_of_stem
-from cgx_core.tools.registry import call_tool
+from cgx_core.ingest.cited import cited_name, escape_key, key_of_stem
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE_RUBRIC, call, listed_nodes
 
 KEY = "https://doi.org/10.48550/arxiv.2010.06121"

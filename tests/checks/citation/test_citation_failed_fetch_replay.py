@@ -26,7 +26,7 @@ from citation_testkit import (
 )
 
 from cgx_checks.citation.fetch import FetchPolicy
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from support import EXAMPLE, EXAMPLE_RECORDS, call, start_example
 
 DOI_URL = "https://doi.org/10.5555/jip.2019.012"  # smith2019's DOI (r-1, cited by s-02)

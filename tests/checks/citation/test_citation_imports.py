@@ -14,7 +14,7 @@ HEAVY = ("httpx", "httpcore", "bs4", "pypdfium2", "pylatexenc")
 
 SCRIPT = """
 import json, sys
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 result, _ = call_tool("judge_citation", json.loads(sys.argv[1]))
 print(json.dumps({"result": result, "modules": sorted(m for m in json.loads(sys.argv[2]) if m in sys.modules)}))
 """

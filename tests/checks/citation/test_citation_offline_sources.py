@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from citation_testkit import LANDING_HTML, PASSAGE, guarded
 
-from cgx_core.digests import bytes_digest, hex_of
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
+from cgx_core.audit.replay import replay
+from cgx_core.base.digests import bytes_digest, hex_of
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call
 
 DOI_URL = "https://doi.org/10.5555/jip.2019.012"  # smith2019 (r-1, cited by s-02)

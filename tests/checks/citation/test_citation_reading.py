@@ -25,8 +25,8 @@ from cgx_checks.citation.fetch import fetch
 from cgx_checks.citation.reading import Reading, read_source, replay_reading
 from cgx_checks.citation.text import kind_for
 from cgx_checks.citation.ties import Entry, Tie, tie_for_cited, tie_for_url, urls_for
+from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
-from cgx_core.digests import bytes_digest
 from cgx_core.errors import CgxError
 
 PASSAGE = "the measured efficiency of the detector was 93 per cent in the final run"

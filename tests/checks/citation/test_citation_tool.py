@@ -23,9 +23,9 @@ from citation_testkit import (
 )
 
 from cgx_checks.citation_support import CitationSupport
-from cgx_core.digests import hex_of
-from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
+from cgx_core.base.digests import hex_of
+from cgx_core.checks.installed import CheckTypeRegistry, check_types_scope, installed_check_types
 from support import EXAMPLE, EXAMPLE_RECORDS, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))

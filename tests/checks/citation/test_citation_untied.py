@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from citation_testkit import PASSAGE, FakeResolver, citation_policy, guarded, loopback_policy
 
-from cgx_core.replay import replay
+from cgx_core.audit.replay import replay
 from support import EXAMPLE, EXAMPLE_RECORDS, call, start_example
 
 UNTIED = [

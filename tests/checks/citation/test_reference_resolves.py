@@ -20,10 +20,10 @@ from registry_testkit import HOSTS, arxiv_feed, arxiv_routes, crossref, doi_rout
 from cgx_checks.citation.fetch import FetchPolicy
 from cgx_checks.citation_support import CitationSupport
 from cgx_checks.reference_resolves import ReferenceResolves
-from cgx_core.plugins import CheckTypeRegistry, check_types_scope, installed_check_types
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
-from cgx_core.verify import verify_run
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
+from cgx_core.checks.installed import CheckTypeRegistry, check_types_scope, installed_check_types
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, listed_nodes
 
 SMITH_DOI = "10.5555/jip.2019.012"  # r-1, smith2019: Smith, Jane; "Damped oscillators in the laboratory"; 2019
@@ -359,8 +359,8 @@ def test_the_shared_papers_references_resolve_as_their_entries_say(
 
     from cgx_checks.reference_resolves import decide
     from cgx_checks.references.steps import LiveSteps
-    from cgx_core.bibliography import read_bib
     from cgx_core.checks.view import GraphRunView
+    from cgx_core.ingest.bibliography import read_bib
 
     entries, _ = read_bib("refs.bib", (papers / BIBS[bib]).read_bytes())
     entry = entries[key]

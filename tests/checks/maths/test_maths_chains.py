@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cgx_core.tools.registry import call_tool
+from cgx_core.tooling.registry import call_tool
 from support import EXAMPLE_RUBRIC
 
 PAPER = r"""\documentclass{article}

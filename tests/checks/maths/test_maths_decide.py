@@ -15,8 +15,8 @@ from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import value_from_json
 from cgx_checks.maths.structure import parse_step
+from cgx_core.base.digests import canonical_json
 from cgx_core.codes import Code
-from cgx_core.digests import canonical_json
 from cgx_core.errors import CgxError
 
 # -- the papers ------------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from cgx_checks.maths.encoding import domain_of, load_encoding
 from cgx_checks.maths.numeric import POINTS, compare_at, numeric_points, numeric_seed
 from cgx_checks.maths.points import draw_points, value_from_json
 from cgx_checks.maths.vocabulary import ASSUMPTIONS
+from cgx_core.base.digests import canonical_json, hex_of, json_digest
 from cgx_core.codes import Code
-from cgx_core.digests import canonical_json, hex_of, json_digest
 
 X = {"x": ["real"]}
 

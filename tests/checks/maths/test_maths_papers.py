@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cgx_core.replay import replay
-from cgx_core.tools.registry import call_tool
-from cgx_core.verify import verify_run
+from cgx_core.audit.replay import replay
+from cgx_core.audit.verify import verify_run
+from cgx_core.tooling.registry import call_tool
 from support import ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"

@@ -13,9 +13,9 @@ from cgx_checks.maths.schema import EXAMPLES, proposal_schema
 from cgx_checks.maths.structure import parse_step
 from cgx_checks.maths.vocabulary import ALIASES, ASSUMPTIONS, CONSTANTS, FUNCTIONS, OPERATORS, PERCENT
 from cgx_checks.rederive_maths import RederiveMaths, RederiveMathsNumeric
+from cgx_core.base.json_schema import problems
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.tools.arguments import problems
 
 SCHEMA = proposal_schema()
 PUBLISHED_GROUP = re.compile(r"([0-9](?:-[0-9])?): ([A-Za-z0-9 ]+?)(?:;|\.)")

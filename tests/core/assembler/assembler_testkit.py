@@ -13,7 +13,7 @@ from credencegraph.ingest import chunks_to_graph
 from credencegraph.ingest.latex import read_latex
 from credencegraph.rubric import Rubric, annotate_node, loads_rubric
 
-from cgx_core.assembler.graph_edit import appended
+from cgx_core.graph.edit import appended
 
 RUBRIC = """\
 [rubric]

@@ -9,7 +9,7 @@ from credencegraph.core import Beta, Graph, Point, dumps
 from credencegraph.rubric import Rubric, check_graph
 
 from cgx_core.assembler import add_premises, classify
-from cgx_core.assembler.nodes import children
+from cgx_core.graph.nodes import children
 
 
 def test_a_whole_paper_classified_in_one_call_passes_check_graph(tiny: Graph, rubric: Rubric) -> None:

@@ -13,9 +13,9 @@ import pytest
 from credencegraph.core import CredenceGraphError, CycleError, Graph, Node, Relation, ValidationError
 from credencegraph.rubric import Rubric, annotate_node, split_node
 
-from cgx_core.assembler.core_errors import Step, code_of, message_of
-from cgx_core.assembler.graph_edit import appended
+from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.codes import Code
+from cgx_core.graph.edit import appended
 
 Edit = Callable[[Graph, Rubric], Any]
 

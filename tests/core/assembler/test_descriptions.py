@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgx_core.assembler import add_premises, classify
-from cgx_core.converter import structure
+from cgx_core.assembler.converter import structure
+from cgx_core.assembler.records import AnyClassifyRecord, PremiseRecord
+from cgx_core.base.json_schema import problems
 from cgx_core.errors import CgxError
-from cgx_core.records import AnyClassifyRecord, PremiseRecord
-from cgx_core.tools.arguments import problems
-from cgx_core.tools.record_descriptions import (
+from cgx_core.tooling.record_descriptions import (
     CLASSIFY_DESCRIPTION,
     CLASSIFY_EXAMPLE,
     CLASSIFY_RECORDS_SCHEMA,

@@ -22,7 +22,7 @@ from credencegraph.rubric import Rubric, annotate_node, check_graph
 from paper_scripts import SCRIPTS
 
 from cgx_core.assembler import add_premises, classify
-from cgx_core.rubrics import load_rubric_bytes
+from cgx_core.graph.rubric import load_rubric_bytes
 from support import ROOT
 
 

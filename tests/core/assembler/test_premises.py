@@ -10,7 +10,7 @@ from credencegraph.core import Graph, Node, dumps
 from credencegraph.rubric import Rubric, check_graph
 
 from cgx_core.assembler import add_premises, classify
-from cgx_core.assembler.graph_edit import appended
+from cgx_core.graph.edit import appended
 
 
 @pytest.fixture(scope="module")

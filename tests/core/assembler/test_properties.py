@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cgx_core.assembler import add_premises, classify
-from cgx_core.assembler.nodes import children
 from cgx_core.assembler.text import numerals_of
+from cgx_core.graph.nodes import children
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

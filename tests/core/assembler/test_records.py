@@ -6,10 +6,8 @@ from typing import Any
 
 import pytest
 
-from cgx_core.codes import Code
-from cgx_core.converter import structure
-from cgx_core.errors import CgxError
-from cgx_core.records import (
+from cgx_core.assembler.converter import structure
+from cgx_core.assembler.records import (
     AnyClassifyRecord,
     ChildRecord,
     ClassifyRecord,
@@ -19,6 +17,8 @@ from cgx_core.records import (
     StatedAt,
     Statement,
 )
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 
 PATH = "$.records[2]"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pluggy
 import pytest
-from cgx_core.plugins import build_registry
+from cgx_core.checks.installed import build_registry
 from cgx_core.testing import StartedRun
 
 from cgx_percent_of import PercentOf

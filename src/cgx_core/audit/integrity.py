@@ -1,0 +1,162 @@
+"""A run at rest, checked against what it recorded: the whole hash chain of its log, the anchor the manifest
+keeps of that log, and every digest the manifest or the log records.
+
+`verify` calls `check_run` for every run (replay too), before it re-runs anything:
+
+- the log (`calls.jsonl`): every committed line in order, each chained to the digest of the line before it
+  (a line rewritten or deleted without recomputing the chain is `run-corrupt`);
+- the anchor: when a run finishes, the manifest records the log's length in calls and bytes and the digest
+  of its last line (its head). A finished run whose log is not exactly that is `tampered`: its last line was
+  edited or deleted, or the chain was recomputed after a line was rewritten. A log that holds the anchored
+  calls and more is a run that went on after it finished: it is no longer finished (`not-finished`);
+- every file whose digest the manifest holds: rubric.toml, tolerances.toml, ingested.json, each cited copy,
+  each finished file (graph.json, rejections.json, report.json), the stored source; and each file of sources/,
+  which is named by its own digest;
+- state.json, when it says it reflects the anchored call, must be the state that call recorded.
+
+All the problems found are named at once, in one `tampered` error. What no check here can see: a directory
+rewritten whole and consistently (the log, its chain, the anchor and every file and digest recomputed).
+docs/guarantees.md says what that attacker can still do, and what publishing the head digest adds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cgx_core.base.digests import file_digest, graph_json_digest, hex_of
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.run import log
+from cgx_core.run.layout import RunPaths
+
+
+def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = True) -> None:
+    """Refuse a run whose files are not what its manifest and log recorded.
+
+    `finished` (verify) refuses a run whose log went on past the finish its manifest anchors; replay, which
+    rebuilds unfinished runs too, passes False.
+
+    Raises:
+        CgxError: `run-corrupt` for a broken hash chain, `tampered` naming every other problem, and (with
+            `finished`) `not-finished` for a finished run that went on.
+    """
+    went_on, problems = log_problems(paths, manifest)
+    problems += digest_problems(paths, manifest)
+    if problems:
+        raise CgxError(Code.TAMPERED, "; ".join(problems))
+    if went_on is not None and finished:
+        raise CgxError(Code.NOT_FINISHED, went_on)
+
+
+def log_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> tuple[str | None, list[str]]:
+    """The log against its hash chain (raises `run-corrupt`) and against the manifest's anchor: whether the
+    run went on past its anchored finish (and how), and the problems found."""
+    found = log.scan(paths.log, 0, 1, None)
+    finished = manifest.get("finished")
+    if not isinstance(finished, Mapping):
+        return None, []
+    run = paths.root.name
+    anchor = finished.get("log")
+    if not isinstance(anchor, Mapping):
+        return None, [f"'{run}/manifest.json' records no anchor of the log (its length and head) for its finish"]
+    entries = found.entries
+    calls = anchor.get("calls")
+    if not isinstance(calls, int) or calls < 1 or calls != finished.get("seq"):
+        return None, [f"'{run}/manifest.json': its anchor names call {calls}, its finish call {finished.get('seq')}"]
+    held = len(entries)
+    if held > calls and _anchor_holds(entries[calls - 1], anchor):
+        after = entries[calls].line
+        went_on = (
+            f"'{run}' went on after it finished: call {after.seq} ({after.tool}) follows the finish at call {calls}; "
+            "finish it again"
+        )
+        return went_on, []
+    head = entries[-1] if entries else None
+    if held != calls or head is None or not _anchor_holds(head, anchor):
+        where = f"{held} calls, {head.end if head else 0} bytes" + (f", head {head.digest}" if head else "")
+        return None, [
+            f"'{run}/calls.jsonl' is not the log the run finished with: it holds {where}; the manifest's anchor "
+            f"says {calls} calls, {anchor.get('bytes')} bytes, head {anchor.get('head')} (a line was edited, "
+            "deleted or added, or the chain recomputed after an edit)"
+        ]
+    if head.line.tool != "finish_run":
+        return None, [f"'{run}/calls.jsonl': the anchored call {calls} is {head.line.tool}, not finish_run"]
+    return None, _state_problems(paths, head)
+
+
+def _anchor_holds(entry: log.Entry, anchor: Mapping[str, Any]) -> bool:
+    return (
+        entry.line.seq == anchor.get("calls")
+        and entry.end == anchor.get("bytes")
+        and entry.digest == anchor.get("head")
+    )
+
+
+def _state_problems(paths: RunPaths, head: log.Entry) -> list[str]:
+    """state.json, when it says it reflects the anchored call, against what that call's line recorded."""
+    try:
+        state = json.loads(paths.state.read_bytes())
+        seq = state["seq"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # derived, and rebuilt from the log by the next call: a missing state.json is no edit
+    if not isinstance(seq, int) or seq < head.line.seq:
+        return []  # behind the log after a crash: the next call completes it
+    try:
+        same = (
+            seq == head.line.seq
+            and state["log"] == {"end": head.end, "last": head.digest}
+            and state["finished"] is True
+            and graph_json_digest(state["graph"]) == head.line.graph
+        )
+    except (KeyError, TypeError, ValueError):
+        same = False
+    if same:
+        return []
+    return [f"'{paths.root.name}/state.json' is not the state the anchored call {head.line.seq} recorded"]
+
+
+def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
+    """Every file whose digest the manifest records, against that digest; every fetched source, against its name."""
+    expected: list[tuple[Path, Any]] = [
+        (paths.rubric, manifest.get("rubric", {}).get("digest")),
+        (paths.ingested, manifest.get("ingested")),
+    ]
+    expected += [(paths.cited / str(item.get("name")), item.get("digest")) for item in manifest.get("cited", [])]
+    if "tolerances" in manifest:  # runs made before hedge tolerances existed have none
+        expected.append((paths.tolerances, manifest["tolerances"].get("digest")))
+    finished = manifest.get("finished")
+    if isinstance(finished, Mapping):
+        files = finished.get("files", {})
+        expected += [(path, files.get(path.name)) for path in paths.finished_files]
+    if manifest.get("store_source"):
+        stored = manifest.get("document", {}).get("files", []) + manifest.get("bibliography", {}).get("files", [])
+        expected += [(paths.source / str(item.get("name")), item.get("digest")) for item in stored]
+    problems = []
+    for path, digest in expected:
+        name = path.relative_to(paths.root).as_posix()
+        if not path.is_file():
+            problems.append(f"'{paths.root.name}/{name}' is missing")
+        elif not isinstance(digest, str) or file_digest(path) != digest:
+            problems.append(f"'{paths.root.name}/{name}' differs from the digest in its manifest")
+    if paths.sources.is_dir():
+        for path in sorted(paths.sources.iterdir()):
+            if path.is_file() and hex_of(file_digest(path)) != path.name:
+                problems.append(f"'{paths.root.name}/sources/{path.name}' is not the source its name's digest names")
+    return problems
+
+
+def graph_problem(paths: RunPaths, graph: Mapping[str, Any]) -> str | None:
+    """graph.json against the digest of the graph the log's anchored finish recorded (in the hash chain, so
+    an edit the manifest's file digest was adjusted for is still seen); None when they agree."""
+    raw = log.line_ending_at(paths.log, paths.log.stat().st_size)
+    line = log.parse_line(raw) if raw is not None else None
+    try:
+        digest = graph_json_digest(graph)
+    except (KeyError, TypeError, ValueError):
+        digest = None
+    if line is None or digest != line.graph:
+        return "graph.json: its graph is not the one the log's finish_run recorded (the graph was edited)"
+    return None

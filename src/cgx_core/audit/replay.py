@@ -1,0 +1,202 @@
+"""Replay: rebuild a run from its document and its log with the code installed now, and say whether the
+graph comes out byte-identical, or where the rebuild first diverges and how.
+
+Nothing is written into the run. The document is re-ingested (the run's stored copy, or `--source`, whose
+files must have the digests the manifest recorded); every logged call is applied again in `replay` mode,
+in which checks run again and what a citation check read is read again from its bytes (the run's
+`sources/` or `--sources DIR`), never from the network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import attrs
+
+from cgx_core.audit.integrity import digest_problems, log_problems
+from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
+from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.ingest.paper import IngestRequest
+from cgx_core.ingest.worker import Budget, ingest_bounded
+from cgx_core.run import log
+from cgx_core.run.state import Effect, RunState, state_bytes
+from cgx_core.run.transaction import CallContext, Run
+
+
+@attrs.frozen
+class ReplayReport:
+    """The outcome of a replay: identical, or the first divergence."""
+
+    identical: bool
+    body: dict[str, Any]
+
+
+def _document_path(run: Run, source: Path | None) -> Path:
+    main: str = run.manifest["document"]["files"][0]["name"]
+    if source is not None:
+        return source
+    if run.manifest.get("store_source"):
+        return run.paths.source / main
+    raise CgxError(
+        Code.SOURCE_MISMATCH,
+        f"the run did not store its document: pass --source with the paper ({main}, "
+        f"{run.manifest['document']['files'][0]['digest']})",
+    )
+
+
+def reingest(run: Run, source: Path | None) -> bytes:
+    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest),
+    read through the paper's boundary and within the run's ingestion budget as start_run read it."""
+    paper = _document_path(run, source)
+    recorded = run.manifest["document"]["files"]
+    bibliography = run.manifest["bibliography"]["files"]
+    root = _root_of(paper, recorded[0]["name"])
+    for item in bibliography:
+        path = (root if root is not None else paper.parent) / item["name"]
+        if not path.is_file() or file_digest(path) != item["digest"]:
+            raise CgxError(
+                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
+            )
+    request = IngestRequest(
+        paper=str(paper),
+        root=str(root) if root is not None else None,
+        rubric=run.paths.rubric.read_bytes(),
+        rubric_name=run.manifest["rubric"]["name"],
+        bibliography_names=tuple(item["name"] for item in bibliography),
+    )
+    ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
+    found = [item.to_json() for item in ingested.files]
+    if found != recorded:
+        differing = [item["name"] for item in recorded if item not in found] or [
+            item["name"] for item in found if item not in recorded
+        ]
+        raise CgxError(
+            Code.SOURCE_MISMATCH,
+            f"the document's files are not those the run recorded: {differing} differ or are missing",
+        )
+    if [item.to_json() for item in ingested.bibliographies] != bibliography:
+        raise CgxError(Code.SOURCE_MISMATCH, "the bibliography read again differs from the one the run recorded")
+    return ingested.graph
+
+
+def _root_of(paper: Path, main_name: str) -> Path | None:
+    """The root a run's paper was read under, found from the main file's recorded name (relative to the
+    root): `journal/article.tex` read from `.../x/journal/article.tex` had the root `.../x`."""
+    depth = len(PurePosixPath(main_name).parts) - 1
+    if depth <= 0:
+        return None
+    folder = Path(os.path.abspath(paper)).parent
+    return folder.parents[depth - 1] if depth <= len(folder.parents) else None
+
+
+def _recorded_budget(run: Run) -> Budget:
+    recorded = run.manifest.get("limits", {}).get("ingest", {})
+    default = Budget()
+    cpu, memory = recorded.get("cpu_seconds"), recorded.get("memory_bytes")
+    return Budget(
+        cpu if isinstance(cpu, int) and 0 < cpu <= default.cpu_seconds else default.cpu_seconds,
+        memory if isinstance(memory, int) and 0 < memory <= default.memory_bytes else default.memory_bytes,
+    )
+
+
+def source_lookup(run: Run, sources: Path | None) -> Callable[[str], bytes | None]:
+    """Stored bytes by digest: the run's sources/, then --sources DIR (files named by the digest's hex)."""
+
+    def lookup(digest: str) -> bytes | None:
+        for folder in (run.paths.sources, sources):
+            if folder is None:
+                continue
+            path = folder / hex_of(digest)
+            if path.is_file():
+                data = path.read_bytes()
+                if bytes_digest(data) == digest:
+                    return data
+        return None
+
+    return lookup
+
+
+def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayReport:
+    """Rebuild the run at `root` and compare it with what it recorded."""
+    from credencegraph.core import loads
+
+    from cgx_core.tooling.registry import handler_for
+
+    run = Run(root, handler_for)
+    tampered = digest_problems(run.paths, run.manifest)
+    if tampered:
+        raise CgxError(Code.TAMPERED, "; ".join(tampered))
+    found = log.scan(run.paths.log, 0, 1, None)
+    if not found.entries or found.entries[0].line.tool != "start_run":
+        raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
+    ingested = reingest(run, source)
+    if bytes_digest(ingested) != run.manifest["ingested"]:
+        return ReplayReport(
+            False,
+            {"diverged": "ingest", "how": "the re-ingested graph differs from the one the run started from"},
+        )
+    lookup = source_lookup(run, sources)
+    state = RunState(run.id, 0, 0, None, loads(ingested.decode("utf-8")), (), False)
+    last: Effect | None = None
+    for entry in found.entries:
+        line = entry.line
+        context = CallContext(run, line.seq, "replay", line.model, line, sources=lookup)
+        try:
+            effect = handler_for(line.tool)(context, state, line.args)
+        except CgxError as error:
+            if error.code in (Code.SOURCE_MISMATCH, Code.TAMPERED):
+                raise
+            return ReplayReport(False, {"diverged": line.seq, "tool": line.tool, "how": f"refused: {error.message}"})
+        for field, recorded, rebuilt in (
+            ("result", line.result, json_digest(effect.result)),
+            ("graph", line.graph, run.graph_digest(effect.graph)),
+        ):
+            if recorded != rebuilt:
+                return ReplayReport(
+                    False,
+                    {
+                        "diverged": line.seq,
+                        "tool": line.tool,
+                        "how": f"its {field} differs",
+                        "recorded": recorded,
+                        "rebuilt": rebuilt,
+                    },
+                )
+        state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
+        last = effect
+    # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
+    # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
+    _, tampered = log_problems(run.paths, run.manifest)
+    if tampered:
+        raise CgxError(Code.TAMPERED, "; ".join(tampered))
+    body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
+    if found.tail is not None:
+        body["uncommitted_tail"] = found.tail.to_json()
+    # state.json is derived, and its layout may change between versions: compare it as JSON, when it reflects
+    # the same call (it may lag after a crash, and the next call completes it).
+    try:
+        stored = json.loads(run.paths.state.read_bytes())
+    except (OSError, ValueError):
+        stored = None
+    stored_seq = stored.get("seq") if isinstance(stored, dict) else None
+    if isinstance(stored_seq, int) and stored_seq > state.seq:
+        how = (
+            f"state.json reflects call {stored_seq}, but the log ends at call {state.seq}: lines were deleted from "
+            "the log (or the file system lost them)"
+        )
+        return ReplayReport(False, {**body, "diverged": "state", "how": how})
+    if stored_seq == state.seq and stored != json.loads(state_bytes(state, run.digester)):
+        return ReplayReport(False, {**body, "diverged": "state", "how": "state.json differs from the rebuilt state"})
+    if state.finished and last is not None:
+        for name, data in sorted(last.derived.items()):
+            path = run.paths.root / name
+            if not path.is_file() or path.read_bytes() != data:
+                return ReplayReport(False, {**body, "diverged": name, "how": f"{name} differs from the rebuilt one"})
+        body["graph_json"] = bytes_digest(last.derived["graph.json"])
+    return ReplayReport(True, {**body, "identical": True})

@@ -1,0 +1,179 @@
+"""Verify: re-run every deterministic check of finished runs from the inputs their records hold, with the
+code installed now, and report every field the re-run does not reproduce.
+
+It needs neither the document nor the network. A run whose files are not what it recorded is refused before
+anything is re-run (`integrity.check_run`: the whole hash chain of the log, the anchor of the log the
+manifest kept at finish_run, every digest the manifest holds); graph.json is compared with the graph digest
+the log's finish recorded; a check record edited after the run is caught by comparing it with the
+inputs.json and output.json its check wrote, and those files with the digest the record holds.
+Citation-support checks rest on an agent's judgement and are not re-run, but their records and files are
+compared all the same. A check that read something from outside and can decide again from it
+(reference-resolves, from the metadata responses the run keeps in sources/) gets what it read back: its
+recorded read (output.json) and the run's stored bytes, never the network.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from cgx_core.audit.integrity import check_run, graph_problem
+from cgx_core.base.digests import bytes_digest, hex_of
+from cgx_core.checks.api import Outcome
+from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
+from cgx_core.checks.guard import PluginFailed
+from cgx_core.checks.installed import installed_check_types
+from cgx_core.checks.view import JsonRunView
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
+from cgx_core.numbers.tolerances import run_tolerances
+from cgx_core.run.layout import RunPaths
+from cgx_core.run.manifest import read_manifest
+
+
+@attrs.frozen
+class RunVerdict:
+    """What verify found in one run: its identity, how many checks it re-ran, and each difference."""
+
+    run: str
+    path: str
+    rubric: Mapping[str, str]
+    checks: int
+    rerun: int
+    differences: tuple[str, ...]
+    error: Mapping[str, str] | None = None
+    notes: tuple[str, ...] = ()
+    """What changed without being a difference: a check type re-run by another version of its plugin."""
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self, recurse=True)
+
+
+def _load(paths: RunPaths) -> tuple[dict[str, Any], dict[str, Any]]:
+    manifest = read_manifest(paths)
+    finished = manifest.get("finished")
+    if not finished or not paths.graph.is_file():
+        raise CgxError(Code.NOT_FINISHED, f"'{paths.root.name}' is not finished: it has no graph.json to verify")
+    check_run(paths, manifest)
+    try:
+        graph: dict[str, Any] = json.loads(paths.graph.read_bytes())
+        graph["nodes"], graph["relations"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise CgxError(Code.TAMPERED, f"'{paths.root.name}/graph.json' is not a graph: {error}") from None
+    return manifest, graph
+
+
+def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[list[str], Outcome | None]:
+    """The record against the files its check wrote, and those files against the record's digest."""
+    differences = []
+    try:
+        files = {name: (folder / name).read_bytes() for name in ("inputs.json", "output.json", "log.txt")}
+    except OSError:
+        return [f"{cid}: checks/{cid}/ is missing or incomplete"], None
+    if files_digest(files) != record.get("log", {}).get("digest"):
+        differences.append(f"{cid} files: checks/{cid}/ differs from the digest its record holds")
+    try:
+        inputs, outcome = outcome_from_files(files["inputs.json"], files["output.json"], files["log.txt"])
+    except (ValueError, KeyError):
+        return [*differences, f"{cid} files: checks/{cid}/ cannot be read"], None
+    if inputs != record.get("inputs"):
+        differences.append(f"{cid} inputs: the record differs from checks/{cid}/inputs.json")
+    if outcome.result != record.get("result"):
+        differences.append(f"{cid} result: the record says {record.get('result')}, output.json says {outcome.result}")
+    if recorded_detail(outcome) != record.get("detail"):
+        differences.append(f"{cid} detail: the record differs from checks/{cid}/output.json")
+    return differences, outcome
+
+
+def stored_sources(paths: RunPaths) -> Callable[[str], bytes | None]:
+    """The bytes the run keeps in sources/, by digest (files named by the digest's hex), checked."""
+
+    def lookup(digest: str) -> bytes | None:
+        path = paths.sources / hex_of(digest)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return data if bytes_digest(data) == digest else None
+
+    return lookup
+
+
+def verify_run(root: Path) -> RunVerdict:
+    """Verify one run. Errors that refuse the run come back in `error`, not as exceptions."""
+    paths = RunPaths(root)
+    try:
+        manifest, graph = _load(paths)
+    except CgxError as error:
+        return RunVerdict("", str(root), {}, 0, 0, (), {"code": str(error.code), "message": error.message})
+    registry = installed_check_types()
+    cited = {item["name"]: item["digest"] for item in manifest.get("cited", [])}
+    view = JsonRunView(
+        graph,
+        "verify",
+        root=root,
+        cited_digests=cited,
+        sources=stored_sources(paths),
+        tolerances=run_tolerances(root, manifest),
+    )
+    differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
+    notes: list[str] = []
+    errors: list[str] = []
+    checks = rerun = 0
+    for node in graph["nodes"]:
+        record = check_record(node["attributes"])
+        if record is None:
+            continue
+        checks += 1
+        cid = node["id"]
+        found, recorded = _compare_files(cid, record, paths.checks / cid)
+        differences.extend(found)
+        installed = registry.get(node["kind"])
+        if installed is None:
+            if registry.invalid:  # the plugin that would provide it may be one that could not be registered
+                errors.append(f"{cid}: check type '{node['kind']}' is not provided{registry.invalid_note()}")
+            else:
+                differences.append(f"{cid}: check type '{node['kind']}' is not provided by any installed plugin")
+            continue
+        made_with = record.get("tool", {}).get("plugin", {})
+        if made_with.get("version") not in (None, installed.version):
+            notes.append(
+                f"{cid}: made with {made_with.get('distribution')} {made_with.get('version')}, "
+                f"re-run with {installed.distribution} {installed.version}"
+            )
+        # A check that read something re-decides from what it read (the recorded requests and stored bytes).
+        check_view = view.with_recorded(recorded.read if recorded is not None else None)
+        try:
+            outcome = installed.check_type.rerun(record.get("inputs", {}), check_view)
+        except PluginFailed as failure:  # an error of this check; the others are verified all the same
+            errors.append(f"{cid}: {failure.message}")
+            continue
+        if outcome is None:
+            continue
+        rerun += 1
+        made_with_libraries = record.get("tool", {}).get("libraries", {})
+        for library, now in sorted(outcome.libraries.items()):
+            if made_with_libraries.get(library) not in (None, now):
+                notes.append(
+                    f"{cid}: made with {library} {made_with_libraries.get(library)}, re-run with {library} {now}"
+                )
+        if outcome.result != record.get("result"):
+            differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
+        if recorded_detail(outcome) != record.get("detail"):
+            differences.append(f"{cid} detail: recorded {record.get('detail')!r}, re-run {recorded_detail(outcome)!r}")
+        if recorded is not None and json.dumps(dict(outcome.output), sort_keys=True) != json.dumps(
+            dict(recorded.output), sort_keys=True
+        ):
+            differences.append(f"{cid} output: the re-run's output (such as drawn points) differs from output.json")
+        again = files_digest(check_files(record.get("inputs", {}), outcome))
+        if recorded is not None and again != files_digest(check_files(record.get("inputs", {}), recorded)):
+            differences.append(f"{cid} files: the re-run would write other files than checks/{cid}/ holds")
+    identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
+    identity["digest"] = manifest["rubric"]["digest"]
+    failed = {"code": str(Code.PLUGIN_FAILED), "message": "; ".join(errors)[:4_000]} if errors else None
+    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), failed, tuple(notes))

@@ -1,0 +1,208 @@
+"""Finishing a run: verdicts derived from checks, the gate of credencegraph's own check, and the report.
+
+A verdict is never the agent's: each assessed node's `attributes.assessment` follows from the checks that
+observe it. `fails` when a check failed, `holds` when one passed and none failed, `undetermined` when all
+erred, and `not_assessed` with the reason `no v1 check applies` (no installed, declared check type targets
+its type) or `not selected` (one could, but the agent proposed none).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cgx_core.checks.engine import existing_checks
+from cgx_core.checks.installed import installed_check_types
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
+from cgx_core.graph.edit import replace_nodes
+from cgx_core.graph.evidence import check_record
+from cgx_core.graph.extraction import stamped_node
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.rubric import Rubric
+
+NO_CHECK_APPLIES = "no v1 check applies"
+NOT_SELECTED = "not selected"
+REVIEW_TOOL = "review"  # a person's review is not a check the agent could have selected
+SHOWN_FINDINGS = 15
+
+
+def _checks_by_target(graph: Graph) -> dict[str, list[tuple[str, str]]]:
+    found: dict[str, list[tuple[str, str]]] = {}
+    for check in existing_checks(graph, installed_check_types()):
+        found.setdefault(check.target, []).append((check.id, check.result))
+    return found
+
+
+def verdict_of(results: Sequence[str]) -> str:
+    if "failed" in results:
+        return "fails"
+    if "passed" in results:
+        return "holds"
+    return "undetermined"
+
+
+def assess(graph: Graph, rubric: Rubric, run_id: str, tool: str) -> Graph:
+    """The graph with every assessed node's assessment derived from its checks."""
+    from credencegraph.rubric import annotate_node
+
+    registry = installed_check_types()
+    checkable = {
+        node_type
+        for name, declared in rubric.checks.items()
+        if (installed := registry.get(name)) is not None
+        and installed.check_type.fallback_for is None
+        and installed.check_type.tool != REVIEW_TOOL
+        for node_type in declared.targets
+    }
+    by_target = _checks_by_target(graph)
+    assessed = [
+        node
+        for node in graph
+        if node.attributes.get("origin") in ("document", "analyst")
+        and (spec := rubric.types.get(node.kind)) is not None
+        and spec.assess
+    ]
+    for node in assessed:
+        results = [result for _, result in by_target.get(node.id, ())]
+        if results:
+            graph = annotate_node(graph, rubric, node.id, verdict=verdict_of(results))
+        else:
+            reason = NOT_SELECTED if node.kind in checkable else NO_CHECK_APPLIES
+            graph = annotate_node(graph, rubric, node.id, reason=reason)
+    return replace_nodes(graph, {node.id: stamped_node(graph.nodes[node.id], run_id, tool) for node in assessed})
+
+
+def gate(graph: Graph, rubric: Rubric) -> None:
+    """Refuse a graph that does not pass `credencegraph check --level assessed --rubric-credences`."""
+    from credencegraph.rubric import check_graph
+
+    findings = check_graph(graph, rubric, "assessed", rubric_credences=True)
+    if not findings:
+        return
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.diagnostic] = counts.get(finding.diagnostic, 0) + 1
+    shown = "; ".join(f"{finding.id}: {finding.message}" for finding in findings[:SHOWN_FINDINGS])
+    more = f" (and {len(findings) - SHOWN_FINDINGS} more)" if len(findings) > SHOWN_FINDINGS else ""
+    hint = ""
+    if "untyped" in counts:
+        hint = " Classify every chunk first (get_state with type 'unassigned' lists them)."
+    raise CgxError(
+        Code.GRAPH_INCOMPLETE,
+        f"the graph does not pass credencegraph's check at level assessed ({json.dumps(counts, sort_keys=True)}): "
+        f"{shown}{more}.{hint}",
+    )
+
+
+def _has_maths_or_numbers(text: str, unit: Any) -> bool:
+    from credencegraph.rubric import numerals
+
+    return unit == "equation" or "$" in text or "\\(" in text or bool(numerals(text))
+
+
+def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
+    """The references a check found wrong, could not resolve, or found a notice against (a retraction):
+    every check whose target is a reference node, whatever its type."""
+    found: dict[str, list[dict[str, Any]]] = {"failed": [], "unresolved": [], "notices": []}
+    for node in graph:
+        record = check_record(node.attributes)
+        if record is None:
+            continue
+        target = graph.nodes.get(str(record.get("target")))
+        if target is None or target.attributes.get("unit") != "reference":
+            continue
+        about = {"check": node.id, "check_type": node.kind, "target": target.id, "key": target.attributes.get("key")}
+        if record.get("result") == "failed":
+            found["failed"].append({**about, "detail": record.get("detail")})
+        elif record.get("result") == "error":
+            found["unresolved"].append({**about, "detail": record.get("detail")})
+        for notice in record.get("notices") or ():
+            if isinstance(notice, Mapping):
+                found["notices"].append({**about, **{k: v for k, v in notice.items() if k not in about}})
+    return found
+
+
+def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]], seq: int) -> dict[str, Any]:
+    """report.json: coverage, untied citation checks, references found wrong, unresolved or retracted,
+    uncalibrated checks, and what a reviewer needs next."""
+    from credencegraph.rubric import coverage
+
+    by_target = _checks_by_target(graph)
+    untied: list[dict[str, Any]] = []
+    uncalibrated: list[dict[str, Any]] = []
+    verdicts: dict[str, int] = {}
+    for node in graph:
+        record = check_record(node.attributes)
+        if record is not None:
+            output = record.get("inputs", {})
+            if record.get("result") == "error" and str(record.get("detail", "")).startswith("source-untied:"):
+                untied.append(
+                    {
+                        "check": node.id,
+                        "target": record.get("target"),
+                        "source": output.get("source"),
+                        "detail": record.get("detail"),
+                    }
+                )
+            declared = rubric.checks.get(node.kind)
+            model = record.get("model")
+            if model is not None and declared is not None and model not in declared.models:
+                uncalibrated.append(
+                    {"check": node.id, "type": node.kind, "model": model, "fitted_with": list(declared.models)}
+                )
+        assessment = node.attributes.get("assessment")
+        if isinstance(assessment, Mapping):
+            verdicts[assessment["verdict"]] = verdicts.get(assessment["verdict"], 0) + 1
+    not_assessed = [
+        node
+        for node in graph
+        if isinstance(node.attributes.get("assessment"), Mapping)
+        and node.attributes["assessment"].get("verdict") == "not_assessed"
+    ]
+    # A reference's year is not a number to check: references a check could have resolved are listed apart.
+    unchecked = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") != "reference"
+        and node.statement
+        and _has_maths_or_numbers(node.statement, node.attributes.get("unit"))
+    ]
+    unchecked_references = [
+        node.id
+        for node in not_assessed
+        if node.attributes.get("unit") == "reference" and (node.attributes.get("doi") or node.attributes.get("arxiv"))
+    ]
+    disagree = [
+        {"node": target, "checks": dict(checks)}
+        for target, checks in by_target.items()
+        if {"passed", "failed"} <= {result for _, result in checks}
+    ]
+    conclusions_of: dict[str, list[str]] = {}
+    for relation in graph.relations.values():
+        if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst":
+            conclusions_of.setdefault(relation.source, []).append(relation.target)
+    assumptions = [
+        {"node": node.id, "statement": node.statement, "conclusions": conclusions_of.get(node.id, [])}
+        for node in graph
+        if node.attributes.get("origin") == "analyst"
+    ]
+    return {
+        "seq": seq,
+        "rubric": rubric.identity(),
+        "coverage": coverage(graph, rubric),
+        "verdicts": dict(sorted(verdicts.items())),
+        "refused_records": len(rejections),
+        "untied_citation_checks": untied,
+        "references": references_report(graph),
+        "uncalibrated": uncalibrated,
+        "review": {
+            "unchecked_numbers_or_equations": unchecked,
+            "unchecked_references": unchecked_references,
+            "checks_disagree": disagree,
+            "analyst_assumptions": assumptions,
+        },
+    }

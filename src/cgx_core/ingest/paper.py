@@ -1,0 +1,166 @@
+"""start_run's ingestion step as one function of plain inputs: read the paper and its bibliography through the
+paper's boundary, and build the ingested graph (credencegraph's chunks, the table rows, the references a
+`.bib` adds).
+
+It takes and returns only plain, picklable values, so that `cgx_core.ingest.worker` can run it in a budgeted child
+process; replay runs the same step to rebuild the graph a run started from.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES
+from cgx_core.errors import CgxError
+from cgx_core.ingest.bibliography import (
+    BibEntry,
+    annotate_references,
+    bibliography_hint,
+    cited_keys,
+    read_bib,
+    reference_chunks,
+)
+from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
+from cgx_core.ingest.tables import read_tables
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.rubric import Rubric
+
+
+@attrs.frozen
+class IngestRequest:
+    """What to read: the paper, its root, and where its bibliography comes from."""
+
+    paper: str
+    root: str | None
+    rubric: bytes = attrs.field(repr=False)
+    rubric_name: str
+    bibliography: str | None = None
+    """start_run's `bibliography` argument: a .bib the paper does not name."""
+    bibliography_names: tuple[str, ...] | None = None
+    """For replay: the .bib files the run recorded, by name relative to the root (instead of finding them)."""
+
+
+@attrs.frozen
+class Ingested:
+    """What ingestion read and built."""
+
+    format: str
+    files: tuple[DocumentFile, ...]
+    bibliographies: tuple[DocumentFile, ...]
+    graph: bytes = attrs.field(repr=False)
+    """ingested.json's bytes."""
+    bibliography: dict[str, Any]
+    """What the bibliography gave (start_run's result and the manifest carry it)."""
+    reference_keys: tuple[str, ...]
+    reference_identifiers: tuple[str, ...]
+    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
+    not_followed: tuple[str, ...] = ()
+    """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
+
+
+def ingest_paper(request: IngestRequest) -> Ingested:
+    """Read the paper and build the ingested graph (in this process: `cgx_core.ingest.worker` bounds it)."""
+    from credencegraph.core import dumps
+
+    from cgx_core.graph.rubric import load_rubric_bytes
+
+    rubric = load_rubric_bytes(request.rubric, request.rubric_name)
+    document = read_document(Path(request.paper), Path(request.root) if request.root is not None else None)
+    bibs = _bibliographies(request, document)
+    graph, report = ingest(document, bibs, rubric)
+    if request.bibliography is None and request.bibliography_names is None:
+        hint = bibliography_hint_beside(document, bibs, report["unresolved"])
+        if hint is not None:
+            report["hint"] = hint
+    keys = tuple(str(node.attributes["key"]) for node in graph if node.attributes.get("unit") == "reference")
+    text: str = dumps(graph)
+    return Ingested(
+        document.format,
+        document.files,
+        tuple(bibs),
+        text.encode("utf-8") + b"\n",
+        report,
+        keys,
+        tuple(reference_identifiers(graph)),
+        document.not_followed,
+    )
+
+
+def _bibliographies(request: IngestRequest, document: Document) -> list[DocumentFile]:
+    boundary = document.root
+    assert boundary is not None  # read_document always sets it
+    if request.bibliography is not None:
+        path = Path(request.bibliography)
+        return [read_bibliography(boundary, path, what=f"the bibliography '{path.name}'")]
+    names = request.bibliography_names if request.bibliography_names is not None else document.bibliographies
+    return [read_bibliography(boundary, boundary.written / name, what=f"the bibliography '{name}'") for name in names]
+
+
+def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tuple[Graph, dict[str, Any]]:
+    """The ingested graph (credencegraph's, plus references from the .bib) and what the bibliography gave."""
+    from credencegraph.ingest import chunks_to_graph
+
+    entries: dict[str, BibEntry] = {}
+    warnings: list[str] = []
+    for bib in bibs:
+        found, problems = read_bib(bib.name, bib.data)
+        warnings.extend(problems)
+        for key, entry in found.items():
+            entries.setdefault(key, entry)
+    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
+    chunks = tables.prose(document.chunks)
+    resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
+    cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
+    added = reference_chunks(entries, cited, resolved)
+    # The graph names its document by the main file's own name, whatever root the run was given.
+    main_name = PurePosixPath(document.main.name).name
+    graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
+    graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
+    graph, disagreements = annotate_references(graph, entries)
+    report = {
+        "files": [bib.to_json() for bib in bibs],
+        "cited_keys": len(cited),
+        "from_bbl": sorted(key for key in cited if key in resolved),
+        "from_bib": [chunk.key for chunk in added],
+        "unresolved": sorted(set(unresolved)),
+        "disagreements": disagreements,
+        "warnings": warnings,
+    }
+    return graph, report
+
+
+def bibliography_hint_beside(
+    document: Document, read: list[DocumentFile], unresolved: list[str]
+) -> dict[str, Any] | None:
+    """Which unread `.bib` beside the paper would resolve its unresolved citations (see bibliography_hint).
+
+    The files are listed and read through the paper's boundary: one outside the root (a link leading out of
+    it) is passed over, not read."""
+    if not unresolved or document.root is None:
+        return None
+    names = {bib.name for bib in read}
+    folder = document.root.written / PurePosixPath(document.main.name).parent
+    beside: dict[str, bytes] = {}
+    for path in sorted(folder.glob("*.bib")):
+        try:
+            name = document.root.name_of(path)
+        except CgxError:
+            continue
+        if name not in names and path.is_file() and path.stat().st_size <= MAX_BIBLIOGRAPHY_BYTES:
+            beside[name] = path.read_bytes()
+    return bibliography_hint(beside, unresolved)
+
+
+def reference_identifiers(graph: Graph) -> list[str]:
+    """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
+    found: list[str] = []
+    for node in graph:
+        if node.attributes.get("unit") == "reference":
+            found.extend(str(node.attributes[name]) for name in ("doi", "arxiv") if node.attributes.get(name))
+    return [re.sub(r"v\d+$", "", identifier) for identifier in found]

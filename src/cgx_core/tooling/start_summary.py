@@ -1,0 +1,199 @@
+"""start_run's result: a summary of the new run that fits an agent's context, whatever the paper.
+
+Listing every chunk of a real paper took 60 to 185 thousand characters, past what some harnesses keep of
+a tool result. So start_run returns what an agent plans by (counts by unit, the document's files, the
+bibliography, the rubric's types, hedges and premise rules, the declared check types with the schema of
+their proposals) and the first page of nodes, exactly as get_state lists them, filling what the summary
+leaves of `MAX_RESULT_CHARS`; `next` says where get_state continues. Lists that grow with the paper
+(files, unresolved keys, cited copies, ...) are cut to their first few, with their total: the run's
+manifest.json holds them whole.
+
+The declared check types come with the JSON schema of their proposals, in a room of their own
+(`PROPOSAL_ROOM`), added to the result as it is returned (`with_proposal_schemas`) and not part of the
+result's logged digest, as `recovery` is not: the schemas come from the plugins installed when the result is
+shown, and a plugin that rewords a field's description must not make every run it started diverge on
+replay. The first page is measured with that room set aside, so it does not depend on them either.
+
+When a rubric is so large that its own listing would leave too little room for a page, its parts are
+shortened in a fixed order (the type descriptions, then the hedges, types and checks beyond what fits),
+and `shortened` says what was left out, so the bound holds for any rubric too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from cgx_core.graph.digest import node_json, relation_json
+from cgx_core.tooling.fence import fence_note
+from cgx_core.tooling.node_view import DEFAULT_LIMIT, nodes_page
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.paging import MAX_RESULT_CHARS, size
+from cgx_core.tooling.rubric_view import checks_view, premises_view, types_view
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
+    from credencegraph.rubric import Rubric
+
+Json = dict[str, Any]
+
+FIRST: Final = 10
+"""How many items of a list that grows with the paper the summary shows."""
+CLIP: Final = 200
+"""The most characters of any one text in those lists (a cite key or a printed reference can be long)."""
+PAGE_ROOM: Final = 6_000
+"""The characters a rubric's listing leaves for the first page at least, before it is shortened."""
+PROPOSAL_ROOM: Final = 8_000
+"""The characters set aside for the proposal schemas of the declared check types."""
+NEXT: Final = (
+    "classify every chunk (classify), then add the premises of each conclusion (add_premises); the nodes not "
+    'listed here come from get_state {"run": <run>, "start": <next>} (or {"type": "unassigned"} for what is '
+    "left to classify)"
+)
+
+
+def first(items: Sequence[Any], count: int = FIRST) -> Json:
+    """A list cut to its first `count` items, each text in them cut to `CLIP` characters, with its total."""
+    return {"total": len(items), "first": [_clipped(item) for item in items[:count]]}
+
+
+def _clipped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if len(value) <= CLIP else value[: CLIP - 3] + "..."
+    if isinstance(value, dict):
+        return {key: _clipped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clipped(item) for item in value]
+    return value
+
+
+def _bibliography(report: Mapping[str, Any]) -> Json:
+    return {
+        "files": first(report.get("files", [])),
+        "cited_keys": report.get("cited_keys", 0),
+        "from_bbl": len(report.get("from_bbl", [])),
+        "from_bib": len(report.get("from_bib", [])),
+        "unresolved": first(report.get("unresolved", []), 20),
+        "disagreements": first(report.get("disagreements", []), 3),
+        "warnings": first(report.get("warnings", []), 3),
+        **({"hint": report["hint"]} if report.get("hint") else {}),
+    }
+
+
+def _offline_sources(manifest: Mapping[str, Any]) -> Json:
+    """The offline sources start_run was given (only when it was): their URLs, and how many were ignored."""
+    offline = manifest.get("offline_sources")
+    if offline is None:
+        return {}
+    return {
+        "offline_sources": {"urls": first([item["url"] for item in offline["sources"]]), "ignored": offline["ignored"]}
+    }
+
+
+def _counts(nodes: list[Json]) -> Json:
+    """The nodes by unit, and how many chunks are left to classify."""
+    by_unit: dict[str, int] = {}
+    for node in nodes:
+        unit = node["attributes"].get("unit")
+        if isinstance(unit, str):
+            by_unit[unit] = by_unit.get(unit, 0) + 1
+    return {
+        "nodes": len(nodes),
+        "by_unit": dict(sorted(by_unit.items())),
+        "untyped": sum(1 for node in nodes if node["kind"] == "unassigned"),
+    }
+
+
+def _shortened(result: Json, room: int) -> None:
+    """Shorten the rubric's listing in place, step by step, until the result leaves `room` characters, and
+    say in `shortened` what was left out."""
+    notes: list[str] = []
+
+    def fits() -> bool:
+        return len(result_text({**result, "shortened": notes})) + room <= MAX_RESULT_CHARS
+
+    if not fits():
+        result["types"] = [{k: v for k, v in item.items() if k != "description"} for item in result["types"]]
+        notes.append("types: the descriptions")
+    for key in ("hedges", "types", "checks"):
+        if fits():
+            break
+        items = result[key]
+        result[key] = []
+        spare = MAX_RESULT_CHARS - room - len(result_text({**result, "shortened": [*notes, f"{key}: 0 of 0000000"]}))
+        for item in items:
+            spare -= size(item) + 1
+            if spare < 0:
+                break
+            result[key].append(item)
+        notes.append(f"{key}: {len(result[key])} of {len(items)}")
+    if notes:
+        result["shortened"] = notes
+
+
+def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Mapping[str, Any]) -> Json:
+    """The start_run result for the run's first state."""
+    nodes = [node_json(node) for node in graph]
+    relations = [relation_json(relation) for relation in graph.relations.values()]
+    result: Json = {
+        "run": run_id,
+        "fence": fence_note(token),
+        "document": {
+            "format": manifest["document"]["format"],
+            "files": first(manifest["document"]["files"]),
+            **{name: manifest["document"][name] for name in ("not_followed",) if name in manifest["document"]},
+        },
+        "rubric": manifest["rubric"],
+        "counts": _counts(nodes),
+        "bibliography": _bibliography(manifest["bibliography"]),
+        "cited": first(manifest["cited"]),
+        **_offline_sources(manifest),
+        "types": types_view(rubric),
+        "hedges": sorted(rubric.hedges),
+        "premises": premises_view(rubric),
+        "checks": checks_view(rubric),
+        "total": len(nodes),
+        "start": 0,
+        "nodes": [],
+        "next": None,
+        "then": NEXT,
+    }
+    _shortened(result, PAGE_ROOM + PROPOSAL_ROOM)
+    # Unlike get_state's, this page may be empty: a first node longer than the budget is left to get_state.
+    result["nodes"], result["next"] = nodes_page(
+        nodes, relations, token, 0, DEFAULT_LIMIT, result, at_least_one=False, reserve=PROPOSAL_ROOM
+    )
+    return result
+
+
+def with_proposal_schemas(result: Mapping[str, Any]) -> Json:
+    """The result as start_run returns it: each declared, installed, proposable check type with the JSON
+    schema of its proposals, as many as fit `PROPOSAL_ROOM` (the others are named, with where to read them)."""
+    from cgx_core.checks.installed import installed_check_types
+    from cgx_core.tooling.proposal_schemas import proposal_schema
+
+    registry = installed_check_types()
+    shown = dict(result)
+    checks: list[Json] = []
+    left: list[str] = []
+    room = PROPOSAL_ROOM
+    for item in result.get("checks", []):
+        installed = registry.get(item["name"]) if item.get("installed") else None
+        if installed is None or installed.check_type.fallback_for is not None:
+            checks.append(item)
+            continue
+        schema = proposal_schema(installed.check_type)
+        cost = size(schema) + len(',"proposal":')
+        if cost <= room:
+            room -= cost
+            checks.append({**item, "proposal": schema})
+        else:
+            checks.append(item)
+            left.append(item["name"])
+    shown["checks"] = checks
+    if left:
+        shown["proposals_elsewhere"] = (
+            f"the proposal schemas of {left} are too long to list here: run_checks' argument schema "
+            "(tools/list) and `credencegraph-extract tools` give them"
+        )
+    return shown

@@ -1,0 +1,81 @@
+"""The verdict rule and get_state's progress counts, pinned down exactly.
+
+Mutation testing found that swapping the verdict rule (so that one pass and one fail gives "holds") and
+breaking get_state's progress counters survived the suite: these tests fail for each such mutant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cgx_core.checks.verdicts import verdict_of
+from cgx_core.tools.get_state import progress
+
+
+@pytest.mark.parametrize(
+    ("results", "verdict"),
+    [
+        (["passed", "failed"], "fails"),  # one failed check is enough, whatever passed beside it
+        (["failed", "passed"], "fails"),
+        (["passed", "error", "failed"], "fails"),
+        (["passed"], "holds"),
+        (["passed", "error"], "holds"),
+        (["error"], "undetermined"),
+        ([], "undetermined"),
+    ],
+)
+def test_a_failed_check_decides_fails_before_any_pass(results: list[str], verdict: str) -> None:
+    assert verdict_of(results) == verdict
+
+
+def node(node_id: str, kind: str, origin: str = "document", **attributes: Any) -> dict[str, Any]:
+    return {"id": node_id, "kind": kind, "attributes": {"origin": origin, **attributes}}
+
+
+def relation(kind: str, source: str, target: str, tool: str | None = None) -> dict[str, Any]:
+    attributes = {"extraction": {"tool": tool}} if tool else {}
+    return {"type": kind, "source": source, "target": target, "attributes": attributes}
+
+
+def test_every_progress_count_is_exact() -> None:
+    nodes = [
+        node("s-1", "result"),
+        node("s-2", "method"),
+        node("s-3", "compound"),  # split into two clauses
+        node("s-3a", "result"),
+        node("s-3b", "claim"),
+        node("s-4", "unassigned"),
+        node("s-5", "unassigned"),
+        node("r-1", "reference", unit="reference"),  # a reference is not a chunk
+        node("a-1", "assumption", origin="analyst"),
+        node("c-001", "recompute-numbers", origin="evidence", check={"result": "passed"}),
+        node("c-002", "recompute-numbers", origin="evidence", check={"result": "failed"}),
+        node("c-003", "recompute-numbers", origin="evidence", check={"result": "failed"}),
+        node("c-004", "citation-support", origin="evidence", check={"result": "error"}),
+    ]
+    relations = [
+        relation("part-of", "s-3a", "s-3"),
+        relation("part-of", "s-3b", "s-3"),
+        relation("requires", "s-2", "s-1", tool="add_premises"),  # s-1's premise, added by the agent
+        relation("requires", "a-1", "s-3b"),  # an analyst's assumption under s-3b
+        relation("requires", "s-2", "s-3a", tool="classify"),  # a rests_on of classify: not add_premises
+    ]
+    state = {"seq": 7, "rejections": [{}, {}, {}], "finished": False}
+    counts = progress(nodes, relations, {"result", "claim"}, state)
+    assert counts == {
+        "calls": 7,
+        "chunks": 5,  # s-1, s-2, s-3 (split into s-3a and s-3b, counted once), s-4, s-5
+        "clauses": 2,
+        "split": 1,
+        "typed": 4,  # s-1, s-2, s-3a, s-3b
+        "untyped": 2,
+        "first_untyped": ["s-4", "s-5"],
+        "conclusions": 3,  # s-1, s-3a, s-3b
+        "conclusions_with_premises": 2,  # s-1 (add_premises) and s-3b (an analyst's premise)
+        "analyst_premises": 1,
+        "checks": {"citation-support": {"error": 1}, "recompute-numbers": {"failed": 2, "passed": 1}},
+        "refusals": 3,
+        "finished": False,
+    }
