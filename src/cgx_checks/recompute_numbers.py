@@ -154,6 +154,7 @@ class RecomputeNumbers:
             tolerances=run.hedge_tolerances(),
             chunks=_chunks(run),
             rows=table_row_counts(run, cites) if "rows(" in expression else None,
+            columns=[text for node_id in cites if (text := _row_text(run, node_id)) is not None],
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -280,6 +281,12 @@ def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
 
 
 _ROW_ID = re.compile(r"^t-[0-9]+$")
+
+
+def _row_text(run: RunView, node_id: str) -> str | None:
+    """The text of a cited table row (its cells are also read with their headers' units), else None."""
+    node = run.node(node_id)
+    return node.text if node is not None and node.unit == "table-row" else None
 
 
 def _title(text: str) -> str:

@@ -41,6 +41,7 @@ from cgx_checks.arithmetic.tree import Node, bind_rows, is_plain, literals, rend
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
+from cgx_core.numbers.columns import column_occurrences
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
@@ -159,13 +160,15 @@ def recompute(
     tolerances: Mapping[str, Fraction] | None = None,
     chunks: Iterable[Chunk] = (),
     rows: Mapping[str, int] | None = None,
+    columns: Sequence[str] = (),
 ) -> Recomputation:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
     `relation` is the one the agent names (None: the one the text writes, when it writes one);
     `tolerances` the run's table (hedge phrase -> relative tolerance); `chunks` every chunk of the run,
     searched to say which chunk writes a numeral the cited ones do not; `rows` the number of body rows of
-    the table of each table row the proposal cites (for `rows(t-N)`).
+    the table of each table row the proposal cites (for `rows(t-N)`); `columns` the texts of the cited table
+    rows, whose cells are also read with the unit their column header names (`Recall (%): 78.4` is 78.4%).
 
     Raises CgxError when the check cannot be run: the expression or result does not parse
     (`expression-invalid`), is over a cap (`expression-too-large`, `exponent-too-large`,
@@ -181,11 +184,13 @@ def recompute(
     tree = parse_expression(expression)
     numeral, unit = read_quantity(result)
     operands = literals(tree)
-    occurrences = _occurrences_of(texts)
+    read_by_header = tuple(item for row in columns for item in column_occurrences(row))
+    occurrences = _occurrences_of(texts) + read_by_header
     counts = dict(rows or {})
     reported = _check_against_texts(
         operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, _uncited_rows(tree, counts)
     )
+    _check_percent_columns(operands, numeral, read_by_header)
     return _decide(bind_rows(tree, counts), operands, reported)
 
 
@@ -367,6 +372,36 @@ def _relation_text(relation: str, hedge: str | None, written: str) -> str:
     if relation == "~":
         return f"'{hedge} {written}' (relation ~)"
     return f"'{written}' (relation =)" if relation == "=" else f"'{relation} {written}' (relation {relation})"
+
+
+def _check_percent_columns(
+    operands: tuple[LiteralNode, ...], numeral: Numeral, read_by_header: tuple[Occurrence, ...]
+) -> None:
+    """Refuse a percentage result computed from plain cells of a percent column (`Recall (%): 78.4`).
+
+    78.4 against "78.4%" would compare 78.4 with 0.784 and fail a true claim: the cells must be written as
+    the percentages their header makes them (78.4%), so both sides are on one scale."""
+    if not numeral.written.endswith("%"):
+        return
+    percents = {item.numeral.value for item in read_by_header if item.numeral.written.endswith("%")}
+    plain = [
+        literal.text
+        for literal in operands
+        if not literal.text.endswith("%") and Fraction(literal.numerator, literal.denominator) / 100 in percents
+    ]
+    if plain:
+        shown = ", ".join(dict.fromkeys(plain))
+        raise ProposalProblems(
+            [
+                (
+                    Code.UNIT_MISSING,
+                    f"{shown} are cells of a column whose header gives % and the result {numeral.written} is a "
+                    f"percentage: write them as percentages ({', '.join(f'{text}%' for text in dict.fromkeys(plain))}) "
+                    "so the expression and the result are on one scale",
+                )
+            ],
+            "the header's unit applies to every cell of its column",
+        )
 
 
 def _units_missing(
