@@ -43,7 +43,13 @@ TOOL = "start_run"
 def _read_limited(path: Path, limit: int, code: Code, what: str) -> bytes:
     if not path.is_file():
         missing = Code.RUBRIC_NOT_FOUND if code is Code.RUBRIC_INVALID else code
-        raise CgxError(missing, f"the {what} '{path.name}' does not exist or is not a file")
+        shipped = (
+            "; pass the path of a rubric file (`credencegraph-extract rubrics` lists the ones this package ships, "
+            "and `credencegraph-extract rubrics paper --copy paper.toml` copies the one for real papers)"
+            if missing is Code.RUBRIC_NOT_FOUND
+            else ""
+        )
+        raise CgxError(missing, f"the {what} '{path.name}' does not exist or is not a file{shipped}")
     if path.stat().st_size > limit:
         raise CgxError(code, f"the {what} '{path.name}' is larger than {limit} bytes")
     return path.read_bytes()

@@ -239,7 +239,9 @@ def test_a_rubric_that_is_not_toml_is_refused(tmp_path: Path) -> None:
 
 def test_a_missing_rubric_is_refused(tmp_path: Path) -> None:
     paper = write_tiny_paper(tmp_path / "paper")
-    refused(tmp_path, "rubric-not-found", paper=str(paper), rubric=str(tmp_path / "nothere.toml"))
+    message = refused(tmp_path, "rubric-not-found", paper=str(paper), rubric=str(tmp_path / "nothere.toml"))
+    # An agent that named a shipped rubric ("paper") learns where the shipped ones are and how to copy one.
+    assert "`credencegraph-extract rubrics paper --copy paper.toml`" in message
 
 
 @pytest.mark.parametrize(
