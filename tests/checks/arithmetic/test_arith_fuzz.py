@@ -24,7 +24,9 @@ from cgx_checks.arithmetic import (
     recompute,
     render,
 )
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -109,19 +111,19 @@ def _combine(op: str, left: Case, right: Case) -> Fraction | Code:
         return right.value
     a, b = left.value, right.value
     if op == "/" and b == 0:
-        return Code.DIVISION_BY_ZERO
+        return ExpressionCode.DIVISION_BY_ZERO
     if op == "**":
         if b.denominator != 1:
-            return Code.EXPONENT_NOT_WHOLE
+            return ArithmeticCode.EXPONENT_NOT_WHOLE
         if abs(b) > MAX_EXPONENT:
             return Code.EXPONENT_TOO_LARGE
         if a == 0 and b < 0:
-            return Code.DIVISION_BY_ZERO
+            return ExpressionCode.DIVISION_BY_ZERO
         if abs(b.numerator) * max(a.numerator.bit_length(), a.denominator.bit_length()) > MAX_RESULT_BITS:
-            return Code.RESULT_TOO_LARGE
+            return ExpressionCode.RESULT_TOO_LARGE
         return a**b.numerator
     result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else a}[op]
-    return Code.RESULT_TOO_LARGE if _bits_over(result) else result
+    return ExpressionCode.RESULT_TOO_LARGE if _bits_over(result) else result
 
 
 _LEVEL = {"+": 1, "-": 1, "*": 2, "/": 2, "**": 4}
@@ -267,11 +269,11 @@ def test_recompute_of_an_expression_against_its_own_text_decides(case: Case) -> 
         check = recompute(case.text, "1", [case.text, "1"])  # the expression writes its own numerals
     except CgxError as error:
         assert error.code in {
-            Code.EXPRESSION_IS_RESULT,  # the expression "1" against the result 1
-            Code.DIVISION_BY_ZERO,
-            Code.EXPONENT_NOT_WHOLE,
+            ArithmeticCode.EXPRESSION_IS_RESULT,  # the expression "1" against the result 1
+            ExpressionCode.DIVISION_BY_ZERO,
+            ArithmeticCode.EXPONENT_NOT_WHOLE,
             Code.EXPONENT_TOO_LARGE,
-            Code.RESULT_TOO_LARGE,
+            ExpressionCode.RESULT_TOO_LARGE,
         }
         return
     assert check.outcome == ("passed" if abs(check.value - 1) <= Fraction(1, 2) else "failed")
