@@ -16,11 +16,21 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from cgx_checks.citation.codes import MEANINGS, CitationCode
 from cgx_checks.common import error_outcome
 from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    RunView,
+    define_codes,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
@@ -54,6 +64,8 @@ class CitationSupport:
     fallback_for: str | None = None
     uses_model = True
     retry_after_error = True
+    codes = define_codes(MEANINGS)
+    another_source_codes = frozenset({CitationCode.SOURCE_UNTIED})
 
     def __init__(self, policy: FetchPolicy | None = None) -> None:
         self._policy = policy
@@ -66,7 +78,7 @@ class CitationSupport:
         cited = list(run.cited_entries(target))
         if entry is None or entry.unit != "reference":
             return Refusal(
-                Code.NOT_A_REFERENCE,
+                CitationCode.NOT_A_REFERENCE,
                 f"'{entry_id}' is not a reference node of this run",
                 f"give the reference node the citing chunk cites: {cited}" if cited else "give a reference node (r-N)",
             )
@@ -127,10 +139,14 @@ class CitationSupport:
 
         data = run.cited_copy(name)
         if data is None:
-            raise CgxError(Code.SOURCE_UNTIED, f"'{name}' is not a cited copy of this run (see start_run's cited)")
+            raise CgxError(
+                CitationCode.SOURCE_UNTIED, f"'{name}' is not a cited copy of this run (see start_run's cited)"
+            )
         tie = tie_for_cited(name, entry, bytes_digest(data), run.cited_digest(name))
         if tie is None:
-            raise CgxError(Code.SOURCE_UNTIED, f"cited/{name} is the copy of another entry, not of '{entry.key}'")
+            raise CgxError(
+                CitationCode.SOURCE_UNTIED, f"cited/{name} is the copy of another entry, not of '{entry.key}'"
+            )
         reading = read_source(data, kind_for(name), str(inputs["passage"]))
         read = {"source": name, "reading": reading.to_json()}
         return self._judged(inputs, tie, read, name)
@@ -142,7 +158,9 @@ class CitationSupport:
         if tie is None:
             tied = urls_for(entry)
             where = f"give one of {tied}" if tied else "the entry names no DOI or arXiv id: give its copy in cited/"
-            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}', so it was not fetched: {where}")
+            raise CgxError(
+                CitationCode.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}', so it was not fetched: {where}"
+            )
         if run.mode == "live":
             offline = run.offline_source(url)
             return (
@@ -238,7 +256,7 @@ class CitationSupport:
 
         tie = tie_for_url([str(hop["url"]) for hop in hops], entry)
         if tie is None:
-            raise CgxError(Code.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
+            raise CgxError(CitationCode.SOURCE_UNTIED, f"{url} is not tied to '{entry.key}'")
         return tie
 
     def _judged(

@@ -20,8 +20,19 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cgx_checks.review_codes import MEANINGS, ReviewCode
 from cgx_core.codes import Code
-from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, Result, RunView, hookimpl
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    Result,
+    RunView,
+    define_codes,
+    hookimpl,
+)
 
 RESULTS: dict[str, Result] = {"holds": "passed", "fails": "failed"}
 ENTERED_BY = {"person": "entered by the person", "agent": "entered by an agent acting for the person"}
@@ -67,6 +78,7 @@ class HumanReview:
     fallback_for: str | None = None
     uses_model = False  # the judgement is the reviewer's; an agent that enters it is named in the inputs
     retry_after_error = True  # an undetermined review may be followed by a decisive one
+    codes = define_codes(MEANINGS)
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         target = str(proposal["target"])
@@ -136,7 +148,7 @@ class HumanReview:
             stance = {True: "confirming", False: "overriding", None: "in view of"}[agreement]
             detail += f", {stance} {reviewed['id']} ({reviewed['type']}: {reviewed['result']})"
         if verdict == "undetermined":
-            return Outcome("error", detail, output=output, code=str(Code.REVIEW_UNDETERMINED))
+            return Outcome("error", detail, output=output, code=str(ReviewCode.REVIEW_UNDETERMINED))
         return Outcome(RESULTS[verdict], detail, output=output)
 
     def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:

@@ -9,9 +9,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from cgx_checks.arithmetic.codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
+from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    RunView,
+    define_codes,
+    hookimpl,
+)
 
 FIXES = {
     "operand-not-in-text": (
@@ -136,6 +147,7 @@ class RecomputeNumbers:
     fallback_for: str | None = None
     uses_model = False
     retry_after_error = False
+    codes = define_codes({**EXPRESSION_MEANINGS, **MEANINGS})
 
     def _recompute(self, inputs: Mapping[str, Any], run: RunView) -> Any:
         from cgx_checks.arithmetic.recompute import recompute

@@ -18,13 +18,24 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Any, Final
 
 from cgx_checks.common import error_outcome, refusal_of
+from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
+from cgx_checks.maths.codes import MEANINGS, MathsCode
 from cgx_checks.maths.encoding import KEYS
 from cgx_checks.maths.limits import DECIDE_BUDGET, NUMERIC_BUDGET, NUMERIC_CALCULUS_BUDGET
 from cgx_checks.maths.schema import proposal_schema
 from cgx_checks.maths.structure import ParsedStep
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, RunView, hookimpl
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    RunView,
+    define_codes,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from cgx_checks.maths.decider import SymbolicDecider
@@ -115,6 +126,7 @@ class _Step:
     proposal_schema = SCHEMA
     uses_model = False
     retry_after_error = False
+    codes = define_codes({**EXPRESSION_MEANINGS, **MEANINGS})
     name: str
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -143,13 +155,13 @@ class _Step:
 
         if not equations:
             return Refusal(
-                Code.LATEX_NOT_IN_TEXT,
+                MathsCode.LATEX_NOT_IN_TEXT,
                 "latex must occur in the step's equation chunks, and equations names none",
                 FIXES["latex-not-in-text"],
             )
         if not occurs(latex, texts):
             return Refusal(
-                Code.LATEX_NOT_IN_TEXT,
+                MathsCode.LATEX_NOT_IN_TEXT,
                 f"latex is not a whole relation or side of {', '.join(equations)} as written there",
                 FIXES["latex-not-in-text"],
             )

@@ -26,9 +26,21 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from cgx_checks.citation.codes import READING_MEANINGS, CitationCode
+from cgx_checks.references.codes import MEANINGS, ReferenceCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.plugin_api import CheckTypeRegistry, Outcome, Prepared, ProposingTool, Refusal, Result, RunView, hookimpl
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    Result,
+    RunView,
+    define_codes,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from cgx_checks.citation.fetch import FetchPolicy
@@ -103,7 +115,7 @@ def decide(inputs: Mapping[str, Any], steps: Steps) -> Outcome:
     records, missing, unsupported = _resolve(inputs, steps)
     if not records and not missing:
         raise CgxError(
-            Code.REGISTRY_UNSUPPORTED,
+            ReferenceCode.REGISTRY_UNSUPPORTED,
             f"{'; '.join(unsupported)}: only Crossref's and DataCite's metadata (and arXiv's) is read",
         )
     fields = EntryFields.from_inputs(inputs)
@@ -162,6 +174,7 @@ class ReferenceResolves:
     fallback_for: str | None = None
     uses_model = False
     retry_after_error = True
+    codes = define_codes({**READING_MEANINGS, **MEANINGS})
 
     def __init__(self, policy: FetchPolicy | None = None) -> None:
         self._policy = policy
@@ -172,14 +185,14 @@ class ReferenceResolves:
         if node is None or node.unit != "reference":
             references = [item.id for item in run.nodes() if item.unit == "reference"][:20]
             return Refusal(
-                Code.NOT_A_REFERENCE,
+                CitationCode.NOT_A_REFERENCE,
                 f"'{target}' is not a reference node of this run",
                 f"target a reference node: {references}" if references else "this run has no reference nodes",
             )
         attributes = node.attributes
         if not attributes.get("doi") and not attributes.get("arxiv"):
             return Refusal(
-                Code.REFERENCE_NO_IDENTIFIER,
+                ReferenceCode.REFERENCE_NO_IDENTIFIER,
                 f"'{target}' ({attributes.get('key')}) names neither a DOI nor an arXiv id",
                 "check a reference whose entry has a doi or an eprint (start_run lists them); this one cannot be "
                 "resolved",

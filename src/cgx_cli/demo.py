@@ -17,7 +17,6 @@ from typing import Any
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.report.integrity import Integrity, replay_audit, verify_audit
 from cgx_core.tooling.registry import call_tool
@@ -34,7 +33,7 @@ def example_root() -> Path:
 def _call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     payload, is_error = call_tool(tool, arguments)
     if is_error:
-        raise CgxError(Code(payload["error"]["code"]), f"{tool}: {payload['error']['message']}")
+        raise CgxError(str(payload["error"]["code"]), f"{tool}: {payload['error']['message']}")
     return payload
 
 

@@ -1,13 +1,16 @@
-"""Every stable code this package answers with, in one place.
+"""The core's stable codes: every code the core itself answers with, in one place.
 
 An agent reads a code to decide what to do next, and a script matches on it, so a code never changes
-meaning once released. Two families share this module:
+meaning once released. These are the codes the core itself raises (the tools, their arguments, the run,
+the engine's own refusals, the numeral reader): a check type owns its codes and declares them with
+`plugin_api.define_codes` (the core knows none of them). Two families share this module:
 
 * error codes: the whole call was refused and the run is exactly as it was (`{"error": {...}}`);
 * refusal codes: one record inside an accepted call was not applied (it comes back under `refused`
   with a `fix`), and check-error codes: a check that ran and ended in `error`.
 
-`docs/errors.md` lists every code with its meaning; a test keeps the two in step.
+`docs/errors.md` (`python -m cgx_core.codes`) lists these, then each installed check type's own, with their
+meanings; a test keeps the file in step.
 """
 
 from __future__ import annotations
@@ -101,51 +104,14 @@ class Code(StrEnum):
     CHECK_SAME_OBSERVATION = "check-same-observation"
     CHECK_WRONG_TOOL = "check-wrong-tool"
     PROPOSAL_INVALID = "proposal-invalid"
-    EXPRESSION_INVALID = "expression-invalid"
-    OPERAND_NOT_IN_TEXT = "operand-not-in-text"
-    EXPONENT_TOO_LARGE = "exponent-too-large"
-    EXPONENT_NOT_WHOLE = "exponent-not-whole"
-    RESULT_TOO_LARGE = "result-too-large"
-    DEGREE_TOO_LARGE = "degree-too-large"
-    EXPRESSION_TOO_LARGE = "expression-too-large"
-    UNKNOWN_SYMBOL = "unknown-symbol"
-    UNKNOWN_FUNCTION = "unknown-function"
-    DIVISION_BY_ZERO = "division-by-zero"
-    LATEX_INVALID = "latex-invalid"
-    LATEX_NOT_IN_TEXT = "latex-not-in-text"
-    LATEX_AMBIGUOUS = "latex-ambiguous"
-    STEP_TRIVIAL = "step-trivial"
-    APPROXIMATION_NOT_NUMERIC = "approximation-not-numeric"
-    UNIT_INVALID = "unit-invalid"
-    UNIT_INCOMPATIBLE = "unit-incompatible"
-    UNIT_MISSING = "unit-missing"
-    RELATION_NOT_IN_TEXT = "relation-not-in-text"
-    HEDGE_UNDECLARED = "hedge-undeclared"
-    EXPRESSION_IS_RESULT = "expression-is-result"
-    FUNCTION_DOMAIN = "function-domain"
-    CITATION_ALREADY_JUDGED = "citation-already-judged"
-    NOT_A_REFERENCE = "not-a-reference"
-    REFERENCE_NO_IDENTIFIER = "reference-no-identifier"
     CHECK_TARGET_NO_BASE = "check-target-no-base"
 
-    # -- a check that ran and ended in error (check-error codes, in the check's detail) ---------
-    SYMBOLIC_UNDECIDED = "symbolic-undecided"
-    SYMBOLIC_TIMEOUT = "symbolic-timeout"
-    NUMERIC_UNDEFINED = "numeric-undefined"
-    VALUE_UNDECIDED = "value-undecided"
-    SOURCE_UNTIED = "source-untied"
-    SOURCE_CHANGED = "source-changed"
-    SOURCE_UNREADABLE = "source-unreadable"
-    PASSAGE_NOT_FOUND = "passage-not-found"
-    FETCH_REFUSED = "fetch-refused"
-    FETCH_FAILED = "fetch-failed"
-    FETCH_TOO_LARGE = "fetch-too-large"
-    FETCH_TIMEOUT = "fetch-timeout"
-    FETCH_CONTENT_TYPE = "fetch-content-type"
-    FETCH_REDIRECTS = "fetch-redirects"
-    METADATA_UNREADABLE = "metadata-unreadable"
-    REGISTRY_UNSUPPORTED = "registry-unsupported"
-    REVIEW_UNDETERMINED = "review-undetermined"
+    # -- the numeral reader (plugin_api.read_numeral's NumeralError), which every check type uses --
+    EXPRESSION_INVALID = "expression-invalid"
+    EXPONENT_TOO_LARGE = "exponent-too-large"
+    EXPRESSION_TOO_LARGE = "expression-too-large"
+
+    # -- the engine's own check errors (in the check's detail and `code`) -----------------------
     PLUGIN_FAILED = "plugin-failed"
     PLUGIN_OVER_BUDGET = "plugin-over-budget"
 
@@ -276,65 +242,12 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CHECK_WRONG_TOOL: "This check type is proposed through another tool.",
     Code.PROPOSAL_INVALID: "The proposal does not match its check type's schema.",
     Code.EXPRESSION_INVALID: "An expression does not parse; the message gives the column.",
-    Code.OPERAND_NOT_IN_TEXT: "A numeral of the expression or the result is not in the cited chunks' text.",
     Code.EXPONENT_TOO_LARGE: "An exponent is above 100.",
-    Code.EXPONENT_NOT_WHOLE: "An exponent is not a whole number, so the power is not an exact rational.",
-    Code.RESULT_TOO_LARGE: "An intermediate result is too large to compute exactly.",
-    Code.DEGREE_TOO_LARGE: "A maths step has degree above 1000.",
     Code.EXPRESSION_TOO_LARGE: "An expression is longer or deeper than the checks accept.",
-    Code.UNKNOWN_SYMBOL: "An expression uses a symbol that is not declared.",
-    Code.UNKNOWN_FUNCTION: "An expression calls a function outside the fixed set.",
-    Code.DIVISION_BY_ZERO: "The expression divides by zero.",
-    Code.LATEX_INVALID: (
-        "A maths step's LaTeX does not parse, or writes something the check cannot read as maths (\\dots, "
-        "O(...), an evaluation bar); the message gives the column."
-    ),
-    Code.LATEX_NOT_IN_TEXT: (
-        "A maths step's LaTeX is not in its cited equation chunks as a whole relation or side (compared after "
-        "removing spacing and layout)."
-    ),
-    Code.LATEX_AMBIGUOUS: (
-        "A function written without brackets is followed by more factors (\\cos\\beta q^{-1}), so its argument "
-        "can be read two ways; the proposal's function_argument field says which."
-    ),
-    Code.STEP_TRIVIAL: "A maths step's two sides are the same expression as written, so its check could not fail.",
-    Code.APPROXIMATION_NOT_NUMERIC: (
-        "An approximate step (\\approx) does not compare a number the paper reports with an expression that "
-        "evaluates to a number, so there are no reported digits to round to."
-    ),
-    Code.UNIT_INVALID: "A unit is not one the numeral reader knows, or one that cannot be scaled (an offset scale).",
-    Code.UNIT_INCOMPATIBLE: "Quantities of different dimensions are added, compared or given to a function.",
-    Code.UNIT_MISSING: "The text writes its numbers in different units, and the expression leaves them out.",
-    Code.RELATION_NOT_IN_TEXT: "The relation given is not the one the text writes before the reported numeral.",
-    Code.HEDGE_UNDECLARED: "The text hedges the result with a phrase the run's tolerance table does not declare.",
-    Code.EXPRESSION_IS_RESULT: "The expression is only the reported numeral itself, which recomputes nothing.",
-    Code.FUNCTION_DOMAIN: "A function is given an argument outside its domain (sqrt of a negative, ln of 0).",
-    Code.CITATION_ALREADY_JUDGED: "A citation check on this node and entry passed or failed already.",
-    Code.NOT_A_REFERENCE: "The entry id is not a reference node.",
-    Code.REFERENCE_NO_IDENTIFIER: "The reference names neither a DOI nor an arXiv id, so nothing can resolve it.",
     Code.CHECK_TARGET_NO_BASE: (
         "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
         "give the type a base."
     ),
-    Code.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
-    Code.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
-    Code.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
-    Code.VALUE_UNDECIDED: "An irrational value lies too close to the reported bound to decide at any precision.",
-    Code.SOURCE_UNTIED: "The source is not tied to the bibliography entry.",
-    Code.SOURCE_CHANGED: "The cited copy changed since start_run.",
-    Code.SOURCE_UNREADABLE: "No text could be extracted from the source.",
-    Code.PASSAGE_NOT_FOUND: "The passage is not in the source's text.",
-    Code.FETCH_REFUSED: "The URL is not http(s) or resolves to an address that is not public.",
-    Code.FETCH_FAILED: "The fetch failed (connection, TLS or HTTP status).",
-    Code.FETCH_TOO_LARGE: "The body is larger than the cap.",
-    Code.FETCH_TIMEOUT: "The fetch took longer than its timeout.",
-    Code.FETCH_CONTENT_TYPE: "The content type is not one the tool reads.",
-    Code.FETCH_REDIRECTS: "More than 5 redirects, or a redirect loop.",
-    Code.METADATA_UNREADABLE: "A registry's or arXiv's metadata response is not in the format its API documents.",
-    Code.REGISTRY_UNSUPPORTED: (
-        "The DOI is registered with an agency other than Crossref and DataCite, whose metadata is not read."
-    ),
-    Code.REVIEW_UNDETERMINED: "The reviewer could not decide whether the node holds: recorded, it moves no credence.",
     Code.PLUGIN_FAILED: (
         "A check type's plugin failed: it raised, exited or returned a value a check type may not return (a result "
         "other than passed, failed and error, a NaN, a check on another node). In run: an error check whose log "
@@ -348,26 +261,9 @@ MEANINGS: Final[dict[Code, str]] = {
 }
 
 
-def errors_markdown() -> str:
-    """docs/errors.md: every code and its meaning (a test keeps the file equal to this)."""
-    lines = [
-        "# Error, refusal and check-error codes",
-        "",
-        "Generated from `src/cgx_core/codes.py` (`python -m cgx_core.codes > docs/errors.md`); a test keeps the two",
-        "equal. A code never changes meaning once released.",
-        "",
-        '- An **error** refuses the whole call: `{"error": {"code", "message"}}` (MCP `is_error`; the command',
-        "  line prints it and one `error [<code>]: <message>` line on stderr, and exits 2). The run is as it was.",
-        "- A **refusal** is one record or proposal of an accepted call that was not applied: it comes back under",
-        "  `refused` with the code, the message and a `fix`, and is kept for `rejections.json`.",
-        "- A **check error** is a check that ran and ended in `error`: recorded, but it moves no credence.",
-        "",
-        "| code | meaning |",
-        "| --- | --- |",
-    ]
-    lines.extend(f"| `{code}` | {MEANINGS[code]} |" for code in Code)
-    return "\n".join(lines) + "\n"
-
-
 if __name__ == "__main__":
+    # The stable command docs and CONTRIBUTING.md name. The page lists every installed check type's own
+    # codes too, so it is written a layer up (`cgx_core.tooling.error_reference`), reached only here.
+    from cgx_core.tooling.error_reference import errors_markdown
+
     print(errors_markdown(), end="")

@@ -13,9 +13,12 @@ from cgx_core.codes import Code
 
 
 class CgxError(Exception):
-    """A refused call: a stable code and a message an agent can act on."""
+    """A refused call: a stable code and a message an agent can act on.
 
-    def __init__(self, code: Code, message: str) -> None:
+    The code is one of the core's (`Code`) or one a check type owns (declared with `define_codes`): a
+    check type raises this error inside its own code and turns it into its refusal or error outcome."""
+
+    def __init__(self, code: Code | str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -12,6 +12,7 @@ import pytest
 
 from cgx_checks.arithmetic import parse_expression
 from cgx_checks.arithmetic.tree import render
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.recompute_numbers import RecomputeNumbers
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
@@ -165,7 +166,7 @@ def test_a_rerun_reports_a_recorded_count_the_runs_tables_do_not_give(tmp_path: 
 def test_rows_takes_exactly_one_table_row(expression: str, fragment: str) -> None:
     with pytest.raises(CgxError) as raised:
         parse_expression(expression)
-    assert raised.value.code in (Code.EXPRESSION_INVALID, Code.UNKNOWN_FUNCTION)
+    assert raised.value.code in (Code.EXPRESSION_INVALID, ExpressionCode.UNKNOWN_FUNCTION)
     assert fragment in raised.value.message
 
 

@@ -292,6 +292,8 @@ class Bad:
     description = "A bad registration."
     proposal_schema = {schema}
     fallback_for = {fallback}
+    codes = {codes}
+    another_source_codes = {another}
 
     def prepare(self, proposal, run):
         return Prepared(proposal["target"], {{}})
@@ -312,6 +314,8 @@ def registration(**changes: str) -> str:
         "tool": '"run_checks"',
         "schema": '{"properties": {}}',
         "fallback": "None",
+        "codes": '{"bad-source": "The source is not the work cited."}',
+        "another": "frozenset()",
         "marker": "@hookimpl",
     }
     return BAD_REGISTRATION.format(**{**values, **changes})
@@ -328,6 +332,9 @@ def registration(**changes: str) -> str:
         ({"schema": '"not a schema"'}, "its proposal_schema must be a JSON object"),
         ({"fallback": '"recompute-numbers"'}, "claims to be the fallback for 'recompute-numbers'"),
         ({"marker": ""}, "it implements no hook: mark its cgx_register_check_types with @hookimpl"),
+        # "try another source" must be one of its own codes: the core knows no check type's codes.
+        ({"another": '{"source-untied"}'}, "its another_source_codes names 'source-untied', which is not one of"),
+        ({"another": '"bad-source"'}, "its another_source_codes must be a set of its codes"),
     ],
 )
 def test_a_bad_registration_leaves_the_plugin_out_naming_it(

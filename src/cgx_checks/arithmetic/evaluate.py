@@ -27,11 +27,13 @@ from fractions import Fraction
 from math import gcd
 from typing import NamedTuple, NoReturn
 
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
 from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, fold, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -61,7 +63,7 @@ def evaluate(node: Node) -> Fraction:
     except _NotPlain:
         measured = measure(node, 64)
         if not measured.value.exact:
-            raise CgxError(Code.EXPONENT_NOT_WHOLE, f"{_show(node)} is not a rational number") from None
+            raise CgxError(ArithmeticCode.EXPONENT_NOT_WHOLE, f"{_show(node)} is not a rational number") from None
         return measured.value.lo
     return Fraction(numerator, denominator)
 
@@ -118,7 +120,7 @@ def _apply(node: Binary, left: _Pair, right: _Pair) -> _Pair:
     elif op == "/":
         if c == 0:
             raise CgxError(
-                Code.DIVISION_BY_ZERO,
+                ExpressionCode.DIVISION_BY_ZERO,
                 f"{_show(node)} divides by {_show(node.right)}, which is 0",
             )
         numerator, denominator = (a * d, b * c) if c > 0 else (-a * d, -b * c)
@@ -137,7 +139,7 @@ def _power(node: Binary, base: _Pair, exponent: _Pair) -> _Pair:
     exponent_numerator, exponent_denominator = exponent
     if exponent_denominator != 1:
         raise CgxError(
-            Code.EXPONENT_NOT_WHOLE,
+            ArithmeticCode.EXPONENT_NOT_WHOLE,
             f"the exponent {exponent_numerator}/{exponent_denominator} of {_show(node)} is not a whole number, "
             "so the power is not an exact rational",
         )
@@ -149,7 +151,7 @@ def _power(node: Binary, base: _Pair, exponent: _Pair) -> _Pair:
         )
     numerator, denominator = base
     if numerator == 0 and exponent_numerator < 0:
-        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
     power = abs(exponent_numerator)
     if power * max(numerator.bit_length(), denominator.bit_length()) > MAX_RESULT_BITS:
         _too_large(node)
@@ -168,7 +170,7 @@ def _count(node: Rows) -> int:
 
 def _too_large(node: Node) -> NoReturn:
     raise CgxError(
-        Code.RESULT_TOO_LARGE,
+        ExpressionCode.RESULT_TOO_LARGE,
         f"{_show(node)} is too large to compute exactly (over {MAX_RESULT_BITS} bits in its numerator or denominator)",
     )
 
@@ -219,7 +221,7 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
     if op in ("+", "-"):
         if left.dimension != right.dimension:
             raise CgxError(
-                Code.UNIT_INCOMPATIBLE,
+                ArithmeticCode.UNIT_INCOMPATIBLE,
                 f"{_show(node)} {'adds' if op == '+' else 'subtracts'} {dimension_text(right.dimension)} "
                 f"{'to' if op == '+' else 'from'} {dimension_text(left.dimension)}",
             )
@@ -231,12 +233,14 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
         try:
             quotient = arithmetic.div(left.value, right.value)
         except ZeroDivisionError:
-            raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by {_show(node.right)}, which is 0") from None
+            raise CgxError(
+                ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} divides by {_show(node.right)}, which is 0"
+            ) from None
         return Measured(_sized(quotient, node), _combine(left, right, -1))
     exponent = _whole(node, right, "exponent")
     base = left.value
     if base.exact and base.lo == 0 and exponent < 0:
-        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
     if base.exact:
         size = max(base.lo.numerator.bit_length(), base.lo.denominator.bit_length())
         if abs(exponent) * size > MAX_RESULT_BITS:
@@ -244,7 +248,7 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
     try:
         powered = arithmetic.power(base, exponent)
     except ZeroDivisionError:
-        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power") from None
+        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power") from None
     return Measured(_sized(powered, node), tuple((name, power * exponent) for name, power in left.dimension))
 
 
@@ -264,7 +268,7 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
                 )
             if any(power % degree for _, power in argument.dimension):
                 raise CgxError(
-                    Code.UNIT_INCOMPATIBLE,
+                    ArithmeticCode.UNIT_INCOMPATIBLE,
                     f"{_show(node)} takes a root of {dimension_text(argument.dimension)}, which has no such root",
                 )
             dimension = tuple((base, power // degree) for base, power in argument.dimension)
@@ -272,7 +276,7 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
         for operand in operands:
             if operand.dimension:
                 raise CgxError(
-                    Code.UNIT_INCOMPATIBLE,
+                    ArithmeticCode.UNIT_INCOMPATIBLE,
                     f"{_show(node)} needs a dimensionless argument, not {dimension_text(operand.dimension)}",
                 )
         if name in PVALUE_ARGUMENTS:
@@ -284,9 +288,9 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
         base = {"log10": exact(Fraction(10)), "log2": exact(Fraction(2))}.get(name) or operands[1].value
         return Measured(arithmetic.log(argument.value, base), ())
     except ValueError as error:
-        raise CgxError(Code.FUNCTION_DOMAIN, f"{_show(node)}: {error}") from None
+        raise CgxError(ArithmeticCode.FUNCTION_DOMAIN, f"{_show(node)}: {error}") from None
     except ZeroDivisionError:
-        raise CgxError(Code.DIVISION_BY_ZERO, f"{_show(node)} divides by 0") from None
+        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} divides by 0") from None
 
 
 _STATISTICS = frozenset({"mean", "median", "min", "max"})
@@ -301,7 +305,7 @@ def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> 
     for operand in operands[1:]:
         if operand.dimension != dimension:
             raise CgxError(
-                Code.UNIT_INCOMPATIBLE,
+                ArithmeticCode.UNIT_INCOMPATIBLE,
                 f"{_show(node)} takes values of one dimension, not {dimension_text(dimension)} and "
                 f"{dimension_text(operand.dimension)}",
             )
@@ -326,14 +330,16 @@ def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> 
 def _whole(node: Node, operand: Measured, role: str) -> int:
     value = operand.value
     if operand.dimension:
-        raise CgxError(Code.UNIT_INCOMPATIBLE, f"the {role} of {_show(node)} has a unit; it must be a plain number")
+        raise CgxError(
+            ArithmeticCode.UNIT_INCOMPATIBLE, f"the {role} of {_show(node)} has a unit; it must be a plain number"
+        )
     if not value.exact:
         if value.hi - value.lo < 1 and int(value.lo) == int(value.hi) and value.lo.denominator != 1:
-            raise CgxError(Code.EXPONENT_NOT_WHOLE, f"the {role} of {_show(node)} is not a whole number")
+            raise CgxError(ArithmeticCode.EXPONENT_NOT_WHOLE, f"the {role} of {_show(node)} is not a whole number")
         raise Undecided(f"the {role} is not known to be whole at this precision")
     if value.lo.denominator != 1:
         raise CgxError(
-            Code.EXPONENT_NOT_WHOLE,
+            ArithmeticCode.EXPONENT_NOT_WHOLE,
             f"the {role} {value.lo.numerator}/{value.lo.denominator} of {_show(node)} is not a whole number, "
             "so the power is not an exact rational",
         )

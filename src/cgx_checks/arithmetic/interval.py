@@ -31,7 +31,7 @@ from math import isqrt
 from typing import NamedTuple
 
 from cgx_checks.arithmetic.limits import MAX_RESULT_BITS
-from cgx_core.codes import Code
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.errors import CgxError
 
 PRECISIONS = (64, 256, 1024, 4096)
@@ -88,7 +88,7 @@ def _round(q: Fraction, bits: int, *, up: bool) -> Fraction:
 def check_size(value: Fraction, what: str) -> Fraction:
     if value.numerator.bit_length() > MAX_RESULT_BITS or value.denominator.bit_length() > MAX_RESULT_BITS:
         raise CgxError(
-            Code.RESULT_TOO_LARGE,
+            ExpressionCode.RESULT_TOO_LARGE,
             f"{what} is too large to compute exactly (over {MAX_RESULT_BITS} bits in its numerator or denominator)",
         )
     return value
@@ -161,7 +161,8 @@ class Arithmetic:
         for end in (a.lo, a.hi):
             if abs(end) > MAX_EXP_ARGUMENT:
                 raise CgxError(
-                    Code.RESULT_TOO_LARGE, f"exp of {_show(end)} is too large to compute (|x| above {MAX_EXP_ARGUMENT})"
+                    ExpressionCode.RESULT_TOO_LARGE,
+                    f"exp of {_show(end)} is too large to compute (|x| above {MAX_EXP_ARGUMENT})",
                 )
         return self._out(_exp_bounds(a.lo, self.work)[0], _exp_bounds(a.hi, self.work)[1])
 

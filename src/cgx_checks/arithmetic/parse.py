@@ -27,6 +27,7 @@ from lark.lexer import Lexer, LexerState
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
 from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -199,7 +200,7 @@ class _Builder(Transformer[Token, Node]):
         if name not in CONSTANTS:
             hint = " (write * between a number and a name: 2 * pi)" if name == "pi" else ""
             raise CgxError(
-                Code.UNKNOWN_SYMBOL,
+                ExpressionCode.UNKNOWN_SYMBOL,
                 f"the expression names {name!r} at column {children[0].column}, which is not a constant{hint}; "
                 f"the constants are pi and e, and the functions {', '.join(sorted(FUNCTIONS))}",
             )
@@ -226,7 +227,7 @@ class _Builder(Transformer[Token, Node]):
             )
         if counts is None:
             raise CgxError(
-                Code.UNKNOWN_FUNCTION,
+                ExpressionCode.UNKNOWN_FUNCTION,
                 f"the expression calls {name!r} at column {children[0].column}; the functions are "
                 f"{', '.join(sorted(FUNCTIONS))} (log is the natural logarithm; log(x, b) takes a base)",
             )

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from cgx_checks.arithmetic.interval import Interval, Undecided
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -55,7 +56,9 @@ def pvalue(name: str, arguments: list[Interval], bits: int) -> Interval:
                 "not a root, logarithm or constant",
             )
         if abs(argument.lo) > MAX_STATISTIC:
-            raise CgxError(Code.RESULT_TOO_LARGE, f"{name} computes statistics and degrees of freedom up to 10^6")
+            raise CgxError(
+                ExpressionCode.RESULT_TOO_LARGE, f"{name} computes statistics and degrees of freedom up to 10^6"
+            )
         values.append(argument.lo)
     _check_domain(name, values)
     if bits > MAX_PVALUE_BITS:

@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 import attrs
 
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
@@ -60,7 +61,7 @@ _WHERE = 5  # chunks named as writing a missing numeral
 class ProposalProblems(CgxError):
     """Every problem of one proposal at once: `code` is the first one's, `codes` all of them in order."""
 
-    def __init__(self, problems: Sequence[tuple[Code, str]], listing: str) -> None:
+    def __init__(self, problems: Sequence[tuple[str, str]], listing: str) -> None:
         self.codes = tuple(dict.fromkeys(code for code, _ in problems))
         super().__init__(problems[0][0], "; ".join(message for _, message in problems) + "; " + listing)
 
@@ -264,11 +265,11 @@ def _check_against_texts(
     chunks: Iterable[Chunk],
     uncited_rows: Sequence[str] = (),
 ) -> _Reported:
-    problems: list[tuple[Code, str]] = []
+    problems: list[tuple[str, str]] = []
     if uncited_rows:
         problems.append(
             (
-                Code.OPERAND_NOT_IN_TEXT,
+                ArithmeticCode.OPERAND_NOT_IN_TEXT,
                 "rows() counts the rows of a table the proposal cites: "
                 + ", ".join(uncited_rows)
                 + " is not a table row among the cited chunks (add the row to `cites`)",
@@ -291,7 +292,7 @@ def _check_against_texts(
         where = _where(missing, operands, chunks)
         problems.append(
             (
-                Code.OPERAND_NOT_IN_TEXT,
+                ArithmeticCode.OPERAND_NOT_IN_TEXT,
                 f"the numeral{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the expression "
                 f"{'are' if len(missing) > 1 else 'is'} not in the cited chunks' text (compared by exact value)"
                 + where,
@@ -299,7 +300,10 @@ def _check_against_texts(
         )
     if wrong_unit:
         problems.append(
-            (Code.OPERAND_NOT_IN_TEXT, "the expression gives units the text does not write: " + ", ".join(wrong_unit))
+            (
+                ArithmeticCode.OPERAND_NOT_IN_TEXT,
+                "the expression gives units the text does not write: " + ", ".join(wrong_unit),
+            )
         )
     results = [
         item
@@ -311,7 +315,7 @@ def _check_against_texts(
         with_unit = f" with the unit {unit.written}" if unit is not None else ""
         problems.append(
             (
-                Code.OPERAND_NOT_IN_TEXT,
+                ArithmeticCode.OPERAND_NOT_IN_TEXT,
                 f"the result {numeral.written}{with_unit} is not written in the cited chunks' text (compared as "
                 "written, since its digits set the rounding)",
             )
@@ -322,7 +326,7 @@ def _check_against_texts(
     problems.extend(_units_missing(operands, numeral, unit, occurrences))
     free = _free_evidence(operands, numeral)
     if free:
-        problems.append((Code.EXPRESSION_IS_RESULT, free))
+        problems.append((ArithmeticCode.EXPRESSION_IS_RESULT, free))
     if problems:
         raise ProposalProblems(problems, _listing(occurrences))
     return reported
@@ -334,21 +338,21 @@ def _relation(
     relation: str | None,
     tolerances: Mapping[str, Fraction],
     results: list[Occurrence],
-) -> tuple[_Reported, list[tuple[Code, str]]]:
+) -> tuple[_Reported, list[tuple[str, str]]]:
     written = list(dict.fromkeys((item.relation, item.hedge) for item in results))
     relations = list(dict.fromkeys(item.relation for item in results))
     shown = ", ".join(_relation_text(name, hedge, numeral.written) for name, hedge in written)
     if relation is None:
         if len(relations) > 1:
             problem = (
-                Code.RELATION_NOT_IN_TEXT,
+                ArithmeticCode.RELATION_NOT_IN_TEXT,
                 f"the cited chunks write the result as {shown}: give `relation` to say which one is checked",
             )
             return _Reported(numeral, unit, relations[0], None, None), [problem]
         relation = relations[0]
     elif relation not in relations:
         problem = (
-            Code.RELATION_NOT_IN_TEXT,
+            ArithmeticCode.RELATION_NOT_IN_TEXT,
             f"the relation {relation!r} is not what the text writes: it writes {shown}",
         )
         return _Reported(numeral, unit, relation, None, None), [problem]
@@ -359,7 +363,7 @@ def _relation(
     if not declared:
         table = ", ".join(f"{phrase!r}" for phrase in sorted(tolerances)) or "none"
         problem = (
-            Code.HEDGE_UNDECLARED,
+            ArithmeticCode.HEDGE_UNDECLARED,
             f"the text hedges the result with {', '.join(repr(hedge) for hedge in hedges)}, for which the run's "
             f"tolerance table declares no tolerance (it declares {table})",
         )
@@ -406,7 +410,7 @@ def _check_percent_columns(
 
 def _units_missing(
     operands: tuple[LiteralNode, ...], numeral: Numeral, unit: Unit | None, occurrences: tuple[Occurrence, ...]
-) -> list[tuple[Code, str]]:
+) -> list[tuple[str, str]]:
     """A refusal when the text writes the unitless operands (and result) in different units."""
     units: dict[Unit, list[str]] = {}
     named: list[tuple[str, Fraction, bool]] = [
@@ -432,7 +436,7 @@ def _units_missing(
     listed = ", ".join(example for examples in units.values() for example in examples)
     return [
         (
-            Code.UNIT_MISSING,
+            ArithmeticCode.UNIT_MISSING,
             f"the text writes these numbers in different units ({listed}), and the expression or result leaves "
             "the units out",
         )
@@ -531,7 +535,7 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
         if measured.dimension != dimension:
             given = reported.unit.written if reported.unit is not None else "no unit"
             raise CgxError(
-                Code.UNIT_INCOMPATIBLE,
+                ArithmeticCode.UNIT_INCOMPATIBLE,
                 f"the expression is {dimension_text(measured.dimension)} and the result {numeral.written} has "
                 f"{given} ({dimension_text(dimension)}): write the result with the unit the text gives it",
             )
@@ -554,7 +558,7 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
             **common,  # type: ignore[arg-type]
         )
     raise CgxError(
-        Code.VALUE_UNDECIDED,
+        ArithmeticCode.VALUE_UNDECIDED,
         f"the value of {rendered} lies within 2^-{PRECISIONS[-1]} of the bound of the reported {numeral.written}: "
         "it cannot be decided",
     )

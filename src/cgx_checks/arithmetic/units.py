@@ -17,7 +17,7 @@ import functools
 from fractions import Fraction
 from typing import Any
 
-from cgx_core.codes import Code
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.errors import CgxError
 from cgx_core.numbers.units import INFORMATION, Unit
 
@@ -47,7 +47,9 @@ def _term(name: str) -> tuple[Fraction, Dimension]:
     try:
         quantity = units.Quantity(Fraction(1), name).to_base_units()
     except Exception as error:  # pint's UndefinedUnitError, DimensionalityError, OffsetUnitCalculusError
-        raise CgxError(Code.UNIT_INVALID, f"the units library cannot scale the unit {name!r}: {error}") from None
+        raise CgxError(
+            ArithmeticCode.UNIT_INVALID, f"the units library cannot scale the unit {name!r}: {error}"
+        ) from None
     dimension = {str(key): int(value) for key, value in quantity.dimensionality.items() if value}
     if any(name.endswith(base) for base in INFORMATION):
         dimension["[information]"] = 1

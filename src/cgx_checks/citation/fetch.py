@@ -38,9 +38,9 @@ import attrs
 import httpx
 
 from cgx_checks.citation.addresses import IPAddress, is_public, refusal_reason
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.text import media_type
 from cgx_checks.citation.urls import ParsedUrl, parse_url, resolve_location
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 type Resolver = Callable[[str], Sequence[str]]
@@ -87,9 +87,9 @@ def system_resolver(host: str) -> list[str]:
     worker.start()
     worker.join(RESOLVE_TIMEOUT)
     if worker.is_alive():
-        raise CgxError(Code.FETCH_TIMEOUT, f"resolving {host!r} took more than {RESOLVE_TIMEOUT:g} s")
+        raise CgxError(CitationCode.FETCH_TIMEOUT, f"resolving {host!r} took more than {RESOLVE_TIMEOUT:g} s")
     if failures:
-        raise CgxError(Code.FETCH_FAILED, f"cannot resolve {host!r}: {failures[0]}")
+        raise CgxError(CitationCode.FETCH_FAILED, f"cannot resolve {host!r}: {failures[0]}")
     return list(dict.fromkeys(answers))
 
 
@@ -140,7 +140,7 @@ class FetchError(CgxError):
     """A fetch that failed: its code and message, and the hops answered before it failed (a 404's hop
     included), so that a check can record what happened and replay can give the same error back."""
 
-    def __init__(self, code: Code, message: str, hops: Sequence[Hop] = ()) -> None:
+    def __init__(self, code: str, message: str, hops: Sequence[Hop] = ()) -> None:
         super().__init__(code, message)
         self.hops: tuple[Hop, ...] = tuple(hops)
 
@@ -209,7 +209,7 @@ class _Watchdog:
             raise self.error()
 
     def error(self) -> CgxError:
-        return CgxError(Code.FETCH_TIMEOUT, f"the fetch took longer than its {self._seconds:g} s deadline")
+        return CgxError(CitationCode.FETCH_TIMEOUT, f"the fetch took longer than its {self._seconds:g} s deadline")
 
 
 def _shut(sock: socket.socket) -> None:
@@ -226,22 +226,22 @@ def _addresses(parsed: ParsedUrl, policy: FetchPolicy) -> list[IPAddress]:
         try:
             answers = list(policy.resolver(parsed.host))
         except OSError as exc:  # a resolver's own CgxError (such as a timeout) passes through
-            raise CgxError(Code.FETCH_FAILED, f"cannot resolve {parsed.host!r}: {exc}") from exc
+            raise CgxError(CitationCode.FETCH_FAILED, f"cannot resolve {parsed.host!r}: {exc}") from exc
         if not answers:
-            raise CgxError(Code.FETCH_FAILED, f"{parsed.host!r} resolves to no address")
+            raise CgxError(CitationCode.FETCH_FAILED, f"{parsed.host!r} resolves to no address")
         candidates = []
         for answer in answers:
             try:
                 candidates.append(ipaddress.ip_address(answer))
             except ValueError as exc:
                 raise CgxError(
-                    Code.FETCH_REFUSED, f"{parsed.host!r} resolves to {answer!r}, which is not an IP address"
+                    CitationCode.FETCH_REFUSED, f"{parsed.host!r} resolves to {answer!r}, which is not an IP address"
                 ) from exc
     for address in candidates:
         if not policy.address_rule(address):
             why = refusal_reason(address) or f"{address} is refused by the fetch policy"
             where = "" if parsed.literal is not None else f"{parsed.host!r} resolves to an address that is not public: "
-            raise CgxError(Code.FETCH_REFUSED, f"refused {parsed.url}: {where}{why}")
+            raise CgxError(CitationCode.FETCH_REFUSED, f"refused {parsed.url}: {where}{why}")
     return list(dict.fromkeys(candidates))
 
 
@@ -271,14 +271,14 @@ class _Inflater:
             out = self._inflater.decompress(pending, self._cap - self._total + 1)
             self._total += len(out)
             if self._total > self._cap:
-                raise CgxError(Code.FETCH_TOO_LARGE, f"the decompressed body is larger than {self._cap} bytes")
+                raise CgxError(CitationCode.FETCH_TOO_LARGE, f"the decompressed body is larger than {self._cap} bytes")
             if out:
                 yield out
             pending = self._inflater.unconsumed_tail
 
     def finish(self) -> None:
         if not self._inflater.eof:
-            raise CgxError(Code.FETCH_FAILED, "the compressed body is truncated")
+            raise CgxError(CitationCode.FETCH_FAILED, "the compressed body is truncated")
 
 
 def _read_body(response: httpx.Response, policy: FetchPolicy, watchdog: _Watchdog) -> bytes:
@@ -286,7 +286,8 @@ def _read_body(response: httpx.Response, policy: FetchPolicy, watchdog: _Watchdo
     length = response.headers.get("content-length")
     if length is not None and length.strip().isdigit() and int(length) > limits.max_raw_bytes:
         raise CgxError(
-            Code.FETCH_TOO_LARGE, f"the body is {int(length)} bytes, larger than the cap of {limits.max_raw_bytes}"
+            CitationCode.FETCH_TOO_LARGE,
+            f"the body is {int(length)} bytes, larger than the cap of {limits.max_raw_bytes}",
         )
     codings = [
         coding.strip().lower()
@@ -294,7 +295,7 @@ def _read_body(response: httpx.Response, policy: FetchPolicy, watchdog: _Watchdo
         if coding.strip().lower() not in ("", "identity")
     ]
     if len(codings) > 1 or (codings and codings[0] not in ("gzip", "x-gzip", "deflate")):
-        raise CgxError(Code.FETCH_FAILED, f"content encoding {', '.join(codings)!r} is not supported")
+        raise CgxError(CitationCode.FETCH_FAILED, f"content encoding {', '.join(codings)!r} is not supported")
     inflater = _Inflater(codings[0], limits.max_bytes) if codings else None
     parts: list[bytes] = []
     raw_total = 0
@@ -303,11 +304,15 @@ def _read_body(response: httpx.Response, policy: FetchPolicy, watchdog: _Watchdo
         watchdog.check()
         raw_total += len(chunk)
         if raw_total > limits.max_raw_bytes:
-            raise CgxError(Code.FETCH_TOO_LARGE, f"the body is larger than the cap of {limits.max_raw_bytes} bytes")
+            raise CgxError(
+                CitationCode.FETCH_TOO_LARGE, f"the body is larger than the cap of {limits.max_raw_bytes} bytes"
+            )
         for piece in inflater.feed(chunk) if inflater is not None else (chunk,):
             decoded_total += len(piece)
             if decoded_total > limits.max_bytes:
-                raise CgxError(Code.FETCH_TOO_LARGE, f"the body is larger than the cap of {limits.max_bytes} bytes")
+                raise CgxError(
+                    CitationCode.FETCH_TOO_LARGE, f"the body is larger than the cap of {limits.max_bytes} bytes"
+                )
             parts.append(piece)
     watchdog.check()
     if inflater is not None:
@@ -390,15 +395,15 @@ def _answer(response: httpx.Response, hop: Hop, parsed: ParsedUrl, policy: Fetch
     if response.status_code in REDIRECT_STATUSES:
         location = response.headers.get("location")
         if location is None:
-            raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered {response.status_code} with no Location")
+            raise CgxError(CitationCode.FETCH_FAILED, f"{parsed.url} answered {response.status_code} with no Location")
         return _Answer(hop=hop, location=location)
     if response.status_code != 200:
-        raise CgxError(Code.FETCH_FAILED, f"{parsed.url} answered HTTP status {response.status_code}")
+        raise CgxError(CitationCode.FETCH_FAILED, f"{parsed.url} answered HTTP status {response.status_code}")
     media, charset = media_type(response.headers.get("content-type"))
     if media not in policy.content_types:
         shown = media or "no content type"
         raise CgxError(
-            Code.FETCH_CONTENT_TYPE,
+            CitationCode.FETCH_CONTENT_TYPE,
             f"{parsed.url} is {shown!r}; the tool reads {', '.join(sorted(policy.content_types))}",
         )
     body = _read_body(response, policy, watchdog)
@@ -419,16 +424,20 @@ def _hop(parsed: ParsedUrl, policy: FetchPolicy, watchdog: _Watchdog) -> _Answer
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             if watchdog.fired:
                 raise watchdog.error() from exc
-            code = Code.FETCH_TIMEOUT if isinstance(exc, httpx.ConnectTimeout) else Code.FETCH_FAILED
+            code = CitationCode.FETCH_TIMEOUT if isinstance(exc, httpx.ConnectTimeout) else CitationCode.FETCH_FAILED
             failure = CgxError(
                 code, f"cannot connect to {parsed.host_header} at {address}: {exc or type(exc).__name__}"
             )
         except httpx.TimeoutException as exc:
-            raise CgxError(Code.FETCH_TIMEOUT, f"{parsed.url} did not answer in time ({type(exc).__name__})") from exc
+            raise CgxError(
+                CitationCode.FETCH_TIMEOUT, f"{parsed.url} did not answer in time ({type(exc).__name__})"
+            ) from exc
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:
             if watchdog.fired:
                 raise watchdog.error() from exc
-            raise CgxError(Code.FETCH_FAILED, f"fetching {parsed.url} failed: {exc or type(exc).__name__}") from exc
+            raise CgxError(
+                CitationCode.FETCH_FAILED, f"fetching {parsed.url} failed: {exc or type(exc).__name__}"
+            ) from exc
     assert failure is not None  # `_addresses` returns at least one address
     raise failure
 
@@ -460,7 +469,7 @@ def _fetch(parsed: ParsedUrl, url: str, hops: list[Hop], policy: FetchPolicy, al
             try:
                 answer = _hop(parsed, policy, watchdog)
             except _PinBroken as exc:
-                raise CgxError(Code.FETCH_REFUSED, f"refused {parsed.url}: {exc}") from exc
+                raise CgxError(CitationCode.FETCH_REFUSED, f"refused {parsed.url}: {exc}") from exc
             hops.append(answer.hop)
             if answer.location is None:
                 return Fetched(
@@ -471,8 +480,10 @@ def _fetch(parsed: ParsedUrl, url: str, hops: list[Hop], policy: FetchPolicy, al
                     body=answer.body,
                 )
             if len(hops) > policy.limits.max_redirects:
-                raise CgxError(Code.FETCH_REDIRECTS, f"{url} redirects more than {policy.limits.max_redirects} times")
+                raise CgxError(
+                    CitationCode.FETCH_REDIRECTS, f"{url} redirects more than {policy.limits.max_redirects} times"
+                )
             parsed = resolve_location(parsed, answer.location)
             if parsed.url in seen:
-                raise CgxError(Code.FETCH_REDIRECTS, f"{url} redirects in a loop back to {parsed.url}")
+                raise CgxError(CitationCode.FETCH_REDIRECTS, f"{url} redirects in a loop back to {parsed.url}")
             seen.add(parsed.url)

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.passage import Location, find_passage
 from cgx_checks.citation.text import KINDS, Kind, extract_text
 from cgx_core.base.digests import bytes_digest
@@ -73,7 +74,7 @@ def read_source(data: bytes, kind: Kind, passage: str, *, charset: str | None = 
     location = find_passage(source, passage)
     if location is None:
         raise CgxError(
-            Code.PASSAGE_NOT_FOUND,
+            CitationCode.PASSAGE_NOT_FOUND,
             f"the passage is not in the {kind} source's text, even after normalising whitespace, line-break "
             "hyphens, ligatures, quotes, dashes and case; quote the source's words exactly",
         )

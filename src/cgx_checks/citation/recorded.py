@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -27,20 +28,20 @@ if TYPE_CHECKING:
 
 FETCH_ERRORS: Final = frozenset(
     {
-        Code.FETCH_REFUSED,
-        Code.FETCH_FAILED,
-        Code.FETCH_TOO_LARGE,
-        Code.FETCH_TIMEOUT,
-        Code.FETCH_CONTENT_TYPE,
-        Code.FETCH_REDIRECTS,
+        CitationCode.FETCH_REFUSED,
+        CitationCode.FETCH_FAILED,
+        CitationCode.FETCH_TOO_LARGE,
+        CitationCode.FETCH_TIMEOUT,
+        CitationCode.FETCH_CONTENT_TYPE,
+        CitationCode.FETCH_REDIRECTS,
     }
 )
 """The codes a fetch itself ends with when it fails (each check that logs a failed fetch adds its own)."""
 
-FETCH_FAILURES: Final = FETCH_ERRORS | {Code.SOURCE_UNTIED}  # SOURCE_UNTIED: an arXiv tie redirected off arXiv
+FETCH_FAILURES: Final = FETCH_ERRORS | {CitationCode.SOURCE_UNTIED}  # SOURCE_UNTIED: an arXiv tie redirected off arXiv
 """The codes a fetch can end with; a logged failure with any other code was not written by this package."""
 
-READING_FAILURES: Final = frozenset({Code.SOURCE_UNREADABLE, Code.PASSAGE_NOT_FOUND})
+READING_FAILURES: Final = frozenset({CitationCode.SOURCE_UNREADABLE, CitationCode.PASSAGE_NOT_FOUND})
 
 
 def hops_of(hops: Sequence[Hop]) -> list[dict[str, Any]]:
@@ -69,14 +70,11 @@ def unread_read(
     }
 
 
-def _logged_error(recorded: Mapping[str, Any], allowed: frozenset[Code]) -> CgxError:
+def _logged_error(recorded: Mapping[str, Any], allowed: frozenset[str]) -> CgxError:
     error = recorded.get("error")
     if not isinstance(error, Mapping) or not isinstance(error.get("message"), str):
         raise CgxError(Code.RUN_CORRUPT, f"a logged citation error is malformed: {error!r}")
-    try:
-        code = Code(str(error.get("code")))
-    except ValueError:
-        code = None
+    code = str(error.get("code"))
     if code not in allowed:
         raise CgxError(Code.RUN_CORRUPT, f"a logged citation error has code {error.get('code')!r}, which it cannot")
     return CgxError(code, error["message"])

@@ -23,7 +23,7 @@ from typing import Final, Literal, get_args
 
 import attrs
 
-from cgx_core.codes import Code
+from cgx_checks.citation.codes import CitationCode
 from cgx_core.errors import CgxError
 
 type Kind = Literal["txt", "tex", "pdf", "html"]
@@ -137,7 +137,7 @@ def kind_for(content_type_or_filename: str) -> Kind:
         if lowered.endswith(suffix):
             return kind
     raise CgxError(
-        Code.SOURCE_UNREADABLE,
+        CitationCode.SOURCE_UNREADABLE,
         f"{value!r} is not a kind of source the tool reads (text, LaTeX, PDF or HTML)",
     )
 
@@ -147,16 +147,16 @@ def _decode(data: bytes, charset: str | None, what: str) -> str:
     try:
         codec = codecs.lookup(name)
     except LookupError as exc:
-        raise CgxError(Code.SOURCE_UNREADABLE, f"the {what} declares an unknown charset {charset!r}") from exc
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"the {what} declares an unknown charset {charset!r}") from exc
     if codec.name == "utf-8" and data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     try:
         return data.decode(codec.name)
     except LookupError as exc:  # a bytes-to-bytes or str-to-str codec such as rot13 or hex
-        raise CgxError(Code.SOURCE_UNREADABLE, f"the {what} declares {charset!r}: not a text encoding") from exc
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"the {what} declares {charset!r}: not a text encoding") from exc
     except UnicodeDecodeError as exc:
         raise CgxError(
-            Code.SOURCE_UNREADABLE,
+            CitationCode.SOURCE_UNREADABLE,
             f"the {what} is not valid {codec.name} at byte {exc.start}; the tool reads UTF-8 text",
         ) from exc
 
@@ -173,7 +173,7 @@ def _tex_text(data: bytes) -> str:
         return str(LatexNodes2Text().latex_to_text(latex))
     except Exception as exc:  # pylatexenc on hostile input: any failure is an unreadable source
         raise CgxError(
-            Code.SOURCE_UNREADABLE, f"pylatexenc cannot read the LaTeX source: {type(exc).__name__}"
+            CitationCode.SOURCE_UNREADABLE, f"pylatexenc cannot read the LaTeX source: {type(exc).__name__}"
         ) from exc
 
 
@@ -183,7 +183,7 @@ def _pdf_text(data: bytes) -> SourceText:
     try:
         document = pdfium.PdfDocument(data)
     except Exception as exc:  # PdfiumError and friends: the bytes are not a PDF PDFium opens
-        raise CgxError(Code.SOURCE_UNREADABLE, f"PDFium cannot open the PDF: {exc}") from exc
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"PDFium cannot open the PDF: {exc}") from exc
     try:
         texts: list[str] = []
         for index in range(len(document)):
@@ -199,7 +199,7 @@ def _pdf_text(data: bytes) -> SourceText:
     except CgxError:
         raise
     except Exception as exc:
-        raise CgxError(Code.SOURCE_UNREADABLE, f"PDFium cannot read the PDF's text: {exc}") from exc
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"PDFium cannot read the PDF's text: {exc}") from exc
     finally:
         document.close()
     pages: list[tuple[int, int]] = []
@@ -235,7 +235,7 @@ def _html_text(data: bytes, charset: str | None) -> str:
     except CgxError:
         raise
     except Exception as exc:  # html.parser on hostile markup: any failure is an unreadable source
-        raise CgxError(Code.SOURCE_UNREADABLE, f"the HTML page cannot be parsed: {type(exc).__name__}") from exc
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"the HTML page cannot be parsed: {type(exc).__name__}") from exc
     return "".join(parts)
 
 
@@ -254,7 +254,7 @@ def extract_text(data: bytes, kind: Kind, *, charset: str | None = None) -> Sour
     elif kind == "html":
         source = SourceText(text=_html_text(data, charset))
     else:
-        raise CgxError(Code.SOURCE_UNREADABLE, f"{kind!r} is not a kind of source (one of {', '.join(KINDS)})")
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"{kind!r} is not a kind of source (one of {', '.join(KINDS)})")
     if not source.text.strip():
-        raise CgxError(Code.SOURCE_UNREADABLE, f"no text could be extracted from the {kind} source")
+        raise CgxError(CitationCode.SOURCE_UNREADABLE, f"no text could be extracted from the {kind} source")
     return source

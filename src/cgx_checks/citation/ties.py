@@ -24,8 +24,8 @@ from urllib.parse import quote, unquote
 
 import attrs
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.urls import ParsedUrl, parse_url
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 ARXIV_HOSTS: Final = frozenset({"arxiv.org", "www.arxiv.org", "export.arxiv.org"})
@@ -165,7 +165,7 @@ def hop_rule(tie: Tie) -> Callable[[ParsedUrl], None]:
     def allow(hop: ParsedUrl) -> None:
         if tie.kind == "arxiv" and not (hop.scheme == "https" and hop.host in ARXIV_HOSTS):
             raise CgxError(
-                Code.SOURCE_UNTIED,
+                CitationCode.SOURCE_UNTIED,
                 f"arXiv redirected to {hop.url}, off arXiv's hosts: that page is not the arXiv paper, and it was "
                 "not fetched",
             )
@@ -198,7 +198,7 @@ def tie_for_cited(name: str, entry: Entry, digest: str, recorded: str | None) ->
         return None
     if recorded is None or digest != recorded:
         raise CgxError(
-            Code.SOURCE_CHANGED,
+            CitationCode.SOURCE_CHANGED,
             f"the cited copy {name!r} has digest {digest}, but start_run recorded {recorded or 'no digest for it'}",
         )
     return Tie(kind="cited", names=entry.key)

@@ -26,7 +26,7 @@ from urllib.parse import quote, urljoin
 import attrs
 
 from cgx_checks.citation.addresses import IPAddress
-from cgx_core.codes import Code
+from cgx_checks.citation.codes import CitationCode
 from cgx_core.errors import CgxError
 
 MAX_URL_LENGTH: Final = 4096
@@ -72,7 +72,7 @@ class ParsedUrl:
 
 def _refuse(url: str, why: str) -> CgxError:
     shown = url if len(url) <= 200 else url[:200] + "..."
-    return CgxError(Code.FETCH_REFUSED, f"refused URL {shown!r}: {why}")
+    return CgxError(CitationCode.FETCH_REFUSED, f"refused URL {shown!r}: {why}")
 
 
 def _parse_host(url: str, host: str) -> tuple[str, IPAddress | None]:

@@ -10,6 +10,7 @@ from typing import Any
 import sympy
 
 from cgx_checks.maths.build import BuiltStep, free_symbols, substitute
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.decision import (
     attempt,
     built_or_error,
@@ -23,7 +24,6 @@ from cgx_checks.maths.decision import (
 from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import condition_points
 from cgx_checks.maths.structure import ParsedStep, free_names
-from cgx_core.codes import Code
 
 
 def decide_condition(step: ParsedStep) -> MathsOutcome:
@@ -50,7 +50,7 @@ def decide_condition(step: ParsedStep) -> MathsOutcome:
             continue
         return witness_failed(point, step.encoding, f"lhs is {left} and rhs is {right}", f"lhs {left}, rhs {right}")
     return errored(
-        Code.SYMBOLIC_UNDECIDED,
+        MathsCode.SYMBOLIC_UNDECIDED,
         "sympy could not show that the two conditions hold for the same values, nor find a point where they differ",
     )
 

@@ -42,6 +42,7 @@ from cgx_checks.maths.build import (
     at_point,
     build_step,
 )
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.conditions import decide_condition
 from cgx_checks.maths.decision import (
     attempt,
@@ -57,7 +58,6 @@ from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import witness_points
 from cgx_checks.maths.rounding import decide_reported
 from cgx_checks.maths.structure import ParsedStep, expandable, free_names, parse_step
-from cgx_core.codes import Code
 
 
 def symbolic_decision(payload: object) -> str:
@@ -113,7 +113,7 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
         if method == "simplify":
             reduced = rewritten
     return errored(
-        Code.SYMBOLIC_UNDECIDED,
+        MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to {short(reduced)} but could not show that it is 0, "
         "nor that it is nonzero at the witness points",
     )

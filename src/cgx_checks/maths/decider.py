@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterable
 from typing import Final, Self
 
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.limits import DECIDE_BUDGET
 from cgx_checks.maths.numeric import NumericOutcome, numeric_check
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
@@ -56,7 +57,7 @@ class SymbolicDecider:
             detail = f"symbolic work ran out of its {spent:g} s CPU-time budget"
         else:
             detail = f"symbolic work ran out of its {self.worker.memory_bytes // 2**20} MiB memory budget"
-        return error_outcome(Code.SYMBOLIC_TIMEOUT, detail)
+        return error_outcome(MathsCode.SYMBOLIC_TIMEOUT, detail)
 
     def observation_key(self, encoding: object, equations: Iterable[str] = (), *, budget: float | None = None) -> str:
         """The step's observation key (see `observation`), computed in the worker."""

@@ -10,11 +10,11 @@ from typing import Any, Final
 import sympy
 
 from cgx_checks.maths.build import BuiltStep, build_step, inexact, undefined
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.points import Value, ValueJson, point_json
 from cgx_checks.maths.structure import ParsedStep
-from cgx_core.codes import Code
 
 WITNESS_DIGITS: Final = 30
 """Significant digits `evalf(strict=True)` must certify to call a value at a witness nonzero."""
@@ -35,16 +35,16 @@ def built_or_error(step: ParsedStep) -> BuiltStep | MathsOutcome:
     except MemoryError:
         raise
     except TypeError as error:
-        return errored(Code.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {str(error)[:200]}")
+        return errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {str(error)[:200]}")
     except Exception as error:  # sympy failed while evaluating what it built
-        return errored(Code.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {type(error).__name__}")
+        return errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {type(error).__name__}")
     if step.calculus:
         lhs, rhs = attempt(doit_all, built.lhs), attempt(doit_all, built.rhs)
         built = BuiltStep(built.lhs if lhs is None else lhs, built.rhs if rhs is None else rhs, built.symbols)
     for side, expression in (("lhs", built.lhs), ("rhs", built.rhs)):
         if isinstance(expression, sympy.Basic) and undefined(expression):
             return errored(
-                Code.SYMBOLIC_UNDECIDED,
+                MathsCode.SYMBOLIC_UNDECIDED,
                 f"{side} is undefined as written: sympy evaluates it to {short(expression)} "
                 "(a division by zero, a function at a pole, or a divergent integral, sum or limit)",
             )
@@ -141,5 +141,5 @@ def passed(method: str) -> MathsOutcome:
     return MathsOutcome("passed", f"sympy reduces lhs - rhs to 0 ({method})", method=method)
 
 
-def errored(code: Code, detail: str) -> MathsOutcome:
+def errored(code: str, detail: str) -> MathsOutcome:
     return error_outcome(code, detail)

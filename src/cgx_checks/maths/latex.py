@@ -19,6 +19,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from cgx_checks.grammar import terminal_text
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.limits import MAX_LATEX_CHARS, MAX_NESTING
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -198,12 +199,12 @@ def parse_latex(text: str, where: str = "latex") -> tuple[LStatement, ...]:
             Code.EXPRESSION_TOO_LARGE, f"{where} has {len(text)} characters; at most {MAX_LATEX_CHARS} are accepted"
         )
     if not text.strip():
-        raise CgxError(Code.LATEX_INVALID, f"{where} is empty; copy the maths from the cited equation chunk")
+        raise CgxError(MathsCode.LATEX_INVALID, f"{where} is empty; copy the maths from the cited equation chunk")
     _check_nesting(text, where)
     try:
         statements = cast("tuple[LStatement, ...]", latex_parser().parse(text))
     except UnexpectedInput as error:
-        raise CgxError(Code.LATEX_INVALID, f"{where} {_describe(error, text)}") from None
+        raise CgxError(MathsCode.LATEX_INVALID, f"{where} {_describe(error, text)}") from None
     except CgxError as error:
         raise CgxError(error.code, f"{where}: {error.message}") from None
     return statements
@@ -333,11 +334,11 @@ class _Builder(Transformer[Token, Any]):
         for kind, value, column in children[1:]:
             if kind == "sub":
                 if subscript is not None:
-                    raise CgxError(Code.LATEX_INVALID, f"a double subscript at column {column}")
+                    raise CgxError(MathsCode.LATEX_INVALID, f"a double subscript at column {column}")
                 subscript = value
             elif kind == "sup":
                 if superscript is not None:
-                    raise CgxError(Code.LATEX_INVALID, f"a double superscript at column {column}")
+                    raise CgxError(MathsCode.LATEX_INVALID, f"a double superscript at column {column}")
                 superscript = value
             elif kind == "prime":
                 primes += 1

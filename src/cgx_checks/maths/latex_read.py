@@ -30,6 +30,8 @@ from typing import Final
 
 import attrs
 
+from cgx_checks.expression_codes import ExpressionCode
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.latex import (
     LAccent,
     LArg,
@@ -460,7 +462,7 @@ class _Reader:
             reading = self.declared.reading
             if reading is None:
                 raise CgxError(
-                    Code.LATEX_AMBIGUOUS,
+                    MathsCode.LATEX_AMBIGUOUS,
                     f"the function {name} at column {column} is written without brackets and more factors follow "
                     f"its argument, so it reads as {name}(a)*b or {name}(a*b); set function_argument to "
                     '"factor" or "product" to say which the paper means',
@@ -791,7 +793,7 @@ class _Reader:
         declared = ", ".join(sorted(self.declared.symbols)) or "none"
         hint = f' (if {name} is the imaginary unit: aliases {{"{name}": "I"}})' if name in ("i", "j") else ""
         raise CgxError(
-            Code.UNKNOWN_SYMBOL,
+            ExpressionCode.UNKNOWN_SYMBOL,
             f"{name!r} at column {column} is not a declared symbol (declared, by sympy name: {declared}); "
             f"declare it in symbols, or name a constant in aliases{hint}",
         )
@@ -801,7 +803,7 @@ class _Reader:
 
 
 def _invalid(column: int, message: str) -> CgxError:
-    return CgxError(Code.LATEX_INVALID, f"{message} (column {column})" if "column" not in message else message)
+    return CgxError(MathsCode.LATEX_INVALID, f"{message} (column {column})" if "column" not in message else message)
 
 
 def _call(name: str, arguments: tuple[Node, ...], column: int) -> Call:
@@ -956,7 +958,7 @@ def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
         term = _term_of(LBraced((statement,), subscript.column))
         if term is None:
             raise CgxError(
-                Code.LATEX_INVALID,
+                MathsCode.LATEX_INVALID,
                 f"the subscript at column {column} is an expression: declare the sequence in functions to read "
                 "x_{k+1} as x(k + 1)",
             )

@@ -42,13 +42,13 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.limits import NUMERIC_BUDGET
 from cgx_checks.maths.points import ValueJson, draw_points, value_from_json
 from cgx_checks.maths.structure import parse_step
 from cgx_checks.maths.worker import Finished, MathsWorker, shared_worker
 from cgx_core.base.digests import hex_of, json_digest
-from cgx_core.codes import Code
 
 type Result = Literal["passed", "failed", "error"]
 
@@ -142,7 +142,7 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
             f"evaluating the points ran out of its {what} budget",
             seed,
             tuple(points),
-            code=str(Code.SYMBOLIC_TIMEOUT),
+            code=str(MathsCode.SYMBOLIC_TIMEOUT),
         )
     found = json.loads(reply.payload)
     return NumericOutcome(
@@ -200,7 +200,7 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             "error",
             f"a side is undefined (or on a boundary) at {skipped} of {len(points)} points; at most {MAX_UNDEFINED} "
             "may be",
-            str(Code.NUMERIC_UNDEFINED),
+            str(MathsCode.NUMERIC_UNDEFINED),
             compared,
             skipped,
             evaluator.functions,

@@ -11,7 +11,6 @@ from typing import Any, Literal, Self
 import attrs
 
 from cgx_checks.maths.points import ValueJson
-from cgx_core.codes import Code
 
 type Result = Literal["passed", "failed", "error"]
 
@@ -62,6 +61,6 @@ class MathsOutcome:
         )
 
 
-def error_outcome(code: Code, detail: str) -> MathsOutcome:
+def error_outcome(code: str, detail: str) -> MathsOutcome:
     """An error outcome with its check-error code."""
     return MathsOutcome("error", detail, code=str(code))

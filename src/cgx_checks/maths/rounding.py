@@ -8,10 +8,10 @@ from typing import Any
 
 import sympy
 
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.decision import SHOWN_DIGITS, WITNESS_DIGITS, built_or_error, errored, passed
 from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
-from cgx_core.codes import Code
 
 
 def decide_reported(step: ParsedStep) -> MathsOutcome:
@@ -31,7 +31,7 @@ def decide_reported(step: ParsedStep) -> MathsOutcome:
     number = _evaluated(value)
     if number is None:
         return errored(
-            Code.SYMBOLIC_UNDECIDED,
+            MathsCode.SYMBOLIC_UNDECIDED,
             f"{value_side} could not be evaluated to a number to compare with the reported {text}",
         )
     distance = abs(number - exact)

@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 import attrs
 
+from cgx_checks.expression_codes import ExpressionCode
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.encoding import Encoding, load_encoding
 from cgx_checks.maths.limits import (
     EXPAND_BITS,
@@ -171,7 +173,7 @@ def parse_step(raw: object) -> ParsedStep:
         except CgxError as error:
             raise CgxError(error.code, f"{side}: {error.message}") from None
         if shape.step_degree > MAX_DEGREE:
-            raise CgxError(Code.DEGREE_TOO_LARGE, f"{side} has degree {shape.step_degree}; at most {MAX_DEGREE}")
+            raise CgxError(MathsCode.DEGREE_TOO_LARGE, f"{side} has degree {shape.step_degree}; at most {MAX_DEGREE}")
         shapes[side] = shape
     if shapes["lhs"].condition != shapes["rhs"].condition:
         condition, value = ("lhs", "rhs") if shapes["lhs"].condition else ("rhs", "lhs")
@@ -184,12 +186,12 @@ def parse_step(raw: object) -> ParsedStep:
 
     if canonical_text(trees["lhs"], encoding.names) == canonical_text(trees["rhs"], encoding.names):
         raise CgxError(
-            Code.STEP_TRIVIAL,
+            MathsCode.STEP_TRIVIAL,
             "the two sides are the same expression as written, so the check could not fail and would be no evidence",
         )
     step = ParsedStep(encoding, trees["lhs"], trees["rhs"], shapes["lhs"], shapes["rhs"], relation)
     if step.degree > MAX_DEGREE:
-        raise CgxError(Code.DEGREE_TOO_LARGE, f"the step has degree {step.degree}; at most {MAX_DEGREE}")
+        raise CgxError(MathsCode.DEGREE_TOO_LARGE, f"the step has degree {step.degree}; at most {MAX_DEGREE}")
     return attrs.evolve(step, reported=_reported(step))
 
 
@@ -214,7 +216,7 @@ def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
         ):
             given = "lhs" if encoding.lhs is not None else "rhs"
             raise CgxError(
-                Code.LATEX_INVALID,
+                MathsCode.LATEX_INVALID,
                 f"latex is a relation (=), so it gives both sides: leave out {given} and give split (1 for its "
                 "first relation); latex beside lhs or rhs is one side, a value or an inequality",
             )
@@ -224,7 +226,7 @@ def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
         elif len(chains) == 1:
             latex_side = chains[0].parts[0]
         else:
-            raise CgxError(Code.LATEX_INVALID, "latex holds several values separated by commas; give one side")
+            raise CgxError(MathsCode.LATEX_INVALID, "latex holds several values separated by commas; give one side")
         if encoding.lhs is not None:
             return {"lhs": parse_side(encoding.lhs, "lhs"), "rhs": latex_side}, "="
         assert encoding.rhs is not None
@@ -242,7 +244,7 @@ def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
     if relation not in ("=", "approx"):
         shown = {"to": "\\to", "sim": "\\sim", "propto": "\\propto"}.get(relation, relation)
         raise CgxError(
-            Code.LATEX_INVALID,
+            MathsCode.LATEX_INVALID,
             f"relation {encoding.split} of latex is {shown}, not = or \\approx: a step equates two sides; give an "
             "inequality as a condition side (latex without split) against True or the condition it claims",
         )
@@ -263,7 +265,7 @@ def _reported(step: ParsedStep) -> Literal["lhs", "rhs"] | None:
     """Which side is a reported number to be read with its rounding, if the step is approximate."""
     if step.condition:
         if step.relation == "approx":
-            raise CgxError(Code.APPROXIMATION_NOT_NUMERIC, "a condition cannot be approximate")
+            raise CgxError(MathsCode.APPROXIMATION_NOT_NUMERIC, "a condition cannot be approximate")
         return None
     found: list[tuple[Fraction, Literal["lhs", "rhs"]]] = []
     for side, node, other in (("lhs", step.lhs, step.rhs), ("rhs", step.rhs, step.lhs)):
@@ -277,7 +279,7 @@ def _reported(step: ParsedStep) -> Literal["lhs", "rhs"] | None:
     if not found:
         if step.relation == "approx":
             raise CgxError(
-                Code.APPROXIMATION_NOT_NUMERIC,
+                MathsCode.APPROXIMATION_NOT_NUMERIC,
                 "an approximate step (\\approx) is checked against a number the paper reports, whose digits set the "
                 "rounding; here neither side is such a number with the other a constant",
             )
@@ -442,7 +444,7 @@ class _Shaper:
             )
         declared = ", ".join(sorted(self.encoding.names)) or "none"
         raise CgxError(
-            Code.UNKNOWN_SYMBOL,
+            ExpressionCode.UNKNOWN_SYMBOL,
             f"{node.name[:MAX_NAME_CHARS]!r} at column {node.column} is not a declared symbol (declared, by sympy "
             f"name: {declared}) nor a constant ({', '.join(CONSTANTS)}); declare it in symbols",
         )
@@ -452,7 +454,7 @@ class _Shaper:
         for operator, factor in node.factors:
             shape = self._value(self.shape(factor), column_of(factor))
             if operator < 0 and shape.value == 0:
-                raise CgxError(Code.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
+                raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
             shapes.append((operator, shape))
         _check_bits(sum(shape.bits for _, shape in shapes), column_of(node))
         value: Fraction | None = Fraction(1)
@@ -463,7 +465,7 @@ class _Shaper:
         radicands = sum(shape.radicands for _, shape in shapes)
         if radicands > MAX_RADICAND_BITS:
             raise CgxError(
-                Code.RESULT_TOO_LARGE,
+                ExpressionCode.RESULT_TOO_LARGE,
                 f"the product at column {column_of(node)} takes roots of numerals of {radicands} bits in all, "
                 f"which sympy would factor; at most {MAX_RADICAND_BITS}",
             )
@@ -528,21 +530,22 @@ class _Shaper:
             return _growing(name, arguments, node.column)
         if name == "log" and len(arguments) == 2 and arguments[1].value == 1:
             raise CgxError(
-                Code.DIVISION_BY_ZERO, f"log at column {node.column} is to base 1, which divides by log(1) = 0"
+                ExpressionCode.DIVISION_BY_ZERO,
+                f"log at column {node.column} is to base 1, which divides by log(1) = 0",
             )
         return _call_shape(arguments, node.column, name in _COMPLEX_PARTS, name == "log")
 
     def _unknown_function(self, node: Call) -> CgxError:
         if node.name in self.encoding.names:
             return CgxError(
-                Code.UNKNOWN_FUNCTION,
+                ExpressionCode.UNKNOWN_FUNCTION,
                 f"{node.name} at column {node.column} is a symbol, not a function: write {node.name}*(...) for a "
                 "product, or declare a function in functions",
             )
         suggestion = nearest(node.name, [*FUNCTIONS, *self.encoding.functions])
         hint = f"; did you mean {suggestion}?" if suggestion else ""
         return CgxError(
-            Code.UNKNOWN_FUNCTION,
+            ExpressionCode.UNKNOWN_FUNCTION,
             f"{node.name[:MAX_NAME_CHARS]}() at column {node.column} is not a function of the vocabulary nor a "
             f"declared one{hint} (declare an undefined function such as Q(r) in functions)",
         )
@@ -669,7 +672,7 @@ def _check_growth(name: str, arguments: list[Shape], column: int) -> None:
         bits = size * max(size.numerator.bit_length() - size.denominator.bit_length(), 1)
         if bits > MAX_NUMBER_BITS:
             raise CgxError(
-                Code.RESULT_TOO_LARGE,
+                ExpressionCode.RESULT_TOO_LARGE,
                 f"{name} at column {column} of a number as large as {float(size):.3g} would make sympy compute a "
                 f"number of about {float(bits):.3g} bits; at most {MAX_NUMBER_BITS}",
             )
@@ -751,7 +754,9 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
     whole = -(-abs(power.numerator) // power.denominator)  # ceil(|power|)
     if base.value is not None:
         if base.value == 0 and power < 0:
-            raise CgxError(Code.DIVISION_BY_ZERO, f"the power at column {column} raises 0 to a negative exponent")
+            raise CgxError(
+                ExpressionCode.DIVISION_BY_ZERO, f"the power at column {column} raises 0 to a negative exponent"
+            )
         if abs(base.value) <= 1 and base.value.denominator == 1 and power.denominator == 1:
             # 0, 1 and -1 to an integer power: no number grows, however large the exponent.
             value = base.value ** (power.numerator % 2 or (2 if power.numerator else 0))
@@ -763,7 +768,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
             return attrs.evolve(_numeral(value), bits=max(bits, 1))
         if base.bits > MAX_RADICAND_BITS:
             raise CgxError(
-                Code.RESULT_TOO_LARGE,
+                ExpressionCode.RESULT_TOO_LARGE,
                 f"the root at column {column} is of a numeral of {base.bits} bits, which sympy would factor; "
                 f"at most {MAX_RADICAND_BITS}",
             )
@@ -771,7 +776,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
     degree = min(base.degree * whole, SATURATE)
     if degree > MAX_DEGREE:
         raise CgxError(
-            Code.DEGREE_TOO_LARGE,
+            MathsCode.DEGREE_TOO_LARGE,
             f"the power at column {column} has degree {base.degree} x {whole}; at most {MAX_DEGREE}",
         )
     integer = power.denominator == 1
@@ -826,7 +831,7 @@ def _symbolic_power(base: Shape, exponent: Shape, column: int) -> Shape:
     degree = min(base.degree * multiplier, SATURATE)
     if degree > MAX_DEGREE:
         raise CgxError(
-            Code.DEGREE_TOO_LARGE,
+            MathsCode.DEGREE_TOO_LARGE,
             f"the power at column {column} has an exponent that may reach {multiplier - 1}, "
             f"so degree up to {degree}; at most {MAX_DEGREE}",
         )
@@ -869,6 +874,6 @@ def _check_bits(bits: int, column: int | None) -> None:
     if bits > MAX_NUMBER_BITS:
         where = f" at column {column}" if column else ""
         raise CgxError(
-            Code.RESULT_TOO_LARGE,
+            ExpressionCode.RESULT_TOO_LARGE,
             f"the expression{where} would make sympy compute a number of about {bits} bits; at most {MAX_NUMBER_BITS}",
         )

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import attrs
 
-from cgx_core.codes import Code
+from cgx_checks.references.codes import ReferenceCode
 from cgx_core.errors import CgxError
 
 CROSSREF: Final = "Crossref"
@@ -69,7 +69,7 @@ def arxiv_url(arxiv_id: str) -> str:
 
 
 def unreadable(what: str, why: str) -> CgxError:
-    return CgxError(Code.METADATA_UNREADABLE, f"{what}: {why}")
+    return CgxError(ReferenceCode.METADATA_UNREADABLE, f"{what}: {why}")
 
 
 @attrs.frozen

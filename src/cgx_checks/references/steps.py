@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import attrs
 
 from cgx_checks.citation.recorded import FETCH_ERRORS
+from cgx_checks.references.codes import ReferenceCode
 from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -54,7 +55,7 @@ def _same_host(first: str) -> Any:
     def allow(hop: ParsedUrl) -> None:
         if hop.scheme != "https" or hop.host != start.host:
             raise CgxError(
-                Code.METADATA_UNREADABLE,
+                ReferenceCode.METADATA_UNREADABLE,
                 f"{first} redirected to {hop.url}: a registry's record comes from the registry's own host",
             )
 
@@ -101,7 +102,9 @@ class LiveSteps:
         return Response(fetched.content_type, fetched.body)
 
 
-RECORDED_FAILURES: Final = FETCH_ERRORS | {Code.METADATA_UNREADABLE}  # METADATA_UNREADABLE: off the registry's host
+RECORDED_FAILURES: Final = FETCH_ERRORS | {
+    ReferenceCode.METADATA_UNREADABLE
+}  # METADATA_UNREADABLE: off the registry's host
 
 
 class RecordedSteps:
@@ -127,11 +130,8 @@ class RecordedSteps:
         self.recorded.append(step)
         error = step.get("error")
         if error is not None:
-            try:
-                code = Code(str(error.get("code"))) if isinstance(error, Mapping) else None
-            except ValueError:
-                code = None
-            if code not in RECORDED_FAILURES or not isinstance(error.get("message"), str):
+            code = str(error.get("code")) if isinstance(error, Mapping) else None
+            if code is None or code not in RECORDED_FAILURES or not isinstance(error.get("message"), str):
                 raise CgxError(Code.RUN_CORRUPT, f"a logged request of {url} has a malformed error: {error!r}")
             raise CgxError(code, error["message"])
         digest = str(step.get("bytes_digest"))

@@ -24,7 +24,7 @@ import attrs
 from cgx_core.audit.integrity import check_run, graph_problem
 from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Outcome
-from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_detail
+from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_code, recorded_detail
 from cgx_core.checks.guard import PluginFailed
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.view import JsonRunView
@@ -87,6 +87,8 @@ def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[l
         differences.append(f"{cid} result: the record says {record.get('result')}, output.json says {outcome.result}")
     if recorded_detail(outcome) != record.get("detail"):
         differences.append(f"{cid} detail: the record differs from checks/{cid}/output.json")
+    if "code" in record and record["code"] != recorded_code(outcome):
+        differences.append(f"{cid} code: the record says {record['code']!r}, output.json {recorded_code(outcome)!r}")
     return differences, outcome
 
 
@@ -166,6 +168,8 @@ def verify_run(root: Path) -> RunVerdict:
             differences.append(f"{cid} result: recorded {record.get('result')}, re-run {outcome.result}")
         if recorded_detail(outcome) != record.get("detail"):
             differences.append(f"{cid} detail: recorded {record.get('detail')!r}, re-run {recorded_detail(outcome)!r}")
+        if "code" in record and record["code"] != recorded_code(outcome):
+            differences.append(f"{cid} code: recorded {record['code']!r}, re-run {recorded_code(outcome)!r}")
         if recorded is not None and json.dumps(dict(outcome.output), sort_keys=True) != json.dumps(
             dict(recorded.output), sort_keys=True
         ):

@@ -165,7 +165,7 @@ class BudgetedWorker:
             self.close()
             return OutOfBudget(kind)
         if kind == "refused":
-            raise CgxError(Code(reply[1]), reply[2])
+            raise CgxError(str(reply[1]), reply[2])  # the core's code or a check type's own
         raise CgxError(Code.INTERNAL_ERROR, f"the {self.name} failed on task {task!r}: {reply[1]}")
 
     def close(self) -> None:

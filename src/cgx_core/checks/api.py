@@ -141,7 +141,14 @@ class CheckType(Protocol):
     `target`); `fallback_for` names the type this one stands in for when that one errs (it is then never
     proposed directly); `uses_model` says the result rests on the calling model's judgement (its model is
     recorded); `retry_after_error` lets a check that erred be followed by another on the same target and
-    slot."""
+    slot.
+
+    Optional members (read with a default, so they are not part of the protocol's required surface):
+    `codes`, the check type's own codes with their meanings (`plugin_api.define_codes`), the only codes
+    besides the engine's (`PLUGIN_CODES`) its refusals and error outcomes may use; and
+    `another_source_codes`, those of its codes whose error says the source the agent gave is not the
+    cited work's, so the check moves no credence and the agent should try another source (finish_run
+    lists such checks as `untied_citation_checks`)."""
 
     name: str
     tool: ProposingTool

@@ -113,9 +113,15 @@ def check_files(record_inputs: Mapping[str, Any], outcome: Outcome) -> dict[str,
 
 
 def recorded_detail(outcome: Outcome) -> str:
-    """The detail a check record holds: an error's detail starts with its code, so a reader (and
-    report.json's untied listing) can tell why it erred."""
+    """The detail a check record holds: an error's detail starts with its code, so a person reading it
+    can tell why it erred (a program reads the record's `code`)."""
     return f"{outcome.code}: {outcome.detail}" if outcome.result == "error" and outcome.code else outcome.detail
+
+
+def recorded_code(outcome: Outcome) -> str | None:
+    """The code a check record holds (`code`): an error's code, the only one a record keeps. Records made
+    before the field existed hold none; their detail still starts with the code."""
+    return outcome.code if outcome.result == "error" and outcome.code else None
 
 
 def files_digest(files: Mapping[str, bytes]) -> str:
@@ -366,6 +372,7 @@ class Proposals:
             "inputs": dict(prepared.inputs),
             "result": outcome.result,
             "detail": recorded_detail(outcome),
+            **({"code": code} if (code := recorded_code(outcome)) is not None else {}),
             "tool": {
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
                 "python": ".".join(str(part) for part in sys.version_info[:3]),

@@ -50,7 +50,11 @@ OWN_DISTRIBUTION: Final = "credencegraph-extract"
 """Check types of this distribution (the built-ins) run in the tool's process; every other runs isolated."""
 
 TOOLS: Final = get_args(ProposingTool)
-_ENGINE_CODES: Final = frozenset({str(Code.PLUGIN_FAILED), str(Code.PLUGIN_OVER_BUDGET), str(Code.INTERNAL_ERROR)})
+PLUGIN_CODES: Final = frozenset({str(Code.PLUGIN_FAILED), str(Code.PLUGIN_OVER_BUDGET), str(Code.INTERNAL_ERROR)})
+"""The engine's codes any check type may end with besides its own (docs/plugins.md)."""
+CORE_CODES: Final = frozenset(str(code) for code in Code)
+"""A built-in check type reads the run's own files through the engine's helpers, so it may also pass on
+any of the core's codes (a tampered source, a corrupt log); a third party may not."""
 MAX_DESCRIPTION_CHARS: Final = 8_000
 MAX_SCHEMA_BYTES: Final = 64 * 1024
 SCHEMA_KEYS: Final = frozenset({"properties", "required", "additionalProperties", "$defs", "description", "title"})
@@ -148,6 +152,7 @@ class GuardedCheckType:
         self.uses_model: bool = attributes["uses_model"]
         self.retry_after_error: bool = attributes["retry_after_error"]
         self.codes: Mapping[str, str] = attributes["codes"]
+        self.another_source_codes: frozenset[str] = attributes["another_source_codes"]
         self._methods = methods
         self._worker = worker
 
@@ -203,9 +208,11 @@ class GuardedCheckType:
         return value  # type: ignore[no-any-return]
 
     def _code_problems(self, code: str | None) -> list[str]:
-        """A third party's code must be one it defines (`codes`) or one of the engine's own: a plugin owns
-        its codes, and a code nobody documents tells the agent nothing."""
-        if code is None or self._worker is None or code in self.codes or code in _ENGINE_CODES:
+        """A check type's code must be one it defines (`codes`) or one of the engine's own: a plugin owns
+        its codes, and a code nobody documents tells the agent nothing. A built-in is held to its own
+        codes as a third party is (it may besides pass on a core code: `CORE_CODES`)."""
+        engine = PLUGIN_CODES if self._worker is not None else CORE_CODES
+        if code is None or code in self.codes or code in engine:
             return []
         return [f"the code {code!r} is not one it defines (its codes are {sorted(self.codes)})"]
 
@@ -351,6 +358,10 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     codes = read("codes", {})
     found.extend(codes_problems(codes))
     attributes["codes"] = dict(codes) if isinstance(codes, Mapping) else {}
+    another = read("another_source_codes", frozenset())
+    another_problems = _another_source_problems(another, attributes["codes"])
+    found.extend(another_problems)
+    attributes["another_source_codes"] = frozenset() if another_problems else frozenset(another)
     methods = set()
     for method in ("prepare", "run", "slot_of", "observation_key", "rerun"):
         member = read(method, None)
@@ -363,6 +374,17 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     if found:
         return found
     return GuardedCheckType(plugin, provider, attributes, frozenset(methods), worker)
+
+
+def _another_source_problems(another: Any, codes: Mapping[str, str]) -> list[str]:
+    """`another_source_codes` must be a set of the check type's own codes."""
+    if not isinstance(another, (set, frozenset, list, tuple)) or not all(isinstance(code, str) for code in another):
+        return [f"its another_source_codes must be a set of its codes, got {_shown(another)}"]
+    return [
+        f"its another_source_codes names {code!r}, which is not one of its codes"
+        for code in sorted(another)
+        if code not in codes
+    ]
 
 
 def _name_problems(name: Any, where: str) -> list[str]:

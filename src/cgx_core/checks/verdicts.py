@@ -126,9 +126,18 @@ def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]], seq: int) -> dict[str, Any]:
+def report(
+    graph: Graph,
+    rubric: Rubric,
+    rejections: Sequence[Mapping[str, Any]],
+    seq: int,
+    another_source_codes: Mapping[str, frozenset[str]],
+) -> dict[str, Any]:
     """report.json: coverage, untied citation checks, references found wrong, unresolved or retracted,
-    uncalibrated checks, and what a reviewer needs next."""
+    uncalibrated checks, and what a reviewer needs next.
+
+    A check is untied when it erred with a code its check type declares as "try another source"
+    (`another_source_codes`, by check type): the engine knows no check type's codes."""
     from credencegraph.rubric import coverage
 
     by_target = _checks_by_target(graph)
@@ -139,7 +148,8 @@ def report(graph: Graph, rubric: Rubric, rejections: Sequence[Mapping[str, Any]]
         record = check_record(node.attributes)
         if record is not None:
             output = record.get("inputs", {})
-            if record.get("result") == "error" and str(record.get("detail", "")).startswith("source-untied:"):
+            untied_codes = another_source_codes.get(node.kind, frozenset())
+            if record.get("result") == "error" and record.get("code") in untied_codes:
                 untied.append(
                     {
                         "check": node.id,

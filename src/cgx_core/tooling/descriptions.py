@@ -148,9 +148,9 @@ Step 4. Judge whether a cited work supports a node that cites it. Give the citin
 of the cited work (its file name in cited/ as start_run lists it, such as "smith2019.txt") or an https URL the
 entry names: https://arxiv.org/abs/<its arXiv id> or https://doi.org/<its DOI>. The check passes or fails as
 you judged only when the passage is in the source and the source is tied to the entry. Any other URL is
-never fetched: it gives an error (source-untied), which moves no credence, as does a fetch that fails. A URL
-start_run was given an offline source for is read from it instead of the network. One that erred may be
-followed by another on the same node and entry.
+never fetched: it gives an error (finish_run lists it as untied), which moves no credence, as does a fetch
+that fails. A URL start_run was given an offline source for is read from it instead of the network. One that
+erred may be followed by another on the same node and entry.
 Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2019.txt", "passage":
 "Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
 

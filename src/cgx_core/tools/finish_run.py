@@ -10,6 +10,7 @@ from typing import Any
 from credencegraph.core import dumps
 
 from cgx_core.base.digests import bytes_digest
+from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.verdicts import assess, gate, report
 from cgx_core.run.call_control import progress
 from cgx_core.run.state import Effect, RunState
@@ -34,7 +35,9 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     gate(graph, rubric)
     graph_bytes = dumps(graph).encode("utf-8") + b"\n"
     rejections = {"run": run.id, "seq": context.seq, "rejections": list(state.rejections)}
-    summary = report(graph, rubric, state.rejections, context.seq)
+    registry = installed_check_types()
+    another_source = {installed.check_type.name: installed.check_type.another_source_codes for installed in registry}
+    summary = report(graph, rubric, state.rejections, context.seq, another_source)
     summary = {"run": run.id, "graph": bytes_digest(graph_bytes), **summary}
     derived = {
         "graph.json": graph_bytes,

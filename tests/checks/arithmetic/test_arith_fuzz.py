@@ -24,7 +24,9 @@ from cgx_checks.arithmetic import (
     recompute,
     render,
 )
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -34,7 +36,7 @@ FUZZ = settings(
 )
 
 
-def outcome(expression: str) -> Fraction | Code:
+def outcome(expression: str) -> Fraction | str:
     """Our answer: the exact value, or the code of our own error (any other exception fails the test)."""
     try:
         return evaluate(parse_expression(expression))
@@ -72,7 +74,7 @@ class Case:
     """An expression and what a plain recursive Fraction evaluator says of it."""
 
     text: str
-    value: Fraction | Code
+    value: Fraction | str  # a code: the core's or the check type's own
     level: int  # 1 sum, 2 product, 3 signed, 4 power, 5 atom: decides where parentheses are needed
 
 
@@ -101,27 +103,27 @@ def _bits_over(value: Fraction) -> bool:
     return value.numerator.bit_length() > MAX_RESULT_BITS or value.denominator.bit_length() > MAX_RESULT_BITS
 
 
-def _combine(op: str, left: Case, right: Case) -> Fraction | Code:
+def _combine(op: str, left: Case, right: Case) -> Fraction | str:
     """The reference: the specification's rules, written recursively with Fraction."""
-    if isinstance(left.value, Code):
+    if isinstance(left.value, str):
         return left.value
-    if isinstance(right.value, Code):
+    if isinstance(right.value, str):
         return right.value
     a, b = left.value, right.value
     if op == "/" and b == 0:
-        return Code.DIVISION_BY_ZERO
+        return ExpressionCode.DIVISION_BY_ZERO
     if op == "**":
         if b.denominator != 1:
-            return Code.EXPONENT_NOT_WHOLE
+            return ArithmeticCode.EXPONENT_NOT_WHOLE
         if abs(b) > MAX_EXPONENT:
             return Code.EXPONENT_TOO_LARGE
         if a == 0 and b < 0:
-            return Code.DIVISION_BY_ZERO
+            return ExpressionCode.DIVISION_BY_ZERO
         if abs(b.numerator) * max(a.numerator.bit_length(), a.denominator.bit_length()) > MAX_RESULT_BITS:
-            return Code.RESULT_TOO_LARGE
+            return ExpressionCode.RESULT_TOO_LARGE
         return a**b.numerator
     result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else a}[op]
-    return Code.RESULT_TOO_LARGE if _bits_over(result) else result
+    return ExpressionCode.RESULT_TOO_LARGE if _bits_over(result) else result
 
 
 _LEVEL = {"+": 1, "-": 1, "*": 2, "/": 2, "**": 4}
@@ -137,7 +139,7 @@ def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
     def binary(draw: st.DrawFn) -> Case:
         op = draw(st.sampled_from(["+", "-", "*", "/", "**"]))
         left, right = draw(children), draw(children)
-        if op == "**" and not isinstance(right.value, Code) and abs(right.value) > 12 and draw(st.integers(0, 9)):
+        if op == "**" and not isinstance(right.value, str) and abs(right.value) > 12 and draw(st.integers(0, 9)):
             exponent = draw(st.integers(0, 6))  # keep most powers computable, some refused
             right = Case(str(exponent), Fraction(exponent), 5)
         left_min, right_min = _NEEDS[op]
@@ -152,7 +154,7 @@ def _extend(children: st.SearchStrategy[Case]) -> st.SearchStrategy[Case]:
         sign = draw(st.sampled_from(["-", "+", "\N{MINUS SIGN}"]))
         operand = draw(children)
         text = sign + _wrap(operand, 3, False)
-        if isinstance(operand.value, Code):
+        if isinstance(operand.value, str):
             return Case(text, operand.value, 3)
         return Case(text, operand.value if sign == "+" else -operand.value, 3)
 
@@ -190,7 +192,7 @@ _EXPRESSION_ALPHABET = st.sampled_from([*"0123456789.eE%+-*/() \t\n", "**", "\N{
 @given(st.one_of(st.text(max_size=80), st.lists(_EXPRESSION_ALPHABET, max_size=80).map("".join)))
 def test_arbitrary_text_evaluates_or_is_refused(text: str) -> None:
     result = outcome(text)
-    assert isinstance(result, Fraction | Code)
+    assert isinstance(result, Fraction | str)
 
 
 # -- numerals ------------------------------------------------------------------------------------------
@@ -267,11 +269,11 @@ def test_recompute_of_an_expression_against_its_own_text_decides(case: Case) -> 
         check = recompute(case.text, "1", [case.text, "1"])  # the expression writes its own numerals
     except CgxError as error:
         assert error.code in {
-            Code.EXPRESSION_IS_RESULT,  # the expression "1" against the result 1
-            Code.DIVISION_BY_ZERO,
-            Code.EXPONENT_NOT_WHOLE,
+            ArithmeticCode.EXPRESSION_IS_RESULT,  # the expression "1" against the result 1
+            ExpressionCode.DIVISION_BY_ZERO,
+            ArithmeticCode.EXPONENT_NOT_WHOLE,
             Code.EXPONENT_TOO_LARGE,
-            Code.RESULT_TOO_LARGE,
+            ExpressionCode.RESULT_TOO_LARGE,
         }
         return
     assert check.outcome == ("passed" if abs(check.value - 1) <= Fraction(1, 2) else "failed")

@@ -14,7 +14,7 @@ import pytest
 from credencegraph.ingest.latex import read_latex
 
 from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, read_text, recompute
-from cgx_core.codes import Code
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.errors import CgxError
 
 PAPERS = Path(__file__).resolve().parents[3] / ".." / "shared" / "papers"
@@ -41,7 +41,7 @@ def chunk(main: str, fragment: str) -> str:
 def refusal(expression: str, result: str, texts: list[str]) -> CgxError:
     with pytest.raises(CgxError) as raised:
         recompute(expression, result, texts)
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     return raised.value
 
 

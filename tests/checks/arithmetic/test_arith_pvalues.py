@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgx_checks.arithmetic import parse_expression, recompute
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.interval import Interval, exact
 from cgx_checks.arithmetic.pvalues import TINY_BITS, pvalue
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -84,12 +86,12 @@ def test_a_p_value_far_beyond_any_written_digits_is_enclosed_near_zero_without_b
 @pytest.mark.parametrize(
     ("expression", "code", "fragment"),
     [
-        ("p_t(2, 0)", Code.FUNCTION_DOMAIN, "degrees of freedom must be positive"),
-        ("p_r(1, 5)", Code.FUNCTION_DOMAIN, "a correlation lies between -1 and 1"),
-        ("p_chi2(-1, 3)", Code.FUNCTION_DOMAIN, "not negative"),
+        ("p_t(2, 0)", ArithmeticCode.FUNCTION_DOMAIN, "degrees of freedom must be positive"),
+        ("p_r(1, 5)", ArithmeticCode.FUNCTION_DOMAIN, "a correlation lies between -1 and 1"),
+        ("p_chi2(-1, 3)", ArithmeticCode.FUNCTION_DOMAIN, "not negative"),
         ("p_z(sqrt(2))", Code.EXPRESSION_INVALID, "numbers the text writes"),
         ("p_t(2)", Code.EXPRESSION_INVALID, "takes 2 argument(s), not 1"),
-        ("p_t(2, 10000000)", Code.RESULT_TOO_LARGE, "up to 10^6"),
+        ("p_t(2, 10000000)", ExpressionCode.RESULT_TOO_LARGE, "up to 10^6"),
     ],
 )
 def test_bad_arguments_are_refused(expression: str, code: Code, fragment: str) -> None:
@@ -104,7 +106,7 @@ def test_a_value_on_the_reported_bound_is_undecided_within_the_precision_cap() -
     # p_t(0, 5) is exactly 1: on the bound of "p < 1", which no precision separates.
     with pytest.raises(CgxError) as raised:
         recompute("p_t(0, 5)", "1", ["t(5) = 0, p < 1"])
-    assert raised.value.code == Code.VALUE_UNDECIDED
+    assert raised.value.code == ArithmeticCode.VALUE_UNDECIDED
 
 
 def test_a_leading_point_numeral_is_written_as_the_paper_writes_it() -> None:

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import Recomputation, observation_key, recompute
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.base.digests import canonical_json
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -102,18 +103,18 @@ def test_operands_match_by_exact_value_with_their_sign_ignored() -> None:
 def test_the_result_must_be_written_as_the_text_writes_it() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("1.2e3", "1200", [r"$1.2 \times 10^{3}$"])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     assert "the result 1200 is not written" in raised.value.message
     assert "the cited chunks contain 1.2e3, 1.2, 10, 3, 1e3" in raised.value.message
     with pytest.raises(CgxError) as raised:
         recompute("350", "350.0", ["350"])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
 
 
 def test_an_operand_no_text_contains_is_refused_with_the_numerals_they_do_contain() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("750 / 2 + 0.1", "375", [r"$f_s=750$~Hz", r"bandwidth $375$~Hz"])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     assert raised.value.message == (
         "the numerals 2, 0.1 of the expression are not in the cited chunks' text (compared by exact value); "
         "the cited chunks contain 750, 375"
@@ -123,14 +124,14 @@ def test_an_operand_no_text_contains_is_refused_with_the_numerals_they_do_contai
 def test_texts_without_numerals() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("1 + 1", "2", ["no numbers here", ""])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     assert "contain no numerals" in raised.value.message
 
 
 def test_operands_are_checked_before_anything_is_computed() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("10 ** 10 ** 10", "1", ["1"])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
 
 
 def test_parse_errors_come_before_the_text_check() -> None:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgx_checks.arithmetic import evaluate, parse_expression, recompute
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -37,14 +38,14 @@ def test_an_average_of_times_in_mixed_units_converts_each() -> None:
 def test_values_of_different_dimensions_are_refused() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("mean(12 min, 99.1)", "45 minutes", [CLAIM, *ROWS])
-    assert raised.value.code == Code.UNIT_INCOMPATIBLE
+    assert raised.value.code == ArithmeticCode.UNIT_INCOMPATIBLE
     assert "takes values of one dimension" in raised.value.message
 
 
 def test_a_value_restated_through_a_statistic_of_itself_is_free_evidence() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("mean(99.1)", "99.1", [CLAIM, *ROWS])
-    assert raised.value.code == Code.EXPRESSION_IS_RESULT
+    assert raised.value.code == ArithmeticCode.EXPRESSION_IS_RESULT
 
 
 @pytest.mark.parametrize(

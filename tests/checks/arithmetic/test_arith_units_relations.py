@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import Chunk, ProposalProblems, observation_key, recompute
-from cgx_core.codes import Code
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.errors import CgxError
 
 TEN_PERCENT = {"approximately": F(1, 10), "about": F(1, 10), "~": F(1, 10)}
@@ -55,16 +55,16 @@ def test_siunitx_quantities_are_read_with_their_units() -> None:
 def test_incompatible_units_are_a_clear_error() -> None:
     text = "5 min of data and 3 m of cable, 8 in all"
     error = problems("5 min + 3 m", "8", [text])
-    assert error.code == Code.UNIT_INCOMPATIBLE
+    assert error.code == ArithmeticCode.UNIT_INCOMPATIBLE
     assert "adds [length] to [time]" in error.message
     mismatch = problems("5 min * 2", "10 m", ["5 min twice, 2, is 10 m"])
-    assert mismatch.code == Code.UNIT_INCOMPATIBLE
+    assert mismatch.code == ArithmeticCode.UNIT_INCOMPATIBLE
     assert "write the result with the unit the text gives it" in mismatch.message
 
 
 def test_an_operand_must_carry_the_unit_the_text_writes() -> None:
     error = problems("90 s + 20 h", "2 days", [TIMES], tolerances=TEN_PERCENT)
-    assert error.code == Code.OPERAND_NOT_IN_TEXT
+    assert error.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     assert "90 s (the text writes 90 with the unit minutes)" in error.message
 
 
@@ -72,7 +72,7 @@ def test_dropping_units_the_text_writes_differently_is_refused() -> None:
     # 90 minutes + 20 hours is not 110 of anything: the numbers are in different units.
     text = "set-up took 90 minutes and training 20 hours, 110 hours in all"
     error = problems("90 + 20", "110", [text])
-    assert error.code == Code.UNIT_MISSING
+    assert error.code == ArithmeticCode.UNIT_MISSING
     assert "90 minutes" in error.message and "20 hours" in error.message
     assert recompute("90 min + 20 h", "110 h", [text]).outcome == "failed"  # the paper's error, caught
 
@@ -85,7 +85,7 @@ def test_one_unit_throughout_may_be_left_out() -> None:
 
 def test_information_is_not_a_plain_number() -> None:
     error = problems("16 GB + 1", "17", ["16 GB and 1 more, 17"])
-    assert error.code == Code.UNIT_INCOMPATIBLE
+    assert error.code == ArithmeticCode.UNIT_INCOMPATIBLE
 
 
 # -- relations ------------------------------------------------------------------------------------------
@@ -123,14 +123,14 @@ def test_a_relative_change_needs_no_hundred() -> None:
 
 def test_the_agent_cannot_choose_a_relation_the_text_does_not_write() -> None:
     error = problems("3 * 5", "12", ["3 rates and 5 sizes give 12 pairs"], relation=">=")
-    assert error.code == Code.RELATION_NOT_IN_TEXT
+    assert error.code == ArithmeticCode.RELATION_NOT_IN_TEXT
     assert "it writes '12' (relation =)" in error.message
 
 
 def test_a_result_written_with_two_relations_needs_the_relation_named() -> None:
     text = "fewer than 12 runs, 3 by 4, so 12 in all"
     error = problems("3 * 4", "12", [text])
-    assert error.code == Code.RELATION_NOT_IN_TEXT
+    assert error.code == ArithmeticCode.RELATION_NOT_IN_TEXT
     assert "give `relation`" in error.message
     assert recompute("3 * 4", "12", [text], relation="=").outcome == "passed"
     assert recompute("3 * 4", "12", [text], relation="<").outcome == "failed"
@@ -138,7 +138,7 @@ def test_a_result_written_with_two_relations_needs_the_relation_named() -> None:
 
 def test_a_hedge_the_table_does_not_declare_is_refused() -> None:
     error = problems("90 min + 20 h + 1 day", "2 days", [TIMES], tolerances={"about": F(1, 10)})
-    assert error.code == Code.HEDGE_UNDECLARED
+    assert error.code == ArithmeticCode.HEDGE_UNDECLARED
     assert "'approximately'" in error.message and "declares 'about'" in error.message
 
 
@@ -183,7 +183,7 @@ def test_an_irrational_value_records_the_precision_that_decided_it() -> None:
 def test_a_value_on_the_bound_that_no_precision_decides_is_an_error() -> None:
     # sqrt(2) * sqrt(8) is exactly 4, which no enclosure can show is not below 4.
     error = problems("sqrt(2) * sqrt(8)", "4", ["2 and 8, less than 4"], relation="<")
-    assert error.code == Code.VALUE_UNDECIDED
+    assert error.code == ArithmeticCode.VALUE_UNDECIDED
 
 
 # -- no free evidence -----------------------------------------------------------------------------------
@@ -192,14 +192,14 @@ def test_a_value_on_the_bound_that_no_precision_decides_is_an_error() -> None:
 @pytest.mark.parametrize("expression", ["30", "(30)", "-(-30)", "30 * 1", "30 + 0", "30 ** 1"])
 def test_an_expression_that_is_only_its_result_is_refused(expression: str) -> None:
     error = problems(expression, "30", ["30 epochs, 1 GPU, 0 failures, 30 again"])
-    assert error.code == Code.EXPRESSION_IS_RESULT
+    assert error.code == ArithmeticCode.EXPRESSION_IS_RESULT
     assert "restates the result 30" in error.message
 
 
 @pytest.mark.parametrize(("expression", "result"), [("93.2", "93.2%"), ("93.2%", "93.2"), ("4.52e-5 s", "4.52e-5 mm")])
 def test_the_result_without_its_percent_or_unit_is_not_a_recomputation_either(expression: str, result: str) -> None:
     error = problems(expression, result, ["a fit of 93.2%, an error of 4.52e-5 mm, 4.52e-5 s"])
-    assert Code.EXPRESSION_IS_RESULT in getattr(error, "codes", (error.code,))
+    assert ArithmeticCode.EXPRESSION_IS_RESULT in getattr(error, "codes", (error.code,))
 
 
 def test_a_unit_conversion_is_not_free_evidence() -> None:
@@ -213,7 +213,7 @@ def test_a_unit_conversion_is_not_free_evidence() -> None:
 def test_every_problem_of_a_proposal_is_named_at_once() -> None:
     error = problems("750 / 2 + 0.1 + 5 s", "376", [r"$f_s=750$~Hz", r"bandwidth $375$~Hz, 5 min"])
     assert isinstance(error, ProposalProblems)
-    assert error.codes == (Code.OPERAND_NOT_IN_TEXT,)
+    assert error.codes == (ArithmeticCode.OPERAND_NOT_IN_TEXT,)
     assert "the numerals 2, 0.1 of the expression are not in the cited chunks' text" in error.message
     assert "5 s (the text writes 5 with the unit min)" in error.message
     assert "the result 376 is not written" in error.message
@@ -227,7 +227,7 @@ def test_a_missing_numeral_names_the_chunks_that_write_it_table_rows_included() 
         Chunk("s-9", "sentence", "50k of them train."),
     ]
     error = problems("50k + 10k", "60k", [chunks[0].text], chunks=chunks)
-    assert error.code == Code.OPERAND_NOT_IN_TEXT
+    assert error.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     assert "50k is written in t-1-2 (table-row), s-9" in error.message
     assert "10k is written in t-1-2 (table-row)" in error.message
     assert "add those chunks to `cites`" in error.message
@@ -241,4 +241,4 @@ def test_a_missing_numeral_names_the_chunks_that_write_it_table_rows_included() 
 def test_free_evidence_and_missing_operands_are_named_together() -> None:
     error = problems("30 * 1", "30", ["30 epochs"])
     assert isinstance(error, ProposalProblems)
-    assert error.codes == (Code.OPERAND_NOT_IN_TEXT, Code.EXPRESSION_IS_RESULT)
+    assert error.codes == (ArithmeticCode.OPERAND_NOT_IN_TEXT, ArithmeticCode.EXPRESSION_IS_RESULT)

@@ -29,6 +29,7 @@ from citation_testkit import (
 )
 
 from cgx_checks.citation.addresses import is_public
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.fetch import (
     DEFAULT_POLICY,
     FetchError,
@@ -130,20 +131,20 @@ def test_gzip_body_is_decoded(server: LoopbackServer, guard: ConnectGuard, polic
 @pytest.mark.parametrize(
     ("path", "code", "words"),
     [
-        ("/to-private", Code.FETCH_REFUSED, "10.0.0.1 is private"),
-        ("/to-private-name", Code.FETCH_REFUSED, "'internal.test' resolves to an address that is not public"),
-        ("/to-metadata-decimal", Code.FETCH_REFUSED, "numeric host"),
-        ("/to-file", Code.FETCH_REFUSED, "scheme 'file'"),
-        ("/loop-a", Code.FETCH_REDIRECTS, "loop"),
-        ("/chain/0", Code.FETCH_REDIRECTS, "more than 5"),
-        ("/no-location", Code.FETCH_FAILED, "no Location"),
-        ("/big", Code.FETCH_TOO_LARGE, "2097152 bytes"),
-        ("/big-undeclared", Code.FETCH_TOO_LARGE, "cap"),
-        ("/bomb", Code.FETCH_TOO_LARGE, "decompressed body is larger"),
-        ("/brotli", Code.FETCH_FAILED, "content encoding 'br'"),
-        ("/image", Code.FETCH_CONTENT_TYPE, "'image/png'"),
-        ("/no-type", Code.FETCH_CONTENT_TYPE, "no content type"),
-        ("/missing", Code.FETCH_FAILED, "status 404"),
+        ("/to-private", CitationCode.FETCH_REFUSED, "10.0.0.1 is private"),
+        ("/to-private-name", CitationCode.FETCH_REFUSED, "'internal.test' resolves to an address that is not public"),
+        ("/to-metadata-decimal", CitationCode.FETCH_REFUSED, "numeric host"),
+        ("/to-file", CitationCode.FETCH_REFUSED, "scheme 'file'"),
+        ("/loop-a", CitationCode.FETCH_REDIRECTS, "loop"),
+        ("/chain/0", CitationCode.FETCH_REDIRECTS, "more than 5"),
+        ("/no-location", CitationCode.FETCH_FAILED, "no Location"),
+        ("/big", CitationCode.FETCH_TOO_LARGE, "2097152 bytes"),
+        ("/big-undeclared", CitationCode.FETCH_TOO_LARGE, "cap"),
+        ("/bomb", CitationCode.FETCH_TOO_LARGE, "decompressed body is larger"),
+        ("/brotli", CitationCode.FETCH_FAILED, "content encoding 'br'"),
+        ("/image", CitationCode.FETCH_CONTENT_TYPE, "'image/png'"),
+        ("/no-type", CitationCode.FETCH_CONTENT_TYPE, "no content type"),
+        ("/missing", CitationCode.FETCH_FAILED, "status 404"),
     ],
 )
 def test_misbehaving_server_gives_a_clear_code(
@@ -167,13 +168,13 @@ def test_redirect_to_private_address_is_refused_at_that_hop(
 
 def test_slow_body_times_out(server: LoopbackServer, guard: ConnectGuard) -> None:
     policy = loopback_policy(FakeResolver(dict(NAMES)), read_timeout=0.3)
-    assert refused(lambda: fetch(server.url("arxiv.test", "/slow"), policy=policy)).code == Code.FETCH_TIMEOUT
+    assert refused(lambda: fetch(server.url("arxiv.test", "/slow"), policy=policy)).code == CitationCode.FETCH_TIMEOUT
 
 
 def test_drip_fed_body_hits_the_total_deadline(server: LoopbackServer, guard: ConnectGuard) -> None:
     policy = loopback_policy(FakeResolver(dict(NAMES)), read_timeout=5.0, deadline=0.5)
     error = refused(lambda: fetch(server.url("arxiv.test", "/drip"), policy=policy))
-    assert error.code == Code.FETCH_TIMEOUT
+    assert error.code == CitationCode.FETCH_TIMEOUT
     assert "deadline" in error.message
 
 
@@ -182,7 +183,7 @@ def test_not_utf8_text_is_fetched_but_unreadable(
 ) -> None:
     fetched = fetch(server.url("arxiv.test", "/latin1"), policy=policy)
     error = refused(lambda: extract_text(fetched.body, kind_for(fetched.content_type), charset=fetched.charset))
-    assert error.code == Code.SOURCE_UNREADABLE
+    assert error.code == CitationCode.SOURCE_UNREADABLE
     assert "not valid utf-8 at byte 3" in error.message
 
 
@@ -196,7 +197,7 @@ def test_name_with_one_private_address_is_refused_without_connecting(
     server: LoopbackServer, guard: ConnectGuard, policy: FetchPolicy
 ) -> None:
     error = refused(lambda: fetch(server.url("mixed.test", "/echo-host"), policy=policy))
-    assert error.code == Code.FETCH_REFUSED
+    assert error.code == CitationCode.FETCH_REFUSED
     assert "10.0.0.8 is private" in error.message
     assert guard.connects == []
 
@@ -215,14 +216,14 @@ def test_rebinding_name_is_resolved_once_and_the_checked_address_is_used(
 def test_rebinding_between_hops_is_caught_at_the_next_hop(server: LoopbackServer, guard: ConnectGuard) -> None:
     resolver = RebindingResolver(first=["127.0.0.1"], then=["10.0.0.9"])
     error = refused(lambda: fetch(server.url("rebind.test", "/pdf/2101.00001"), policy=loopback_policy(resolver)))
-    assert error.code == Code.FETCH_REFUSED
+    assert error.code == CitationCode.FETCH_REFUSED
     assert resolver.calls == ["rebind.test", "rebind.test"]
     assert guard.connects == [("127.0.0.1", server.port)]
 
 
 def test_default_policy_refuses_the_loopback_server(server: LoopbackServer, guard: ConnectGuard) -> None:
     error = refused(lambda: fetch(f"http://127.0.0.1:{server.port}/echo-host"))
-    assert error.code == Code.FETCH_REFUSED
+    assert error.code == CitationCode.FETCH_REFUSED
     assert "loopback" in error.message
     assert FetchPolicy() == DEFAULT_POLICY
     assert guard.connects == []
@@ -249,7 +250,7 @@ def test_tls_certificate_for_another_name_is_refused(
     policy = loopback_policy(FakeResolver(dict(NAMES)), tls_context=client_context)
     with guarded(monkeypatch, {("127.0.0.1", tls_server.port)}):
         error = refused(lambda: fetch(tls_server.url("arxiv.test", "/abs/2101.00001"), policy=policy))
-    assert error.code == Code.FETCH_FAILED
+    assert error.code == CitationCode.FETCH_FAILED
     assert "certificate" in error.message.lower()
 
 
@@ -261,7 +262,7 @@ def test_inflater_output_is_bounded_per_step() -> None:
     with pytest.raises(CgxError) as caught:
         for piece in inflater.feed(bomb):
             produced.append(len(piece))
-    assert caught.value.code == Code.FETCH_TOO_LARGE
+    assert caught.value.code == CitationCode.FETCH_TOO_LARGE
     assert sum(produced) <= 1000
 
 
@@ -278,7 +279,7 @@ def test_truncated_gzip_body_fails() -> None:
     data = gzip.compress(LANDING_HTML.encode())[:-12]
     inflater = _Inflater("gzip", 1 << 20)
     list(inflater.feed(data))
-    assert refused(inflater.finish).code == Code.FETCH_FAILED
+    assert refused(inflater.finish).code == CitationCode.FETCH_FAILED
 
 
 def test_trace_hook_refuses_a_connection_to_an_unchecked_address() -> None:
@@ -321,14 +322,14 @@ def test_a_hop_rule_stops_a_redirect_before_its_host_is_resolved_or_reached(
 
     def stay_on_doi_test(hop: ParsedUrl) -> None:
         if hop.host != "doi.test":
-            raise CgxError(Code.SOURCE_UNTIED, f"left doi.test for {hop.host}")
+            raise CgxError(CitationCode.SOURCE_UNTIED, f"left doi.test for {hop.host}")
 
     before = len(server.requests)
     error = refused(
         lambda: fetch(server.url("doi.test", "/10.1000/xyz"), policy=loopback_policy(resolver), allow=stay_on_doi_test)
     )
     assert isinstance(error, FetchError)
-    assert error.code == Code.SOURCE_UNTIED
+    assert error.code == CitationCode.SOURCE_UNTIED
     assert [(hop.url, hop.status) for hop in error.hops] == [(f"http://doi.test:{server.port}/10.1000/xyz", 302)]
     assert resolver.calls == ["doi.test"]  # publisher.test was never looked up
     assert len(server.requests) == before + 1
@@ -339,10 +340,10 @@ def test_a_failed_fetch_keeps_every_hop_answered_before_it_failed(
 ) -> None:
     error = refused(lambda: fetch(server.url("arxiv.test", "/missing"), policy=policy))
     assert isinstance(error, FetchError)
-    assert (error.code, [hop.status for hop in error.hops]) == (Code.FETCH_FAILED, [404])
+    assert (error.code, [hop.status for hop in error.hops]) == (CitationCode.FETCH_FAILED, [404])
     error = refused(lambda: fetch(server.url("arxiv.test", "/to-private"), policy=policy))
     assert isinstance(error, FetchError)
-    assert (error.code, [hop.status for hop in error.hops]) == (Code.FETCH_REFUSED, [302])
+    assert (error.code, [hop.status for hop in error.hops]) == (CitationCode.FETCH_REFUSED, [302])
     error = refused(lambda: fetch("http://nowhere.test/", policy=policy))
     assert isinstance(error, FetchError)
-    assert (error.code, error.hops) == (Code.FETCH_FAILED, ())
+    assert (error.code, error.hops) == (CitationCode.FETCH_FAILED, ())

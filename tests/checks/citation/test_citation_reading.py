@@ -21,6 +21,7 @@ from citation_testkit import (
     tls_contexts,
 )
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.fetch import fetch
 from cgx_checks.citation.reading import Reading, read_source, replay_reading
 from cgx_checks.citation.text import kind_for
@@ -73,7 +74,7 @@ def test_passage_not_in_the_cited_copy(cited: tuple[Path, dict[str, str]], name:
     error = error_of(
         lambda: read_source(data, kind_for(name), "the measured efficiency of the detector was 39 per cent")
     )
-    assert error.code == Code.PASSAGE_NOT_FOUND
+    assert error.code == CitationCode.PASSAGE_NOT_FOUND
 
 
 def test_cited_copy_changed_since_start_run(cited: tuple[Path, dict[str, str]]) -> None:
@@ -81,7 +82,7 @@ def test_cited_copy_changed_since_start_run(cited: tuple[Path, dict[str, str]]) 
     path = folder / "smith2021.txt"
     path.write_bytes(path.read_bytes().replace(b"93", b"97"))
     error = error_of(lambda: tie_for_cited(path.name, ENTRY, bytes_digest(path.read_bytes()), recorded[path.name]))
-    assert error.code == Code.SOURCE_CHANGED
+    assert error.code == CitationCode.SOURCE_CHANGED
 
 
 def test_cited_copy_of_another_entry_is_untied(cited: tuple[Path, dict[str, str]]) -> None:
@@ -126,7 +127,7 @@ def test_loopback_arxiv_like_pages_read_but_untied(monkeypatch: pytest.MonkeyPat
     hidden = error_of(
         lambda: read_source(abstract.body, "html", "this script text is never part of the page text", charset="utf-8")
     )
-    assert hidden.code == Code.PASSAGE_NOT_FOUND
+    assert hidden.code == CitationCode.PASSAGE_NOT_FOUND
 
 
 def test_fetched_non_utf8_page_is_unreadable(monkeypatch: pytest.MonkeyPatch, server: LoopbackServer) -> None:
@@ -134,7 +135,7 @@ def test_fetched_non_utf8_page_is_unreadable(monkeypatch: pytest.MonkeyPatch, se
     with guarded(monkeypatch, {("127.0.0.1", server.port)}):
         fetched = fetch(server.url("arxiv.test", "/latin1"), policy=policy)
     error = error_of(lambda: read_source(fetched.body, kind_for(fetched.content_type), PASSAGE))
-    assert error.code == Code.SOURCE_UNREADABLE
+    assert error.code == CitationCode.SOURCE_UNREADABLE
 
 
 def test_arxiv_and_doi_sources_tied_end_to_end_on_port_443(

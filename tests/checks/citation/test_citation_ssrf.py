@@ -14,9 +14,9 @@ from citation_testkit import FakeResolver, RebindingResolver, guarded
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.fetch import FetchPolicy, fetch
 from cgx_checks.citation.urls import parse_url
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 LITERALS = [
@@ -132,7 +132,7 @@ def test_refused_before_resolving_or_connecting(
 ) -> None:
     with guarded(monkeypatch) as guard, pytest.raises(CgxError) as caught:
         fetch(url, policy=FetchPolicy(resolver=resolver))
-    assert caught.value.code == Code.FETCH_REFUSED, caught.value.message
+    assert caught.value.code == CitationCode.FETCH_REFUSED, caught.value.message
     assert resolver.calls == []
     assert guard.connects == []
     assert guard.lookups == []
@@ -144,7 +144,7 @@ def test_name_resolving_to_a_non_public_address_is_refused(
 ) -> None:
     with guarded(monkeypatch) as guard, pytest.raises(CgxError) as caught:
         fetch(url, policy=FetchPolicy(resolver=resolver))
-    assert caught.value.code == Code.FETCH_REFUSED, caught.value.message
+    assert caught.value.code == CitationCode.FETCH_REFUSED, caught.value.message
     assert len(resolver.calls) == 1
     assert guard.connects == []
     assert guard.lookups == []
@@ -154,7 +154,7 @@ def test_rebinding_resolver_answering_private_first_is_refused(monkeypatch: pyte
     resolver = RebindingResolver(first=["10.0.0.1"], then=["93.184.216.34"])
     with guarded(monkeypatch) as guard, pytest.raises(CgxError) as caught:
         fetch("http://rebind.example/", policy=FetchPolicy(resolver=resolver))
-    assert caught.value.code == Code.FETCH_REFUSED
+    assert caught.value.code == CitationCode.FETCH_REFUSED
     assert resolver.calls == ["rebind.example"]
     assert guard.connects == []
 
@@ -165,7 +165,7 @@ def test_unresolvable_name_fails_without_connecting(
 ) -> None:
     with guarded(monkeypatch) as guard, pytest.raises(CgxError) as caught:
         fetch("http://empty.example/", policy=FetchPolicy(resolver=FakeResolver(table)))
-    assert caught.value.code == Code.FETCH_FAILED
+    assert caught.value.code == CitationCode.FETCH_FAILED
     assert words in caught.value.message
     assert guard.connects == []
 
@@ -195,7 +195,7 @@ def test_no_host_accepted_as_a_name_is_an_ipv4_number_to_the_c_library(host: str
     try:
         parsed = parse_url(f"http://{host}/")
     except CgxError as error:
-        assert error.code == Code.FETCH_REFUSED
+        assert error.code == CitationCode.FETCH_REFUSED
         return
     if parsed.literal is None:
         assert not _inet_aton_reads(parsed.host)

@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 from citation_testkit import make_pdf
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.fetch import DEFAULT_CONTENT_TYPES
 from cgx_checks.citation.text import PAGE_SEPARATOR, extract_text, kind_for
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 
 def unreadable(data: bytes, kind: str, charset: str | None = None) -> str:
     with pytest.raises(CgxError) as caught:
         extract_text(data, kind, charset=charset)  # type: ignore[arg-type]
-    assert caught.value.code == Code.SOURCE_UNREADABLE
+    assert caught.value.code == CitationCode.SOURCE_UNREADABLE
     return caught.value.message
 
 
@@ -135,7 +135,7 @@ def test_every_accepted_content_type_has_a_kind() -> None:
 def test_kind_for_unknown_is_unreadable(value: str) -> None:
     with pytest.raises(CgxError) as caught:
         kind_for(value)
-    assert caught.value.code == Code.SOURCE_UNREADABLE
+    assert caught.value.code == CitationCode.SOURCE_UNREADABLE
 
 
 def test_real_latex_paper_reads(papers: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.ties import (
     ArxivId,
     Entry,
@@ -20,7 +21,6 @@ from cgx_checks.citation.ties import (
     urls_for,
 )
 from cgx_checks.citation.urls import parse_url
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 NEW = Entry(key="smith2021", arxiv="2101.00001")
@@ -173,7 +173,7 @@ def test_cited_copy_of_another_name_is_untied(name: str) -> None:
 def test_changed_cited_copy_is_an_error(recorded: str | None) -> None:
     with pytest.raises(CgxError) as caught:
         tie_for_cited("smith2021.txt", NEW, "sha256:aa", recorded)
-    assert caught.value.code == Code.SOURCE_CHANGED
+    assert caught.value.code == CitationCode.SOURCE_CHANGED
 
 
 @pytest.mark.parametrize(
@@ -200,7 +200,7 @@ def test_the_tie_is_decided_before_fetching_from_the_url_and_the_entry(entry: En
 def test_a_url_the_fetcher_cannot_parse_is_refused_before_any_tie(url: str) -> None:
     with pytest.raises(CgxError) as caught:
         tie_before_fetch(url, NEW)
-    assert caught.value.code == Code.FETCH_REFUSED
+    assert caught.value.code == CitationCode.FETCH_REFUSED
 
 
 def test_an_arxiv_tie_stops_at_a_hop_off_arxiv_and_a_doi_tie_goes_anywhere() -> None:
@@ -209,6 +209,6 @@ def test_an_arxiv_tie_stops_at_a_hop_off_arxiv_and_a_doi_tie_goes_anywhere() -> 
     for url in ("https://mirror.example/2101.00001.pdf", "http://arxiv.org/pdf/2101.00001v2"):
         with pytest.raises(CgxError) as caught:
             arxiv(parse_url(url))
-        assert caught.value.code == Code.SOURCE_UNTIED
+        assert caught.value.code == CitationCode.SOURCE_UNTIED
     doi = hop_rule(Tie(kind="doi", names="10.2307/1940591"))
     doi(parse_url("http://www.jstor.org/stable/1940591"))

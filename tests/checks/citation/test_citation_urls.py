@@ -6,8 +6,8 @@ from ipaddress import IPv4Address, IPv6Address
 
 import pytest
 
+from cgx_checks.citation.codes import CitationCode
 from cgx_checks.citation.urls import parse_url, resolve_location
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 
@@ -67,7 +67,7 @@ def test_parts() -> None:
 def test_refused(url: str) -> None:
     with pytest.raises(CgxError) as caught:
         parse_url(url)
-    assert caught.value.code == Code.FETCH_REFUSED
+    assert caught.value.code == CitationCode.FETCH_REFUSED
 
 
 @pytest.mark.parametrize(
@@ -90,4 +90,4 @@ def test_redirect_locations(location: str, resolved: str) -> None:
 def test_refused_redirect_locations(location: str) -> None:
     with pytest.raises(CgxError) as caught:
         resolve_location(parse_url("https://example.org/"), location)
-    assert caught.value.code == Code.FETCH_REFUSED
+    assert caught.value.code == CitationCode.FETCH_REFUSED

@@ -8,6 +8,7 @@ import json
 import pytest
 from registry_testkit import agency, arxiv_error, arxiv_feed, crossref, datacite, unregistered
 
+from cgx_checks.references.codes import ReferenceCode
 from cgx_checks.references.identity import EntryFields, differences, family_key, fold
 from cgx_checks.references.registries import (
     Notice,
@@ -17,7 +18,6 @@ from cgx_checks.references.registries import (
     datacite_record,
     registration_agency,
 )
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
 RESNET = crossref(
@@ -33,7 +33,7 @@ RESNET = crossref(
 def unreadable(call: object) -> str:
     with pytest.raises(CgxError) as caught:
         call()  # type: ignore[operator]
-    assert caught.value.code == Code.METADATA_UNREADABLE
+    assert caught.value.code == ReferenceCode.METADATA_UNREADABLE
     return caught.value.message
 
 

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 import sympy
 
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.maths.build import build_step
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.decide import decide_step
 from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.limits import NUMERIC_CALCULUS_BUDGET
@@ -106,7 +108,7 @@ def test_a_false_step_about_an_undefined_function_is_not_proved_false_but_the_nu
     decider: SymbolicDecider, encoding: dict[str, Any]
 ) -> None:
     # Q(r) left over proves nothing (Q may be 0): sympy cannot decide; a test function shows it false.
-    assert decider.decide(encoding).code == str(Code.SYMBOLIC_UNDECIDED)
+    assert decider.decide(encoding).code == str(MathsCode.SYMBOLIC_UNDECIDED)
     numeric = decider.numeric_check(encoding)
     assert numeric.result == "failed", numeric
     assert numeric.functions is not None and set(numeric.functions) == set(encoding["functions"])
@@ -209,11 +211,11 @@ def test_a_condition_and_a_value_cannot_be_one_step() -> None:
 @pytest.mark.parametrize(
     ("encoding", "code", "words"),
     [
-        (step("ln(x)", "Log(x)", {"x": REAL}), Code.UNKNOWN_FUNCTION, "did you mean log?"),
-        (step("arctan(x)", "atann(x)", {"x": REAL}), Code.UNKNOWN_FUNCTION, "did you mean atan?"),
-        (step("erff(x)", "1", {"x": REAL}), Code.UNKNOWN_FUNCTION, "did you mean erf?"),
-        (step("x", "x", {"x": REAL}), Code.STEP_TRIVIAL, "could not fail"),
-        (step("x*2 + 1", "1 + 2*x", {"x": REAL}), Code.STEP_TRIVIAL, "could not fail"),
+        (step("ln(x)", "Log(x)", {"x": REAL}), ExpressionCode.UNKNOWN_FUNCTION, "did you mean log?"),
+        (step("arctan(x)", "atann(x)", {"x": REAL}), ExpressionCode.UNKNOWN_FUNCTION, "did you mean atan?"),
+        (step("erff(x)", "1", {"x": REAL}), ExpressionCode.UNKNOWN_FUNCTION, "did you mean erf?"),
+        (step("x", "x", {"x": REAL}), MathsCode.STEP_TRIVIAL, "could not fail"),
+        (step("x*2 + 1", "1 + 2*x", {"x": REAL}), MathsCode.STEP_TRIVIAL, "could not fail"),
         (step("Integral(x, (y, 0, 1))", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "declared symbol"),
         (step("Integral(x, (x, 0))", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "(x, a, b)"),
         (step("Derivative(x^2, x, 11)", "0", {"x": REAL}), Code.EXPRESSION_TOO_LARGE, "order"),
@@ -221,7 +223,7 @@ def test_a_condition_and_a_value_cannot_be_one_step() -> None:
         (step("x + (1, 2)", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "does not parse"),
         (step("sin((x, 1, 2))", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "belong in Integral"),
         (step("Limit(x, x, 0, '*')", "0", {"x": REAL}), Code.EXPRESSION_INVALID, "does not parse"),
-        (step("Q(x)", "1", {"x": REAL}), Code.UNKNOWN_FUNCTION, "declare an undefined function"),
+        (step("Q(x)", "1", {"x": REAL}), ExpressionCode.UNKNOWN_FUNCTION, "declare an undefined function"),
         (step("gamma(x)", "1", {"x": REAL, "gamma": REAL}), Code.EXPRESSION_INVALID, "declared symbol and"),
         (step("x % 2", "1", {"x": REAL}), Code.EXPRESSION_INVALID, "% is not read: write x/100"),
         (step("And(x, x > 1)", "True", {"x": REAL}), Code.EXPRESSION_INVALID, "joins conditions"),

@@ -10,6 +10,7 @@ import pytest
 import sympy
 
 from cgx_checks.maths.build import build_step
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.decide import decide_step
 from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.outcome import MathsOutcome
@@ -158,10 +159,10 @@ def test_false_steps_fail_with_a_proof(
 def test_a_step_sympy_cannot_reduce_is_an_error_the_numeric_fallback_decides(decider: SymbolicDecider) -> None:
     true = {"symbols": {"x": ["positive"]}, "lhs": "atan(x) + atan(1/x)", "rhs": "pi/2"}
     outcome = decider.decide(true)
-    assert (outcome.result, outcome.code) == ("error", str(Code.SYMBOLIC_UNDECIDED))
+    assert (outcome.result, outcome.code) == ("error", str(MathsCode.SYMBOLIC_UNDECIDED))
     assert decider.numeric_check(true).result == "passed"
     root = {"symbols": {"x": ["positive"]}, "lhs": "sqrt(x^2 + 2*x + 1)", "rhs": "x + 1"}
-    assert decider.decide(root).code == str(Code.SYMBOLIC_UNDECIDED)
+    assert decider.decide(root).code == str(MathsCode.SYMBOLIC_UNDECIDED)
     assert decider.numeric_check(root).result == "passed"
 
 
@@ -183,7 +184,7 @@ def test_the_outcome_is_reproduced_byte_for_byte(decider: SymbolicDecider) -> No
 def test_a_refused_encoding_raises_before_reaching_the_worker(decider: SymbolicDecider) -> None:
     with pytest.raises(CgxError) as caught:
         decider.decide({"symbols": X, "lhs": "x**10**10", "rhs": "x"})
-    assert caught.value.code == Code.DEGREE_TOO_LARGE
+    assert caught.value.code == MathsCode.DEGREE_TOO_LARGE
 
 
 # -- hostile steps through the worker ---------------------------------------------------------------------
@@ -206,7 +207,7 @@ def test_a_true_step_that_needs_simplify_on_issue_21787_ends_within_budget_and_t
     }
     outcome = decider.decide(step)
     # sympy's simplify takes minutes here; whether it finishes within the budget depends on the machine.
-    assert outcome.result == "passed" or outcome.code in (Code.SYMBOLIC_TIMEOUT, Code.SYMBOLIC_UNDECIDED)
+    assert outcome.result == "passed" or outcome.code in (MathsCode.SYMBOLIC_TIMEOUT, MathsCode.SYMBOLIC_UNDECIDED)
     assert decider.decide({"symbols": X, "lhs": "(x + 1)^2", "rhs": "x^2 + 2*x + 1"}).result == "passed"
     assert decider.worker.pid is not None
     assert decider.numeric_check(step).result == "passed"
@@ -229,9 +230,9 @@ def test_large_false_steps_are_shown_false_before_anything_is_expanded(
 
 def test_a_side_undefined_as_written_is_an_error(decider: SymbolicDecider) -> None:
     outcome = decider.decide({"symbols": X, "lhs": "x/(x - x)", "rhs": "1"})
-    assert outcome.code == str(Code.SYMBOLIC_UNDECIDED) and "undefined" in outcome.detail
+    assert outcome.code == str(MathsCode.SYMBOLIC_UNDECIDED) and "undefined" in outcome.detail
     numeric = decider.numeric_check({"symbols": X, "lhs": "x/(x - x)", "rhs": "1"})
-    assert (numeric.result, numeric.code) == ("error", str(Code.NUMERIC_UNDEFINED))
+    assert (numeric.result, numeric.code) == ("error", str(MathsCode.NUMERIC_UNDEFINED))
 
 
 def test_running_out_of_memory_is_an_error_and_the_worker_is_stopped_and_reaped() -> None:
@@ -245,7 +246,7 @@ def test_running_out_of_memory_is_an_error_and_the_worker_is_stopped_and_reaped(
         pid = small.worker.pid
         assert pid is not None
         outcome = small.decide(step)
-        assert (outcome.result, outcome.code) == ("error", str(Code.SYMBOLIC_TIMEOUT))
+        assert (outcome.result, outcome.code) == ("error", str(MathsCode.SYMBOLIC_TIMEOUT))
         assert "memory" in outcome.detail
         assert small.worker.pid is None  # started again by the next call (see the issue 21787 test)
     if Path("/proc").is_dir():

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cgx_checks.expression_codes import ExpressionCode
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.latex_source import normalise, occurs
 from cgx_checks.maths.observation import canonical_text
 from cgx_checks.maths.parse import parse_side
@@ -50,7 +52,7 @@ def test_the_dynonet_factorisation_reads_as_the_paper_means_it_once_the_reading_
     latex = r"A(q) = (1 - r e^{j\beta} q^{-1}) ( 1 - r e^{-j\beta}q^{-1}) = 1 - 2r\cos\beta q^{-1} + r^2 q^{-2}"
     symbols = {"r": ["positive"], "\\beta": ["real"], "q": ["nonzero"]}
     error = refused(latex, symbols, aliases={"j": "I"}, split=2)
-    assert error.code == Code.LATEX_AMBIGUOUS and "cos(a)*b or cos(a*b)" in error.message
+    assert error.code == MathsCode.LATEX_AMBIGUOUS and "cos(a)*b or cos(a*b)" in error.message
     step = read(latex, symbols, aliases={"j": "I"}, split=2, function_argument="factor")
     assert sides(step) == (
         "(1 - r*E^(I*beta)*q^(-1))*(1 - r*E^(-(I*beta))*q^(-1))",
@@ -60,7 +62,10 @@ def test_the_dynonet_factorisation_reads_as_the_paper_means_it_once_the_reading_
     product = read(latex, symbols, aliases={"j": "I"}, split=2, function_argument="product")
     assert sides(product)[1] == "1 - 2*r*cos(beta*q^(-1)) + r^2*q^(-2)"
     # A(q) is not declared, and split 2 does not read it.
-    assert refused(latex, symbols, aliases={"j": "I"}, split=1, function_argument="factor").code == Code.UNKNOWN_SYMBOL
+    assert (
+        refused(latex, symbols, aliases={"j": "I"}, split=1, function_argument="factor").code
+        == ExpressionCode.UNKNOWN_SYMBOL
+    )
 
 
 def test_the_farr_chain_splits_at_each_relation() -> None:
@@ -163,7 +168,7 @@ def test_two_spellings_of_one_expression_are_a_trivial_step(
     latex: str, symbols: dict[str, list[str]], extra: dict[str, Any]
 ) -> None:
     error = refused(latex, symbols, **extra)
-    assert error.code == Code.STEP_TRIVIAL and "could not fail" in error.message
+    assert error.code == MathsCode.STEP_TRIVIAL and "could not fail" in error.message
 
 
 def test_a_condition_side_joins_its_lines_and_chains() -> None:
@@ -180,25 +185,30 @@ def test_an_approximate_relation_is_recorded_and_needs_a_reported_number() -> No
     step = read(r"\sqrt{5.8\times10^{-10}} \approx 2.4\times10^{-5}", {})
     assert (step.relation, step.reported) == ("approx", "rhs")
     error = refused(r"\sin x \approx x", {"x": []})
-    assert error.code == Code.APPROXIMATION_NOT_NUMERIC
+    assert error.code == MathsCode.APPROXIMATION_NOT_NUMERIC
 
 
 @pytest.mark.parametrize(
     ("latex", "symbols", "code", "words"),
     [
-        (r"a = b + \dots + c", {"a": [], "b": [], "c": []}, Code.LATEX_INVALID, "terms the paper does not write"),
-        (r"\hat{V} = V + \mathcal{O}(1/N)", {"V_hat": [], "V": [], "N": []}, Code.LATEX_INVALID, "order-of-magnitude"),
-        (r"W = \sum_i w_i", {"W": [], "w_i": []}, Code.LATEX_INVALID, "does not give its bounds"),
-        (r"x = 1 \pm y", {"x": [], "y": []}, Code.LATEX_INVALID, "two values"),
-        (r"\langle x \rangle = 0", {"x": []}, Code.LATEX_INVALID, "expectation"),
-        (r"\int_0^1 x = 1", {"x": []}, Code.LATEX_INVALID, "no differential"),
-        (r"x = \frac{1}{", {"x": []}, Code.LATEX_INVALID, "does not parse"),
-        (r"x_{k+1} = 0", {"k": []}, Code.LATEX_INVALID, "declare the sequence"),
-        (r"\frac{dy}{dx} = 1", {"y": [], "x": []}, Code.LATEX_INVALID, "declare it in functions"),
-        (r"y = z", {"y": []}, Code.UNKNOWN_SYMBOL, "'z'"),
-        (r"y = e^{j x}", {"y": [], "x": []}, Code.UNKNOWN_SYMBOL, 'aliases {"j": "I"}'),
-        (r"x < 1", {"x": []}, Code.LATEX_INVALID, "not = or \\approx"),
-        (r"x \to 1", {"x": []}, Code.LATEX_INVALID, "not = or \\approx"),
+        (r"a = b + \dots + c", {"a": [], "b": [], "c": []}, MathsCode.LATEX_INVALID, "terms the paper does not write"),
+        (
+            r"\hat{V} = V + \mathcal{O}(1/N)",
+            {"V_hat": [], "V": [], "N": []},
+            MathsCode.LATEX_INVALID,
+            "order-of-magnitude",
+        ),
+        (r"W = \sum_i w_i", {"W": [], "w_i": []}, MathsCode.LATEX_INVALID, "does not give its bounds"),
+        (r"x = 1 \pm y", {"x": [], "y": []}, MathsCode.LATEX_INVALID, "two values"),
+        (r"\langle x \rangle = 0", {"x": []}, MathsCode.LATEX_INVALID, "expectation"),
+        (r"\int_0^1 x = 1", {"x": []}, MathsCode.LATEX_INVALID, "no differential"),
+        (r"x = \frac{1}{", {"x": []}, MathsCode.LATEX_INVALID, "does not parse"),
+        (r"x_{k+1} = 0", {"k": []}, MathsCode.LATEX_INVALID, "declare the sequence"),
+        (r"\frac{dy}{dx} = 1", {"y": [], "x": []}, MathsCode.LATEX_INVALID, "declare it in functions"),
+        (r"y = z", {"y": []}, ExpressionCode.UNKNOWN_SYMBOL, "'z'"),
+        (r"y = e^{j x}", {"y": [], "x": []}, ExpressionCode.UNKNOWN_SYMBOL, 'aliases {"j": "I"}'),
+        (r"x < 1", {"x": []}, MathsCode.LATEX_INVALID, "not = or \\approx"),
+        (r"x \to 1", {"x": []}, MathsCode.LATEX_INVALID, "not = or \\approx"),
         ("x = " + "{" * 60 + "1" + "}" * 60, {"x": []}, Code.EXPRESSION_TOO_LARGE, "nest deeper"),
         ("x = " + "1+" * 1100 + "1", {"x": []}, Code.EXPRESSION_TOO_LARGE, "characters"),
     ],
@@ -213,7 +223,7 @@ def test_what_cannot_be_read_is_refused_with_a_code(
 
 def test_a_relation_given_as_one_side_is_refused_with_the_way_to_split_it() -> None:
     error = refused(r"a_1 &= - 2\sigma(\rho)", {"a_1": [], "\\rho": []}, functions=["\\sigma"], rhs="a_1")
-    assert error.code == Code.LATEX_INVALID and "leave out rhs and give split" in error.message
+    assert error.code == MathsCode.LATEX_INVALID and "leave out rhs and give split" in error.message
 
 
 def test_a_symbol_may_be_named_e_and_then_the_letter_is_not_eulers_number() -> None:

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.encoding import domain_of, load_encoding
 from cgx_checks.maths.numeric import POINTS, compare_at, numeric_points, numeric_seed
 from cgx_checks.maths.points import draw_points, value_from_json
 from cgx_checks.maths.vocabulary import ASSUMPTIONS
 from cgx_core.base.digests import canonical_json, hex_of, json_digest
-from cgx_core.codes import Code
 
 X = {"x": ["real"]}
 
@@ -82,7 +82,7 @@ def test_too_many_undefined_points_are_an_error() -> None:
     assert (found["result"], found["undefined"], found["compared"]) == ("passed", 8, 24)
     many = [{"x": "0"}] * 9 + [{"x": str(n)} for n in range(1, 24)]
     found = compare_at(raw, many)
-    assert (found["result"], found["code"]) == ("error", str(Code.NUMERIC_UNDEFINED))
+    assert (found["result"], found["code"]) == ("error", str(MathsCode.NUMERIC_UNDEFINED))
 
 
 def test_a_step_built_as_written_is_cheap_to_evaluate_where_sympy_would_expand_it(decider: SymbolicDecider) -> None:
@@ -94,7 +94,7 @@ def test_running_out_of_budget_still_records_the_seed_and_points() -> None:
     raw = encoding("x + x", "2*x")
     with SymbolicDecider(budget=0.0) as hurried:
         outcome = hurried.numeric_check(raw)
-    assert (outcome.result, outcome.code) == ("error", str(Code.SYMBOLIC_TIMEOUT))
+    assert (outcome.result, outcome.code) == ("error", str(MathsCode.SYMBOLIC_TIMEOUT))
     assert (outcome.seed, list(outcome.points)) == numeric_points(raw)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.maths import build
 from cgx_checks.maths.schema import EXAMPLES, proposal_schema
 from cgx_checks.maths.structure import parse_step
@@ -69,7 +70,7 @@ def test_the_published_functions_are_exactly_those_the_grammar_accepts_and_sympy
 def test_a_function_not_published_is_refused(name: str) -> None:
     with pytest.raises(CgxError) as caught:
         parse_step({"symbols": {"x": ["real"]}, "lhs": f"{name}(x)", "rhs": "1"})
-    assert caught.value.code == Code.UNKNOWN_FUNCTION
+    assert caught.value.code == ExpressionCode.UNKNOWN_FUNCTION
 
 
 def test_the_published_aliases_constants_operators_and_percent_are_read_as_described() -> None:
