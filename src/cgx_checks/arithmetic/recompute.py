@@ -398,7 +398,7 @@ def _check_percent_columns(
         raise ProposalProblems(
             [
                 (
-                    Code.UNIT_MISSING,
+                    ArithmeticCode.UNIT_MISSING,
                     f"{shown} are cells of a column whose header gives % and the result {numeral.written} is a "
                     f"percentage: write them as percentages ({', '.join(f'{text}%' for text in dict.fromkeys(plain))}) "
                     "so the expression and the result are on one scale",

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cgx_checks.arithmetic import recompute
+from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.audit.replay import replay
-from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers.columns import column_occurrences, header_unit
 from cgx_core.tooling.registry import call_tool
@@ -50,7 +50,7 @@ def test_headers_without_a_unit_give_none(header: str) -> None:
 def test_a_percentage_from_plain_cells_of_a_percent_column_is_refused_with_how_to_write_them() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("max(68.5, 74.1, 78.4)", "78.4%", [CLAIM, *ROWS], columns=ROWS)
-    assert raised.value.code == Code.UNIT_MISSING
+    assert raised.value.code == ArithmeticCode.UNIT_MISSING
     assert "write them as percentages (68.5%, 74.1%, 78.4%)" in raised.value.message
 
 
@@ -65,7 +65,7 @@ def test_cells_written_as_their_header_says_are_compared_on_one_scale() -> None:
 def test_without_the_rows_as_columns_a_percent_cell_is_not_in_the_text() -> None:
     with pytest.raises(CgxError) as raised:
         recompute("max(68.5%, 74.1%, 78.4%)", "78.4%", [CLAIM, *ROWS])
-    assert raised.value.code == Code.OPERAND_NOT_IN_TEXT
+    assert raised.value.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
 
 
 PAPER = r"""\documentclass{article}
