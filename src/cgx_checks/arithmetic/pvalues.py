@@ -77,8 +77,8 @@ def pvalue(name: str, arguments: list[Interval], bits: int) -> Interval:
 
 
 def _check_domain(name: str, values: list[Fraction]) -> None:
-    degrees = {"p_t": values[1:], "p_t1": values[1:], "p_r": values[1:], "p_chi2": values[1:], "p_F": values[1:]}
-    for value in degrees.get(name, []):
+    """Every argument after the statistic is a degree of freedom (p_z and p_z1 take none)."""
+    for value in values[1:]:
         if value <= 0:
             raise ValueError(f"degrees of freedom must be positive, not {value}")
     if name == "p_r" and not -1 < values[0] < 1:
