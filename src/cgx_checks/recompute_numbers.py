@@ -13,6 +13,7 @@ from cgx_checks.arithmetic.codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
+from cgx_core.numbers.columns import TABLE_ROW, row_title
 from cgx_core.plugin_api import (
     CheckTypeRegistry,
     Outcome,
@@ -282,9 +283,9 @@ def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
     split row (`t-3a`) are not rows."""
     tables: list[tuple[Any, list[str]]] = []
     for node in run.nodes():
-        if node.unit != "table-row" or not _ROW_ID.match(node.id):
+        if node.unit != TABLE_ROW or not _ROW_ID.match(node.id):
             continue
-        identity = (repr(sorted(dict(node.attributes.get("table") or {}).items())), _title(node.text or ""))
+        identity = (repr(sorted(dict(node.attributes.get("table") or {}).items())), row_title(node.text or ""))
         if not tables or tables[-1][0] != identity:
             tables.append((identity, []))
         tables[-1][1].append(node.id)
@@ -298,12 +299,7 @@ _ROW_ID = re.compile(r"^t-[0-9]+$")
 def _row_text(run: RunView, node_id: str) -> str | None:
     """The text of a cited table row (its cells are also read with their headers' units), else None."""
     node = run.node(node_id)
-    return node.text if node is not None and node.unit == "table-row" else None
-
-
-def _title(text: str) -> str:
-    """What a row's text opens with: its table's title and caption, up to `; row` or the first cell."""
-    return text.split("; ", 1)[0]
+    return node.text if node is not None and node.unit == TABLE_ROW else None
 
 
 def _refusal(error: CgxError) -> Refusal:

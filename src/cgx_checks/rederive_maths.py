@@ -13,6 +13,7 @@ the step and computes its observation key within a CPU-time budget recorded in t
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, Final
@@ -119,8 +120,9 @@ def latex_texts(run: RunView, equations: list[str]) -> list[str] | Refusal:
     return texts
 
 
-class _Step:
-    """What both maths check types share: the proposal, its validation and its key."""
+class _Step(ABC):
+    """What both maths check types share: the proposal, its validation and its key. Each type says only
+    which question it asks the maths worker (`_ask`)."""
 
     tool: ProposingTool = "run_checks"
     proposal_schema = SCHEMA
@@ -222,9 +224,9 @@ class _Step:
             libraries=_libraries(),
         )
 
+    @abstractmethod
     def _ask(self, decider: SymbolicDecider, encoding: dict[str, Any], inputs: Mapping[str, Any]) -> _Decided:
         """This type's question to the maths worker."""
-        raise NotImplementedError
 
     @staticmethod
     def _read(inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -83,7 +83,7 @@ class DaskEngine:
         return isinstance(error, self._killed_worker)
 
     def recover(self) -> None:
-        pass
+        """Nothing to rebuild: the Dask scheduler replaces a lost worker and reschedules its tasks itself."""
 
     def check(self) -> None:
         """A local cluster whose workers are all gone and not restarted (a restart timed out on a machine too

@@ -377,7 +377,7 @@ def _die_with_parent(parent_pid: int) -> None:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
-            pass
+            pass  # no prctl here: the pipe from the parent (watched below) still ends the worker when it dies
     if os.getppid() != parent_pid:  # the parent died before the signal was asked for
         os._exit(1)
     parent = multiprocessing.parent_process()

@@ -174,7 +174,7 @@ def plain(value: Any) -> tuple[Any, ...]:
 
 
 class _NotPlain(Exception):
-    pass
+    """A value a plugin returned that has no plain (JSON-like) form to send back through the pipe."""
 
 
 _PLAIN: Final = (str, int, float, bool, bytes, type(None))

@@ -23,6 +23,9 @@ from cgx_core.numbers.numeral import Numeral
 from cgx_core.numbers.reader import Occurrence, read_text
 from cgx_core.numbers.units import Unit, read_unit
 
+TABLE_ROW = "table-row"
+"""The unit of a table row's chunk."""
+
 _ROW = re.compile(r"; (?:row |unlabelled row)")
 # The unit a header ends with: `(\%)`, `[ms]`, `(in h)`, `(GB)`.
 _HEADER_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?(?P<unit>[^()\[\]]{1,20}?)\s*[)\]]\s*$")
@@ -51,6 +54,12 @@ def column_occurrences(row_text: str) -> tuple[Occurrence, ...]:
             else:
                 occurrences.append(attrs.evolve(occurrence, unit=unit))
     return tuple(occurrences)
+
+
+def row_title(row_text: str) -> str:
+    """What a row's text opens with: its table's title and caption, up to the row's own part."""
+    found = _ROW.search(row_text)
+    return row_text if found is None else row_text[: found.start()]
 
 
 def header_unit(header: str) -> Unit | str | None:

@@ -22,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cgx_core.ingest.tables.rows import TableRow
+from cgx_core.numbers.columns import TABLE_ROW
 
-UNIT = "table-row"
+UNIT = TABLE_ROW
 PREFIX = "t"
 _LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 
