@@ -46,8 +46,9 @@ FIXES = {
     "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
     "unknown-function": (
         "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
-        "p_t1, p_r, p_chi2, p_F, round, sig, all, any, count, within, sorted_desc, sorted_asc, is_probability, "
-        "is_proportion, is_percentage, is_pvalue, is_count, is_variance, is_sd, is_correlation, is_condition_number"
+        "p_t1, p_r, p_chi2, p_F, round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
+        "is_probability, is_proportion, is_percentage, is_pvalue, is_count, is_variance, is_sd, is_correlation, "
+        "is_condition_number"
     ),
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
@@ -114,11 +115,11 @@ class RecomputeNumbers:
                 "maxLength": 2000,
                 "description": (
                     "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
-                    "30% for 30\\%, 11 for 'eleven'), each with the unit written after it, if any; "
-                    "+ - * / ** (whole exponents), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp "
-                    "abs mean median min max round(x, n) sig(x, n); p_t(t, df) p_z p_r(r, df) (two-sided), p_t1 "
-                    "p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3): body rows of t-3's table, items(s-3): items "
-                    "s-3 lists. Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, "
+                    "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
+                    "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
+                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) (2-sided), "
+                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3): body rows of t-3's table, items(s-3): "
+                    "items s-3 lists. Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, "
                     "hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true ones."
                 ),
                 "examples": [

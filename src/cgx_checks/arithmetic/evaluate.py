@@ -32,9 +32,15 @@ from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
 from cgx_checks.arithmetic.predicates import (
+    CALENDAR,
+    CLOCK,
+    DATE,
     KINDS,
+    POINTS,
     ROUNDINGS,
+    SECONDS,
     TRUTH,
+    calendar_value,
     compare,
     kind_admits,
     rounded,
@@ -237,6 +243,8 @@ def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Me
         _same_dimension(node, operands)
         return Measured(truth(compare(node.op, operands[0].value, operands[1].value)), TRUTH)
     assert isinstance(node, Call)
+    if node.name in CALENDAR:
+        return Measured(calendar_value(node), DATE if node.name == "date" else CLOCK)
     if node.name in _PREDICATES:
         return _predicate(node, operands)
     return _call(arithmetic, node, operands)
@@ -285,6 +293,14 @@ def _same_dimension(node: Node, operands: list[Measured]) -> None:
 
 def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measured) -> Measured:
     op = node.op
+    if left.dimension in POINTS or right.dimension in POINTS:
+        if op != "-" or left.dimension != right.dimension:
+            raise CgxError(
+                ArithmeticCode.UNIT_INCOMPATIBLE,
+                f"{_show(node)}: a date or time of day is only subtracted from another (a duration) or compared "
+                "with one",
+            )
+        return Measured(arithmetic.add(left.value, arithmetic.neg(right.value)), SECONDS)
     if op in ("+", "-"):
         if left.dimension != right.dimension:
             raise CgxError(

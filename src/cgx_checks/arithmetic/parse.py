@@ -25,7 +25,12 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
-from cgx_checks.arithmetic.predicates import PREDICATE_FUNCTIONS, check_rounding_argument, check_truths
+from cgx_checks.arithmetic.predicates import (
+    PREDICATE_FUNCTIONS,
+    check_calendar_arguments,
+    check_rounding_argument,
+    check_truths,
+)
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
 from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary
 from cgx_checks.expression_codes import ExpressionCode
@@ -256,6 +261,8 @@ class _Builder(Transformer[Token, Node]):
         call = Call(name, arguments, children[0].column or 0)
         if name in ("round", "sig"):
             check_rounding_argument(call)
+        elif name in ("date", "time"):
+            check_calendar_arguments(call)
         return call
 
     def rows(self, children: list[Token]) -> Rows:
@@ -284,7 +291,8 @@ _COUNT_MEANINGS = {
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
     "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
-    "round, sig, the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), items(s-N), and "
+    "round, sig, date(y, m, d), time(h, m), the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), "
+    "items(s-N), and "
     "predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) "
     "are accepted"
 )

@@ -25,13 +25,14 @@ from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.evaluate import measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral
-from cgx_checks.arithmetic.predicates import ROUNDINGS, is_truth, rounding_places, rounding_unit
+from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, is_truth, rounding_places, rounding_unit
 from cgx_checks.arithmetic.relation_words import MIRRORED, RELATION_WORDS, word_meaning, writes, written_words
-from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render
+from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, fraction_text
+from cgx_core.numbers.dates import WrittenDate, WrittenTime, read_dates, read_times
 
 type Outcome = Literal["passed", "failed"]
 type Problem = tuple[str, str]
@@ -150,7 +151,7 @@ def repeat_problems(tree: Node, occurrences: Sequence[Occurrence]) -> list[Probl
     """A comparison, within() or sorted_*() that uses one written numeral twice (compares it with itself)."""
     written = Counter(abs(item.numeral.value) for item in occurrences if item.reported)
     problems: list[Problem] = []
-    for node in _walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, Compare) or (isinstance(node, Call) and node.name in _ORDERED)):
             continue
         used = Counter(
@@ -169,11 +170,40 @@ def repeat_problems(tree: Node, occurrences: Sequence[Occurrence]) -> list[Probl
     return list(dict.fromkeys(problems))
 
 
+def calendar_problems(tree: Node, texts: Sequence[str]) -> list[Problem]:
+    """A date() or time() the cited chunks do not write, at the precision the expression gives it (date(2003,
+    6) is "June 2003", not "17 June 2003")."""
+    calls = [node for node in walk(tree) if isinstance(node, Call) and node.name in CALENDAR]
+    if not calls:
+        return []
+    dates = {item.text for text in texts for item in read_dates(text)}
+    times = {item.text for text in texts for item in read_times(text)}
+    missing: list[str] = []
+    for call in calls:
+        parts = [argument.numerator for argument in call.arguments if isinstance(argument, LiteralNode)]
+        if call.name == "date":
+            written = WrittenDate(*parts).text
+            if written not in dates:
+                missing.append(f"{render(call)} ({written})")
+        elif WrittenTime(*parts).text not in times:
+            missing.append(f"{render(call)} ({WrittenTime(*parts).text})")
+    if not missing:
+        return []
+    listed = ", ".join(sorted(dates | times)[:20]) or "none"
+    return [
+        (
+            ArithmeticCode.OPERAND_NOT_IN_TEXT,
+            f"the cited chunks do not write {', '.join(missing)} at that precision (they write the dates and times "
+            f"{listed})",
+        )
+    ]
+
+
 def percentage_problems(tree: Node) -> list[Problem]:
     """is_percentage() of a numeral written without its %: 45 would be read as 4500%, a false failure."""
     plain = [
         literal.text
-        for node in _walk(tree)
+        for node in walk(tree)
         if isinstance(node, Call) and node.name == "is_percentage"
         for literal in literals(node)
         if not literal.text.endswith("%")
@@ -193,10 +223,10 @@ def rounding_problems(tree: Node, result: Numeral | None) -> list[Problem]:
     """round or sig coarser than the numeral it is compared with, or compared with none."""
     problems: list[Problem] = []
     parents: dict[int, Node] = {}
-    for node in _walk(tree):
+    for node in walk(tree):
         for child in children(node):
             parents[id(child)] = node
-    for node in _walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, Call) and node.name in ROUNDINGS):
             continue
         parent = parents.get(id(node))
@@ -290,16 +320,6 @@ def _truth_leaves(tree: Node) -> list[tuple[Compare | Call, bool]]:
     return leaves
 
 
-def _walk(tree: Node) -> list[Node]:
-    found: list[Node] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(children(node))
-    return found
-
-
 def _literal(node: Node) -> LiteralNode | None:
     if isinstance(node, Unary):
         node = node.operand
@@ -316,7 +336,7 @@ def _value(node: Node) -> Fraction:
 
 def _irrational(tree: Node) -> bool:
     return any(
-        isinstance(node, Constant) or (isinstance(node, Call) and node.name not in _RATIONAL) for node in _walk(tree)
+        isinstance(node, Constant) or (isinstance(node, Call) and node.name not in _RATIONAL) for node in walk(tree)
     )
 
 

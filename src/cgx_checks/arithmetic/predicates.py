@@ -14,6 +14,8 @@ than the numeral it is compared with (checked by recompute: rounding 8.46 to 8.5
 
 from __future__ import annotations
 
+import calendar
+import datetime
 from fractions import Fraction
 from math import floor
 from typing import Final
@@ -24,6 +26,7 @@ from cgx_checks.arithmetic.tree import Call, Compare, Literal, Node, Unary, chil
 from cgx_checks.arithmetic.units import Dimension
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers.dates import valid_date
 
 TRUTH: Final[Dimension] = (("truth value", 1),)
 """The dimension a truth value carries while an expression is measured (1 true, 0 false)."""
@@ -49,6 +52,16 @@ _CONDITIONS: Final = frozenset({"all", "any", "count"})
 
 ROUNDINGS: Final = frozenset({"round", "sig"})
 
+CALENDAR: Final = frozenset({"date", "time"})
+"""date(2019, 3, 4), date(2003, 6), date(2002) and time(17, 30): a date or time of day the text writes."""
+
+DATE: Final[Dimension] = (("date", 1),)
+CLOCK: Final[Dimension] = (("time of day", 1),)
+POINTS: Final = frozenset({DATE, CLOCK})
+"""The dimensions of points in time: one may be subtracted from another (a duration) or compared with one,
+nothing else."""
+SECONDS: Final[Dimension] = (("[time]", 1),)
+
 PREDICATE_FUNCTIONS: Final[dict[str, range]] = {
     **{name: range(1, MAX_ARGUMENTS + 1) for name in _CONDITIONS},
     "within": range(3, 4),
@@ -56,6 +69,8 @@ PREDICATE_FUNCTIONS: Final[dict[str, range]] = {
     "sorted_asc": range(2, MAX_ARGUMENTS + 1),
     "round": range(2, 3),
     "sig": range(2, 3),
+    "date": range(1, 4),
+    "time": range(2, 4),
     **{name: range(1, 2) for name in KINDS},
 }
 """The functions of this module with the numbers of arguments each takes."""
@@ -123,8 +138,9 @@ def rounding_places(call: Call) -> int:
     return places.numerator
 
 
-def precision_arguments(tree: Node) -> frozenset[int]:
-    """The ids of the literals that are the n of a round or sig: numbers the agent writes, not the text."""
+def agent_arguments(tree: Node) -> frozenset[int]:
+    """The ids of the literals the text need not write as numerals: the n of a round or sig (the agent's),
+    and the parts of a date() or time() (the text writes the date, in its own words: "17 June 2003")."""
     found: set[int] = set()
     stack = [tree]
     while stack:
@@ -132,8 +148,67 @@ def precision_arguments(tree: Node) -> frozenset[int]:
         if isinstance(node, Call) and node.name in ROUNDINGS:
             places = node.arguments[1]
             found.add(id(places.operand if isinstance(places, Unary) else places))
+        elif isinstance(node, Call) and node.name in CALENDAR:
+            found.update(id(argument) for argument in node.arguments)
         stack.extend(children(node))
     return frozenset(found)
+
+
+def check_calendar_arguments(call: Call) -> None:
+    """date(year[, month[, day]]) and time(hour, minute[, second]) take whole numerals naming a real date or
+    time of day."""
+    parts = _calendar_parts(call)
+    if call.name == "date":
+        valid = parts is not None and valid_date(*_date_parts(parts))
+        example = "date(2019, 3, 4), date(2003, 6) or date(2002)"
+    else:
+        valid = parts is not None and _seconds(parts) is not None
+        example = "time(17, 30) or time(17, 30, 15)"
+    if not valid:
+        raise CgxError(
+            Code.EXPRESSION_INVALID,
+            f"{call.name} at column {call.column} takes whole numbers naming a real "
+            f"{'date' if call.name == 'date' else 'time of day'}, such as {example}",
+        )
+
+
+def calendar_value(call: Call) -> Interval:
+    """The instants a date or time of day stands for, in seconds: a day is its start, a month or a year every
+    day's start in it (so "June 2003" is not 1 June); a time of day is seconds after midnight. The call's
+    parts were checked by `check_calendar_arguments`."""
+    parts = _calendar_parts(call) or []
+    if call.name == "time":
+        return exact(Fraction(_seconds(parts) or 0))
+    year, month, day = _date_parts(parts)
+    first = datetime.date(year, month or 1, day or 1).toordinal()
+    if day is None:
+        last_month = month or 12
+        last = datetime.date(year, last_month, calendar.monthrange(year, last_month)[1]).toordinal()
+    else:
+        last = first
+    return Interval(Fraction(first * 86400), Fraction(last * 86400))
+
+
+def _calendar_parts(call: Call) -> list[int] | None:
+    parts = [argument.numerator for argument in call.arguments if _whole_literal(argument)]  # type: ignore[union-attr]
+    return parts if len(parts) == len(call.arguments) else None
+
+
+def _date_parts(parts: list[int]) -> tuple[int, int | None, int | None]:
+    year, month, day = (*parts, None, None)[:3]
+    assert year is not None
+    return year, month, day
+
+
+def _seconds(parts: list[int]) -> int | None:
+    hour, minute, second = (*parts, 0)[:3]
+    if 0 <= hour < 24 and 0 <= minute < 60 and 0 <= second < 60:
+        return hour * 3600 + minute * 60 + second
+    return None
+
+
+def _whole_literal(node: Node) -> bool:
+    return isinstance(node, Literal) and node.denominator == 1 and node.unit is None
 
 
 def compare(op: str, left: Interval, right: Interval) -> bool:

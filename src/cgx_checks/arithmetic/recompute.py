@@ -39,6 +39,7 @@ from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.predicate_check import (
     PredicateCheck,
+    calendar_problems,
     counts_json,
     decide_predicate,
     license_problems,
@@ -49,9 +50,9 @@ from cgx_checks.arithmetic.predicate_check import (
     repeat_problems,
     rounding_problems,
 )
-from cgx_checks.arithmetic.predicates import ROUNDINGS, is_truth, precision_arguments
+from cgx_checks.arithmetic.predicates import ROUNDINGS, agent_arguments, is_truth
 from cgx_checks.arithmetic.relation_words import word_meaning
-from cgx_checks.arithmetic.tree import Call, Node, bind_rows, children, is_plain, literals, render, table_rows
+from cgx_checks.arithmetic.tree import Call, Node, bind_rows, is_plain, literals, render, table_rows, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -211,7 +212,7 @@ def recompute(
     read_by_header = tuple(item for row in columns for item in column_occurrences(row))
     occurrences = written + read_by_header
     counts, problems = _counts(tree, rows or {}, items or {})
-    problems += repeat_problems(tree, written) + percentage_problems(tree)
+    problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
     if is_truth(tree):
         problems[:0] = _operand_problems(operands, occurrences, chunks)
         if relation is not None:
@@ -261,10 +262,11 @@ def decide_recorded(
 
 
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
-    """The numerals of an expression the text must write: all but the n of round(x, n) and sig(x, n)."""
-    if "round" not in render(tree) and "sig" not in render(tree):
+    """The numerals of an expression the text must write: all but the n of round(x, n) and sig(x, n) and the
+    parts of a date() or time() (whose date the text must write: `calendar_problems`)."""
+    if not any(name in render(tree) for name in ("round", "sig", "date", "time")):
         return literals(tree)
-    agents = precision_arguments(tree)
+    agents = agent_arguments(tree)
     return tuple(literal for literal in literals(tree) if id(literal) not in agents)
 
 
@@ -658,6 +660,12 @@ def _decide(
             library=library,
             **common,  # type: ignore[arg-type]
         )
+    if _coarse_dates(tree):
+        raise CgxError(
+            ArithmeticCode.VALUE_UNDECIDED,
+            f"{rendered} uses a date written to a month or a year, which stands for every day in it: its value "
+            f"spans more than the reported {numeral.written} admits, so it cannot be decided",
+        )
     raise CgxError(
         ArithmeticCode.VALUE_UNDECIDED,
         f"the value of {rendered} lies within 2^-{PRECISIONS[-1]} of the bound of the reported {numeral.written}: "
@@ -665,15 +673,14 @@ def _decide(
     )
 
 
+def _coarse_dates(tree: Node) -> bool:
+    """Whether the expression has a date of a month or a year (an interval of days, not one instant)."""
+    return any(isinstance(node, Call) and node.name == "date" and len(node.arguments) < 3 for node in walk(tree))
+
+
 def _rounds(tree: Node) -> bool:
     """Whether the expression rounds (round, sig): its detail then says how precisely the result is written."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Call) and node.name in ROUNDINGS:
-            return True
-        stack.extend(children(node))
-    return False
+    return any(isinstance(node, Call) and node.name in ROUNDINGS for node in walk(tree))
 
 
 def band(reported: _Reported) -> tuple[Fraction, Fraction]:

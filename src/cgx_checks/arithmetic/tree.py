@@ -8,7 +8,7 @@ signs or operators, which the parenthesis cap does not bound) can never raise Re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from cgx_core.numbers.units import Unit
@@ -113,6 +113,15 @@ def literals(node: Node) -> tuple[Literal, ...]:
         else:
             stack.extend(reversed(children(item)))
     return tuple(found)
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of the tree, the root first (iteratively: no tree is too deep)."""
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        yield item
+        stack.extend(reversed(children(item)))
 
 
 def table_rows(node: Node) -> tuple[Rows, ...]:

@@ -61,7 +61,7 @@ def test_every_sentence_of_the_grammar_parses_then_evaluates_or_is_refused(expre
     # kind (a function as a constant), a function given the wrong number of arguments, or a truth value
     # where a number belongs (or a number where a condition belongs) may stop it.
     if result == Code.EXPRESSION_INVALID:
-        with pytest.raises(CgxError, match="argument|where a number belongs|takes conditions"):
+        with pytest.raises(CgxError, match=r"argument|where a number belongs|takes conditions"):
             parse_expression(expression)
     if isinstance(result, Fraction):
         assert type(result) is Fraction
