@@ -52,6 +52,12 @@ def enumerated_items(text: str) -> int | None:
     return counts.pop() if len(counts) == 1 else None
 
 
+def without_labels(text: str) -> str:
+    """The text with its numbered labels (`(3)`, `3)`) blanked: a count of items must be a number the text
+    states ("three steps"), never the last label, which would pass `items(s-N)` by construction."""
+    return _LABEL.sub(lambda match: " " * len(match[0]) if match[1].isdigit() else match[0], text)
+
+
 def _run(labels: list[str], sequence: list[str]) -> int:
     """The length of the run sequence[0], sequence[1], ... found in order among the labels."""
     count = 0

@@ -34,6 +34,7 @@ import attrs
 
 from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.decimals import decimal_text
+from cgx_checks.arithmetic.enumeration import without_labels
 from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
@@ -208,6 +209,8 @@ def recompute(
         raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
     tree = parse_expression(expression)
     operands = text_literals(tree)
+    if any(item.function == "items" for item in table_rows(tree)):
+        texts = [without_labels(text) if isinstance(text, str) else text for text in texts]
     written = _occurrences_of(texts)
     read_by_header = tuple(item for row in columns for item in column_occurrences(row))
     occurrences = written + read_by_header

@@ -274,6 +274,14 @@ def test_items_is_a_count_like_rows_and_a_chunk_without_an_enumeration_is_refuse
     assert observation_key(again) == observation_key(checked)
 
 
+def test_the_last_label_of_a_numbered_list_is_not_its_count() -> None:
+    # "3)" writes 3, but a count checked against its own label passes by construction.
+    text = "We proceed as follows: 1) fit, 2) prune and 3) refit."
+    assert refused("items(s-5)", "3", [text], items={"s-5": 3}).code == ArithmeticCode.OPERAND_NOT_IN_TEXT
+    stated = number("items(s-5)", "three", [text + " These three steps repeat."], items={"s-5": 3})
+    assert stated.outcome == "passed"
+
+
 def test_a_predicate_decided_again_from_its_record_gives_the_same_observation() -> None:
     checked = predicate("all(8.53 == 8.53, 6.40 == 6.41)", "identical", [IDENTICAL, *ROWS])
     again = decide_recorded(checked.expression, checked.result, "=", None)
