@@ -51,7 +51,7 @@ from cgx_checks.arithmetic.predicate_check import (
     repeat_problems,
     rounding_problems,
 )
-from cgx_checks.arithmetic.predicates import ROUNDINGS, agent_arguments, is_truth
+from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, is_truth
 from cgx_checks.arithmetic.relation_words import word_meaning
 from cgx_checks.arithmetic.tree import Call, Node, bind_rows, is_plain, literals, render, table_rows, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
@@ -267,10 +267,13 @@ def decide_recorded(
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
     """The numerals of an expression the text must write: all but the n of round(x, n) and sig(x, n) and the
     parts of a date() or time() (whose date the text must write: `calendar_problems`)."""
-    if not any(name in render(tree) for name in ("round", "sig", "date", "time")):
+    if not any(isinstance(node, Call) and node.name in _AGENTS for node in walk(tree)):
         return literals(tree)
     agents = agent_arguments(tree)
     return tuple(literal for literal in literals(tree) if id(literal) not in agents)
+
+
+_AGENTS = ROUNDINGS | CALENDAR
 
 
 def _counts(
@@ -653,7 +656,7 @@ def _decide(
         unit_text = reported.unit.text if reported.unit is not None else None
         detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
         if reported.relation == "=" and _rounds(tree):
-            detail = detail.replace(f": {outcome}", f" ({precision_text(numeral)}): {outcome}")
+            detail = f"{detail.rpartition(': ')[0]} ({precision_text(numeral)}): {outcome}"
         return Recomputation(
             value=middle,
             outcome=outcome,
