@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 import attrs
 
 from cgx_core.base.digests import canonical_json
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
+from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView, default_observation_key
 from cgx_core.checks.plugin_values import (
     MAX_KEY_CHARS,
     code_problems,
@@ -183,7 +183,7 @@ class GuardedCheckType:
 
     def observation_key(self, prepared: Prepared) -> str:
         if "observation_key" not in self._methods:
-            return canonical_json(dict(prepared.inputs)).decode()
+            return default_observation_key(prepared.inputs)
         value = self._call("observation_key", (prepared.target, dict(prepared.inputs)), None)
         found = (
             [] if isinstance(value, str) else [f"observation_key must return a string, got a {type(value).__name__}"]
