@@ -103,10 +103,18 @@ class Prepared:
     """A proposal validated against the run: the target, and the inputs the check will run from.
 
     `inputs` is JSON, recorded in the check record and in `checks/c-NNN/inputs.json`; `rerun` gets it
-    back, so it must hold everything the check needs."""
+    back, so it must hold everything the check needs.
+
+    `memo` is never recorded, compared or sent anywhere: it is what `prepare` worked out (a parsed
+    expression, a decided value) for `observation_key` and `run` to reuse, so a check type decides a
+    proposal once. Within one call the engine hands this very `Prepared` to both (a third party's memo stays
+    in its worker, kept for the proposal's inputs); `rerun` (verify) and any `Prepared` rebuilt from a
+    record have `memo=None`, so a type must still be able to work from `inputs` alone, and a memo must hold
+    only what those inputs and the run's document decide (never what a later check of the call changes)."""
 
     target: str
     inputs: Mapping[str, Any]
+    memo: Any = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
