@@ -9,8 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cgx_checks.recompute_numbers import RecomputeNumbers
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
+from cgx_core.checks.view import JsonRunView
 from cgx_core.tooling.registry import call_tool
 from support import ROOT
 
@@ -127,3 +129,64 @@ def test_each_example_gives_the_right_result_and_the_run_replays_and_verifies(tm
     assert replay(run, source=None, sources=None).identical
     verdict = verify_run(run)
     assert verdict.error is None and verdict.differences == () and verdict.rerun == 9
+
+
+def test_verify_recounts_items_and_reevaluates_a_predicate_from_the_graph(tmp_path: Path) -> None:
+    """A chunk whose enumeration no longer gives the recorded count, or a cell that no longer holds the
+    numeral a predicate compares, is an error on re-run, never the recorded outcome."""
+    (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
+    run = tmp_path / "run"
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC), store_source=True)
+    listed, _ = call_tool("get_state", {"run": str(run), "unit": "sentence", "limit": 500})
+    identical, settings = listed["nodes"][0]["id"], listed["nodes"][-1]["id"]
+    call(
+        "classify",
+        run=str(run),
+        records=[
+            {"node": node, "type": "claim", "form": {"shape": "existential"}, "rests_on": ["t-1"]}
+            for node in (identical, settings)
+        ],
+    )
+    checked = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            {
+                "type": "recompute-numbers",
+                "target": settings,
+                "expression": f"items({settings})",
+                "result": "five",
+            },
+            {
+                "type": "recompute-numbers",
+                "target": identical,
+                "cites": [identical, "t-1", "t-2"],
+                "expression": "all(8.53 == 8.53, 7.12 == 7.12)",
+                "result": "identical",
+            },
+        ],
+    )
+    assert [check["result"] for check in checked["checks"]] == ["failed", "passed"]
+    left, _ = call_tool("get_state", {"run": str(run), "type": "unassigned", "limit": 500})
+    call("classify", run=str(run), records=[{"node": node["id"], "type": "context"} for node in left["nodes"]])
+    call("finish_run", run=str(run))
+    graph = json.loads((run / "graph.json").read_bytes())
+    check = RecomputeNumbers()
+    inputs = [json.loads((run / "checks" / f"c-00{index}" / "inputs.json").read_bytes()) for index in (1, 2)]
+    assert check.rerun(inputs[0], JsonRunView(graph, "verify")).result == "failed"  # as recorded
+    assert check.rerun(inputs[1], JsonRunView(graph, "verify")).result == "passed"
+    # The enumeration now lists three items: the recorded count of four is not what the graph gives.
+    outcome = check.rerun(inputs[0], _edited(graph, settings, ", (d) rotated", ""))
+    assert (outcome.result, outcome.code) == ("error", "tampered")
+    # The second row now prints 7.13: the predicate's numeral 7.12 is no longer written twice.
+    assert check.rerun(inputs[1], _edited(graph, "t-2", "Reproduced: 7.12", "Reproduced: 7.13")).result == "error"
+
+
+def _edited(graph: dict[str, Any], node_id: str, old: str, new: str) -> JsonRunView:
+    """The run's graph as verify reads it, with one chunk's text changed."""
+    nodes = [
+        {**node, "statement": node["statement"].replace(old, new)} if node["id"] == node_id else node
+        for node in graph["nodes"]
+    ]
+    assert nodes != graph["nodes"], f"{old!r} is not in {node_id}"
+    return JsonRunView({**graph, "nodes": nodes}, "verify")
