@@ -29,6 +29,7 @@ from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, is_truth, roun
 from cgx_checks.arithmetic.relation_words import MIRRORED, RELATION_WORDS, word_meaning, writes, written_words
 from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
+from cgx_checks.arithmetic.units import library_version
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, fraction_text
@@ -283,6 +284,7 @@ def decide_predicate(
         shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
         detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({meaning}): {outcome}"
         exact_only = bits == PRECISIONS[0] and not _irrational(tree)
+        used_units = any(literal.unit is not None for literal in literals(tree))
         return PredicateCheck(
             expression=rendered,
             operands=operands,
@@ -293,6 +295,7 @@ def decide_predicate(
             detail=detail,
             counts=counts,
             precision=None if exact_only else bits,
+            library=f"pint {library_version()}" if used_units else None,
         )
     raise CgxError(ArithmeticCode.VALUE_UNDECIDED, f"{rendered}: a comparison lies too close to call at any precision")
 

@@ -197,7 +197,8 @@ def test_a_truth_value_stands_only_where_a_condition_belongs(expression: str) ->
 
 def test_comparisons_of_quantities_with_units_convert_and_refuse_other_dimensions() -> None:
     text = "Training took 90 min, below the 2 h budget, and used 3 m of cable."
-    assert predicate("90 min < 2 h", "below", [text]).outcome == "passed"
+    checked = predicate("90 min < 2 h", "below", [text])
+    assert checked.outcome == "passed" and str(checked.library).startswith("pint ")
     assert refused("90 min < 3 m", "below", [text]).code == ArithmeticCode.UNIT_INCOMPATIBLE
 
 
