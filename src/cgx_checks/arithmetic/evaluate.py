@@ -4,10 +4,12 @@ A plain expression (numerals without units, + - * / **, signs, parentheses) take
 are reduced fractions kept as two ints while computing (cheaper than `Fraction`'s operator protocol, and
 the same exact arithmetic); the result is a `Fraction`. Nothing is ever a float.
 
-Any other expression (units, pi, e, functions) is `measure`d: each value is an `Interval` (exact when it is
-rational, see `interval.py`) with a dimension, each numeral with a unit is converted to the base units
-exactly (`units.py`), + and - need equal dimensions (`unit-incompatible`), and a function's argument must
-be in its domain (`function-domain`) and, except for abs, roots and sqrt, dimensionless.
+Any other expression (units, pi, e, functions, comparisons and predicates, dates) is `measure`d: each
+value is an `Interval` (exact when it is rational, see `interval.py`) with a dimension, each numeral with a
+unit is converted to the base units exactly (`units.py`), + and - need equal dimensions
+(`unit-incompatible`), and a function's argument must be in its domain (`function-domain`) and, except for
+abs, roots and sqrt, dimensionless. A truth value is 1 or 0 with the dimension `predicates.TRUTH`; a date
+or time of day carries a dimension of its own that only subtracts (a duration) and compares.
 
 Bounds, each checked before the work it would cost:
 
@@ -40,6 +42,7 @@ from cgx_checks.arithmetic.predicates import (
     ROUNDINGS,
     SECONDS,
     TRUTH,
+    TRUTH_FUNCTIONS,
     calendar_value,
     compare,
     kind_admits,
@@ -250,7 +253,7 @@ def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Me
     return _call(arithmetic, node, operands)
 
 
-_PREDICATES = frozenset({"all", "any", "count", "within", "sorted_desc", "sorted_asc", *ROUNDINGS, *KINDS})
+_PREDICATES = frozenset({*TRUTH_FUNCTIONS, "count", *ROUNDINGS})
 
 
 def _predicate(node: Call, operands: list[Measured]) -> Measured:

@@ -292,9 +292,8 @@ _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
     "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
     "round, sig, date(y, m, d), time(h, m), the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), "
-    "items(s-N), and "
-    "predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) "
-    "are accepted"
+    "items(s-N), and predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, "
+    "sorted_asc, is_<kind>) are accepted"
 )
 
 

@@ -48,7 +48,7 @@ class Constant(NamedTuple):
 
 
 class Call(NamedTuple):
-    """A function of the fixed set (`sqrt`, `cbrt`, `root`, `ln`, `log`, `log10`, `log2`, `exp`, `abs`)."""
+    """A function of the fixed set (`sqrt`, `ln`, `mean`, `p_t`, `round`, `all`, `date`, ...: parse.FUNCTIONS)."""
 
     name: str
     arguments: tuple[Node, ...]
