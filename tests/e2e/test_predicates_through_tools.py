@@ -1,7 +1,7 @@
-r"""Predicates, roundings, ranges by kind and enumeration counts in recompute-numbers, through the tools an
-agent calls, on a paper written for the test with each example of issue 24 (parts 2, 3, 5, 6) and issue 23
-(part 3): each gives the right result, is recorded with the word it came from, replays byte for byte and is
-re-evaluated by verify from graph.json."""
+r"""Predicates, roundings, ranges by kind, dates and enumeration counts in recompute-numbers, through the
+tools an agent calls, on a paper written for the test with each example of issue 24 (parts 2 to 6) and
+issue 23 (part 3): each gives the right result, is recorded with the word it came from, replays byte for
+byte and is re-evaluated by verify from graph.json."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ The error decreases with depth: 12.1, 10.4, 10.9 and 8.2.
 The threshold keeps every listed value, each at least 0.65: 0.70, 0.66 and 0.61.
 The condition number of the system is 0.8.
 The probability of success is 1.3.
+The analyses, run in May 2018, used version 2.1 (2019-03-04), released before the analyses.
 We test in five settings: (a) clean, (b) noisy, (c) shifted, (d) rotated.
 
 \begin{table}
@@ -66,7 +67,7 @@ def test_each_example_gives_the_right_result_and_the_run_replays_and_verifies(tm
     call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(RUBRIC), store_source=True)
     listed, _ = call_tool("get_state", {"run": str(run), "unit": "sentence", "limit": 500})
     sentences = [node["id"] for node in listed["nodes"]]
-    identical, changed, precision, within, decreases, threshold, condition, probability, settings = sentences
+    identical, changed, precision, within, decreases, threshold, condition, probability, release, settings = sentences
     rows = ["t-1", "t-2", "t-3"]
     intervals = ["t-4", "t-5"]
     claims = [(identical, rows), (changed, rows), (within, intervals)]
@@ -77,7 +78,7 @@ def test_each_example_gives_the_right_result_and_the_run_replays_and_verifies(tm
             *({"node": node, "type": "claim", "form": {"shape": "existential"}, "rests_on": on} for node, on in claims),
             *(
                 {"node": node, "type": "claim", "form": {"shape": "existential"}, "rests_on": ["t-1"]}
-                for node in (precision, decreases, threshold, condition, probability, settings)
+                for node in (precision, decreases, threshold, condition, probability, release, settings)
             ),
         ],
     )
@@ -106,29 +107,31 @@ def test_each_example_gives_the_right_result_and_the_run_replays_and_verifies(tm
             proposal(threshold, "all(0.70 >= 0.65, 0.66 >= 0.65, 0.61 >= 0.65)", "at least"),
             proposal(condition, "is_condition_number(0.8)", "condition number"),
             proposal(probability, "is_probability(1.3)", "probability"),
+            proposal(release, "date(2019, 3, 4) < date(2018, 5)", "before"),
             proposal(settings, f"items({settings})", "five"),
         ],
     )
     assert checked["refused"] == []
     # Every example states something the paper's own numbers contradict.
-    assert [check["result"] for check in checked["checks"]] == ["failed"] * 9
+    assert [check["result"] for check in checked["checks"]] == ["failed"] * 10
     details = [check["detail"] for check in checked["checks"]]
     assert details[0] == (
         "all(8.53 == 8.53, 7.12 == 7.12, 6.40 == 6.41) is false; the text writes 'identical' (==): failed"
     )
     assert details[2] == "round(8.537, 2) = 8.54, reported 8.53 +- 0.005 (2 decimals, 3 significant digits): failed"
-    assert details[8] == f"items({settings}) = 4, reported 5 +- 0.5: failed"
+    assert details[8] == "date(2019, 3, 4) < date(2018, 5) is false; the text writes 'before' (<): failed"
+    assert details[9] == f"items({settings}) = 4, reported 5 +- 0.5: failed"
 
     outputs = [json.loads((run / "checks" / f"c-00{index}" / "output.json").read_bytes())["output"] for index in (1, 2)]
     assert outputs[0]["relations"] == {"==": "identical"}
     assert outputs[1]["relations"] == {"!=": "changed"}
-    inputs = json.loads((run / "checks" / "c-009" / "inputs.json").read_bytes())
+    inputs = json.loads((run / "checks" / "c-010" / "inputs.json").read_bytes())
     assert inputs["items"] == {settings: 4}  # the count the check used, recorded with its inputs
 
-    assert call("finish_run", run=str(run))["verdicts"]["fails"] == 9
+    assert call("finish_run", run=str(run))["verdicts"]["fails"] == 10
     assert replay(run, source=None, sources=None).identical
     verdict = verify_run(run)
-    assert verdict.error is None and verdict.differences == () and verdict.rerun == 9
+    assert verdict.error is None and verdict.differences == () and verdict.rerun == 10
 
 
 def test_verify_recounts_items_and_reevaluates_a_predicate_from_the_graph(tmp_path: Path) -> None:
