@@ -213,14 +213,15 @@ class RecomputeNumbers:
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
         """The reported result, as read (`71.2%`, `2 day`): a sentence that reports two numbers takes a check of
-        each, while a second check of the same number on the same target is a duplicate."""
+        each, while a second check of the same number on the same target is a duplicate. A predicate's slot is
+        its word, case and spacing folded ("Identical" is "identical")."""
         from cgx_core.numbers import read_quantity
 
         result = str(inputs.get("result", ""))
         try:
             numeral, unit = read_quantity(result)
         except CgxError:
-            return result
+            return " ".join(result.split()).casefold()
         return numeral.written if unit is None else f"{numeral.written} {unit.text}"
 
     def observation_key(self, prepared: Prepared) -> str:

@@ -172,8 +172,12 @@ def test_verify_recounts_items_and_reevaluates_a_predicate_from_the_graph(tmp_pa
     assert [check["result"] for check in checked["checks"]] == ["failed", "passed"]
     # One predicate per word per node: a second "identical" over a friendlier subset of rows is a duplicate.
     again = {"type": "recompute-numbers", "target": identical, "cites": [identical, "t-1"], "result": "identical"}
-    refused = call("run_checks", run=str(run), proposals=[{**again, "expression": "8.53 == 8.53"}])["refused"]
-    assert [item["code"] for item in refused] == ["check-duplicate"]
+    proposals = [
+        {**again, "expression": "8.53 == 8.53"},
+        {**again, "expression": "8.53 == 8.53", "result": "Identical"},
+    ]
+    refused = call("run_checks", run=str(run), proposals=proposals)["refused"]
+    assert [item["code"] for item in refused] == ["check-duplicate", "check-duplicate"]
     left, _ = call_tool("get_state", {"run": str(run), "type": "unassigned", "limit": 500})
     call("classify", run=str(run), records=[{"node": node["id"], "type": "context"} for node in left["nodes"]])
     call("finish_run", run=str(run))
