@@ -110,10 +110,13 @@ def predicate_result(result: str, texts: Sequence[str]) -> tuple[str | None, lis
 def license_problems(tree: Node, meaning: str | None, texts: Sequence[str]) -> tuple[dict[str, str], list[Problem]]:
     """The word each comparison and predicate of the expression stands for, or the problems: under a
     predicate's result word every relation must be that word's; in a count each needs a word of the text."""
+    leaves = _truth_leaves(tree)
+    if not leaves:
+        return {}, []
     written = written_words(texts)
     relations: dict[str, str] = {}
     problems: list[Problem] = []
-    for leaf, needs_any in _truth_leaves(tree):
+    for leaf, needs_any in leaves:
         if needs_any and "any" not in written:
             problems.append(
                 (
