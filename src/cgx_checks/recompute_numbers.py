@@ -13,7 +13,7 @@ from cgx_checks.arithmetic.codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
 from cgx_core.plugin_api import (
     CheckTypeRegistry,
     Outcome,
@@ -272,7 +272,7 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
     for node in run.nodes():
         if node.text is not None and node.attributes.get("origin") == "document":
-            yield Chunk(node.id, node.unit, node.text)
+            yield Chunk(node.id, node.unit, cells_text(node.text) if node.unit == TABLE_ROW else node.text)
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
