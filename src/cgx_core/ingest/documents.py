@@ -27,6 +27,7 @@ from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_CHUNKS, MAX_INPUT_F
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.paper_root import PaperRoot
+from cgx_core.ingest.sentences import mend_sentences
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
@@ -303,7 +304,12 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
         raise _unadmitted(files, reading.refused[0])
     ordered = tuple(files.files[name] for name in files.order)
     document = Document(
-        "latex", ordered, tuple(chunks), files.bibliographies(), root=boundary, not_followed=tuple(files.not_followed)
+        "latex",
+        ordered,
+        mend_sentences(chunks),
+        files.bibliographies(),
+        root=boundary,
+        not_followed=tuple(files.not_followed),
     )
     return _checked(document, main)
 
