@@ -26,6 +26,7 @@ from cgx_core.base.digests import bytes_digest
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_CHUNKS, MAX_INPUT_FILES, MAX_LATEX_BYTES, MAX_PDF_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
+from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
 
@@ -221,6 +222,37 @@ class _LatexFiles:
             for match in _UNFOLLOWED.finditer(text)
         )
 
+    def walk_classes(self) -> list[Chunk]:
+        """The front matter of the files the main file's classes and packages input themselves (see
+        `class_files`); a file that cannot be read within the root is listed as not followed."""
+        main = self.order[0]
+        chunks: list[Chunk] = []
+        for name, extension in loaded_classes(_uncommented(self.files[main].data.decode("utf-8"))):
+            loaded = f"{name}{extension}"
+            inputs = list(KNOWN_INPUTS.get(name, ())) if extension == ".cls" else []
+            local = self.folder / loaded
+            if local.is_file():
+                try:
+                    inputs = inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
+                except CgxError:
+                    self.not_followed.append(f"\\documentclass{{{name}}} (in {main}: {loaded} cannot be read)")
+                    continue
+            for argument in inputs:
+                path = self.folder / argument
+                label = _input_label(argument)
+                try:
+                    file = self.boundary.name_of(path, what=label, named_by=loaded)
+                    if file in self.files or not path.is_file():
+                        if file not in self.files:
+                            self.not_followed.append(f"{label} (loaded by {loaded}: no such file)")
+                        continue
+                    text = self.read(path, what=label, named_by=loaded)
+                except CgxError as error:
+                    self.not_followed.append(f"{label} (loaded by {loaded}: {error.code})")
+                    continue
+                chunks.extend(front_matter(file, _uncommented(text)))
+        return chunks
+
     def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...]) -> None:
         r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).
 
@@ -287,6 +319,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
     files = _LatexFiles(main, boundary)
     files.walk(main)
+    front = files.walk_classes()
     try:
         with watch(files.admits) as reading:
             chunks = read_latex(main)
@@ -306,7 +339,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     document = Document(
         "latex",
         ordered,
-        mend_sentences(chunks),
+        mend_sentences([*front, *chunks]),
         files.bibliographies(),
         root=boundary,
         not_followed=tuple(files.not_followed),
