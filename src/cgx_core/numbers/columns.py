@@ -130,8 +130,8 @@ def _row_unit(header: str) -> Unit | str | None:
     text = re.sub(r"[$\\{}]", "", found["unit"]).strip()
     if text.lower() in _PERCENT:
         return "%"
-    read = read_unit(text)
-    if read is None or read[1] != len(text):
+    read = read_unit(text, alone=True)
+    if read is None or read[1] != len(text) or read[0].qualifier is not None:
         return None
     return read[0]
 
