@@ -82,8 +82,8 @@ class RecomputeNumbers:
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
         "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
         "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
-        "changes need no 100."
+        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
+        "(30% is 0.3), so relative changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
