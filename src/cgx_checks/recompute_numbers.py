@@ -52,7 +52,10 @@ FIXES = {
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
         "only quantities of one dimension add, and a function such as ln takes a plain number"
     ),
-    "unit-missing": "write each numeral with the unit the text gives it (90 minutes + 20 h), so it is converted",
+    "unit-missing": (
+        "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
+        "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
+    ),
     "relation-not-in-text": (
         "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
         "~ for 'approximately'), or leave it out when the text writes only one"
