@@ -381,7 +381,7 @@ def _check_caps(match: re.Match[str], text: str, role: str) -> None:
 def _not_a_unit(text: str, role: str, unread: str) -> NoReturn:
     """The refusal of a quantity whose unit cannot be read: it names the words and what to write."""
     words = " ".join(unread.split())[:40]
-    raise CgxError(
+    raise NumeralError(
         Code.EXPRESSION_INVALID,
         f"the {role} {text[:60]!r} ends with {words!r}, which the numeral reader does not read as a unit: write "
         "the unit as the text does with a symbol or word it knows (s, min, h, d, day, m, km, g, kg, L, mL, Hz, "
