@@ -65,84 +65,26 @@ _UNITS: Final = {
     "litre": "L",
     "liter": "L",
 }
+_ABBREVIATED_PREFIXES: Final = {
+    "s": "fpnum",
+    "m": "fpnumck",
+    "g": "fpnumk",
+    "mol": "pnumk",
+    "A": "pnumk",
+    "L": "um",
+    "Hz": "mkMGT",
+    "N": "mkM",
+    "Pa": "kMG",
+    "V": "mk",
+    "W": "umkMG",
+    "J": "k",
+    "eV": "mkMGT",
+    "B": "kMGT",
+}
 _ABBREVIATED: Final = {
-    name: name.replace("u", "\N{MICRO SIGN}", 1) if name.startswith("u") and len(name) > 1 else name
-    for name in [
-        "fs",
-        "ps",
-        "ns",
-        "us",
-        "ms",
-        "s",
-        "min",
-        "h",
-        "fm",
-        "pm",
-        "nm",
-        "um",
-        "mm",
-        "cm",
-        "m",
-        "km",
-        "fg",
-        "pg",
-        "ng",
-        "ug",
-        "mg",
-        "g",
-        "kg",
-        "pmol",
-        "nmol",
-        "umol",
-        "mmol",
-        "mol",
-        "kmol",
-        "pA",
-        "nA",
-        "uA",
-        "mA",
-        "A",
-        "kA",
-        "uL",
-        "mL",
-        "L",
-        "mHz",
-        "Hz",
-        "kHz",
-        "MHz",
-        "GHz",
-        "THz",
-        "mN",
-        "N",
-        "kN",
-        "MN",
-        "Pa",
-        "kPa",
-        "MPa",
-        "GPa",
-        "mV",
-        "V",
-        "kV",
-        "uW",
-        "mW",
-        "W",
-        "kW",
-        "MW",
-        "GW",
-        "J",
-        "kJ",
-        "eV",
-        "meV",
-        "keV",
-        "MeV",
-        "GeV",
-        "TeV",
-        "K",
-        "kB",
-        "MB",
-        "GB",
-        "TB",
-    ]
+    prefix + base: prefix.replace("u", "\N{MICRO SIGN}") + base
+    for base, prefixes in (_ABBREVIATED_PREFIXES | {"min": "", "h": "", "K": ""}).items()
+    for prefix in ("", *prefixes)
 }
 r"""siunitx's abbreviated units (`\ps`, `\km`, `\GHz`, ...), each written as the symbol `units.py` reads."""
 _SPELLED_OUT: Final = frozenset(name for name in _UNITS if len(name) > 3)
@@ -217,6 +159,8 @@ def unit_text(argument: str) -> str:
     return " ".join(str(symbol) + ("" if power == 1 else str(power).translate(_SUPERSCRIPT)) for symbol, power in terms)
 
 
+_POSTFIX: Final = frozenset({"squared", "cubed", "tothe"})
+_MACRO_WITH_ARGUMENT = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])(?:\s*\{[^{}]*\})?")
 _PROSE_UNIT = re.compile(
     r"(?:\s|~|\\[,;:! ])*(?P<run>(?:\\(?:[A-Za-z]+)(?![A-Za-z])(?:\s*\{[^{}]*\})?(?:\s|~|\\[,;:! ])*){1,8})"
 )
@@ -230,17 +174,15 @@ def prose_unit(text: str) -> str | None:
     found = _PROSE_UNIT.match(text)
     if found is None:
         return None
-    macros = re.findall(r"\\([A-Za-z]+)(?![A-Za-z])(?:\s*\{[^{}]*\})?", found["run"])
+    macros = list(_MACRO_WITH_ARGUMENT.finditer(found["run"]))
     kept = 0
-    for index, name in enumerate(macros):
-        if name in _SPELLED_OUT or (name in _ABBREVIATED and len(name) > 1):
+    for index, macro in enumerate(macros):
+        name = macro[1]
+        if name in _SPELLED_OUT or (name in _ABBREVIATED and len(name) > 1) or (kept and name in _POSTFIX):
             kept = index + 1
-        elif name not in _PREFIXES and name not in ("per", "square", "cubic", "squared", "cubed", "tothe"):
+        elif name not in _PREFIXES and name not in _POWERS and name not in ("per", "tothe"):
             break
-    if kept == 0:
-        return None
-    pieces = re.findall(r"\\[A-Za-z]+(?![A-Za-z])(?:\s*\{[^{}]*\})?", found["run"])[:kept]
-    return unit_text("".join(pieces)) or None
+    return unit_text("".join(macro.group() for macro in macros[:kept])) or None if kept else None
 
 
 def _arguments(text: str, position: int, name: str) -> tuple[list[str], str | None, int] | None:

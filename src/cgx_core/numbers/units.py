@@ -30,6 +30,7 @@ from typing import Final
 import attrs
 
 from cgx_core.numbers.limits import MAX_UNIT_EXPONENT, MAX_UNIT_TERMS
+from cgx_core.numbers.siunitx import prose_unit
 
 PREFIX_SYMBOLS: Final = {
     "P": "peta",
@@ -113,48 +114,8 @@ SPACED: Final = frozenset({"d", "L"})
 are read as any term."""
 
 QUALIFIER_STOP: Final = frozenset(
-    [
-        "per",
-        "of",
-        "to",
-        "and",
-        "or",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "from",
-        "with",
-        "than",
-        "times",
-        "a",
-        "an",
-        "the",
-        "each",
-        "every",
-        "over",
-        "under",
-        "about",
-        "around",
-        "into",
-        "within",
-        "after",
-        "before",
-        "between",
-        "more",
-        "less",
-        "fewer",
-        "plus",
-        "minus",
-        "vs",
-        "versus",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-    ]
+    "per of to and or in on at by for from with than times a an the each every over under about around into "  # noqa: SIM905
+    "within after before between more less fewer plus minus vs versus as is are was were".split()
 )
 """Words never read as a qualifier between a numeral and its unit (`3 per second` is a rate, not 3 s)."""
 
@@ -307,8 +268,6 @@ def unit_after(text: str, end: int) -> Unit | None:
         return None
     factor = _FACTOR.match(window)
     rest = window[factor.end() :] if factor else window
-    from cgx_core.numbers.siunitx import prose_unit
-
     macros = prose_unit(rest)
     found = read_unit(" " + macros if macros else clean_unit_text(rest))
     if found is None:

@@ -138,6 +138,7 @@ def test_no_new_form_passes_a_claim_by_restating_it(run: Path, expression: str, 
         (r"10~\ps", "picosecond"),
         (r"\SI{5}{\ps}", "picosecond"),
         (r"4\,\metre\per\second", "meter/second"),
+        (r"5~\metre\squared of land", "meter^2"),
         (r"$1.3\times10^{-7}\sqrt{\tau}$~m", "meter"),
         ("3 per second", None),  # a rate: "per" is never a qualifier
         ("$2d$", None),  # d glued to a numeral is a product or a name
