@@ -131,7 +131,7 @@ def _row_unit(header: str) -> Unit | str | None:
     if text.lower() in _PERCENT:
         return "%"
     read = read_unit(text, alone=True)
-    if read is None or read[1] != len(text) or read[0].qualifier is not None:
+    if read is None or read[1] != len(text):
         return None
     return read[0]
 

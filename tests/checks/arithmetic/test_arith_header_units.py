@@ -148,7 +148,15 @@ The second task's score rose by 5.6\% and the first task's by 1\%, as Table 2 sh
 
 @pytest.mark.parametrize(
     ("header", "unit"),
-    [("Probability (\\%) / original", "%"), ("Time (h) / mean", "h"), ("Speed (m / s)", "m / s"), ("(\\%) / a", "%")],
+    [
+        ("Probability (\\%) / original", "%"),
+        ("Time (h) / mean", "h"),
+        ("Speed (m / s)", "m / s"),
+        ("(\\%) / a", "%"),
+        ("Duration (d)", "d"),
+        ("Cost (GPU h)", "GPU h"),
+        ("Volume [L]", "L"),
+    ],
 )
 def test_a_unit_in_any_header_row_above_the_cell_is_its_column_s(header: str, unit: str) -> None:
     found = header_unit(header)
