@@ -229,22 +229,15 @@ class _LatexFiles:
         chunks: list[Chunk] = []
         for name, extension in loaded_classes(_uncommented(self.files[main].data.decode("utf-8"))):
             loaded = f"{name}{extension}"
-            inputs = list(KNOWN_INPUTS.get(name, ())) if extension == ".cls" else []
-            local = self.folder / loaded
-            if local.is_file():
-                try:
-                    inputs = inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
-                except CgxError:
-                    self.not_followed.append(f"\\documentclass{{{name}}} (in {main}: {loaded} cannot be read)")
-                    continue
-            for argument in inputs:
+            for argument in self.class_inputs(name, loaded, main):
                 path = self.folder / argument
                 label = _input_label(argument)
                 try:
                     file = self.boundary.name_of(path, what=label, named_by=loaded)
-                    if file in self.files or not path.is_file():
-                        if file not in self.files:
-                            self.not_followed.append(f"{label} (loaded by {loaded}: no such file)")
+                    if file in self.files:  # the document inputs it too: credencegraph reads it
+                        continue
+                    if not path.is_file():
+                        self.not_followed.append(f"{label} (loaded by {loaded}: no such file)")
                         continue
                     text = self.read(path, what=label, named_by=loaded)
                 except CgxError as error:
@@ -252,6 +245,19 @@ class _LatexFiles:
                     continue
                 chunks.extend(front_matter(file, _uncommented(text)))
         return chunks
+
+    def class_inputs(self, name: str, loaded: str, main: str) -> list[str]:
+        """The files a class or package inputs: from its file in the paper's folder, read within the root,
+        else what `KNOWN_INPUTS` says its published source inputs."""
+        local = self.folder / loaded
+        try:
+            self.boundary.name_of(local, what=f"the class '{loaded}'", named_by=main)
+            if local.is_file():
+                return inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
+        except CgxError as error:
+            self.not_followed.append(f"{loaded} (loaded by {main}: {error.code})")
+            return []
+        return list(KNOWN_INPUTS.get(name, ())) if loaded.endswith(".cls") else []
 
     def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...]) -> None:
         r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).

@@ -128,3 +128,12 @@ def test_a_rescience_paper_starts_with_its_abstract_and_replays(tmp_path: Path, 
     assert any("\\dateRECEIVED: 07 February 2020" in text for text in texts)
     assert "metadata.tex" in [item["name"] for item in started["document"]["files"]["first"]]
     assert replay(run, source=None, sources=None).identical
+
+
+def test_a_class_file_that_links_outside_the_root_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "outside.cls").write_text("\\input{metadata.tex}\n", encoding="utf-8")
+    main = class_paper(tmp_path / "paper")
+    (tmp_path / "paper" / "rescience.cls").symlink_to(tmp_path / "outside.cls")
+    document = read_document(main)
+    assert [chunk.text for chunk in document.chunks] == ["The body says 12 things."]
+    assert document.not_followed == ("rescience.cls (loaded by article.tex: outside-root)",)
