@@ -75,12 +75,18 @@ def cells_text(row_text: str) -> str:
 
 
 def _cells(row_text: str) -> list[tuple[str, str]]:
-    """(header, cell) of each `Header: cell` part of a row's text after its label; [] for another text."""
+    """(header, cell) of each cell of a row's text, its label's included; the header is "" for a cell
+    written without one (a table without a header); [] for a text that is no row."""
     found = _ROW.search(row_text)
     if found is None:
         return []
-    parts = row_text[found.start() + 2 :].split("; ")[1:]  # the first part is the row's label
-    return [(header, cell) for header, separator, cell in (part.partition(": ") for part in parts) if separator]
+    label, *parts = row_text[found.start() + 2 :].split("; ")
+    parts.insert(0, label.removeprefix("row ") if label.startswith("row ") else "")
+    cells = []
+    for part in parts:
+        header, separator, cell = part.partition(": ")
+        cells.append((header, cell) if separator else ("", part))
+    return cells
 
 
 def _plain_numerals(cell: str) -> list[Occurrence]:

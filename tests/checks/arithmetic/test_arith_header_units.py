@@ -238,3 +238,13 @@ def test_the_table_number_start_run_writes_is_no_numeral_of_the_paper(tmp_path: 
         ],
     )
     assert [item["code"] for item in refused["refused"]] == ["operand-not-in-text"]
+
+
+def test_cells_of_a_table_without_a_header_are_of_unknown_unit_too() -> None:
+    row = "Table 1 (unnumbered); row First; 93; 94"
+    claim = "The probability changed by 1% between the runs."
+    with pytest.raises(CgxError) as raised:
+        recompute("94 - 93", "1%", [claim, row], columns=[row])
+    assert raised.value.code == ArithmeticCode.UNIT_MISSING
+    relative = recompute("(94 - 93) / 93", "1.1%", [claim + " It rose by 1.1%.", row], columns=[row])
+    assert relative.outcome == "passed"
