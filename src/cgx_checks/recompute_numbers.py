@@ -14,7 +14,7 @@ from cgx_checks.arithmetic.predicate_check import counts_json
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
 from cgx_core.plugin_api import (
     CheckTypeRegistry,
     Outcome,
@@ -55,7 +55,10 @@ FIXES = {
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
         "only quantities of one dimension add, and a function such as ln takes a plain number"
     ),
-    "unit-missing": "write each numeral with the unit the text gives it (90 minutes + 20 h), so it is converted",
+    "unit-missing": (
+        "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
+        "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
+    ),
     "relation-not-in-text": (
         "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
         "~ for 'approximately'), or leave it out when the text writes only one; a predicate's result is the "
@@ -94,8 +97,8 @@ class RecomputeNumbers:
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
         "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
         "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
-        "changes need no 100."
+        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
+        "(30% is 0.3), so relative changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -138,8 +141,8 @@ class RecomputeNumbers:
                 "maxLength": 100,
                 "description": (
                     "The reported numeral as the text writes it (its digits set the rounding), with its unit "
-                    "when the expression has units; a percentage with its %. A predicate's: the text's word for "
-                    "it (identical, below, at least, within, decreasing, probability)."
+                    "when the expression has units; a percentage with its %. A predicate's: the text's word "
+                    "(identical, below, within, probability)."
                 ),
                 "examples": ["400", "2 days", "30%", "14.76 m", "identical"],
             },
@@ -303,7 +306,7 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
     for node in run.nodes():
         if node.text is not None and node.attributes.get("origin") == "document":
-            yield Chunk(node.id, node.unit, node.text)
+            yield Chunk(node.id, node.unit, cells_text(node.text) if node.unit == TABLE_ROW else node.text)
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
