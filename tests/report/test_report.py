@@ -25,7 +25,7 @@ from cgx_core.report.integrity import Integrity, not_run, run_integrity
 from cgx_core.report.markdown import markdown_report, text_code, text_plain
 from cgx_core.report.model import RunReport, build_report
 from cgx_core.report.text import printable, text_report
-from support import ROOT, call
+from support import ROOT, call, person_review
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
@@ -40,22 +40,8 @@ def example() -> RunReport:
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reviewed")
     run = checked_example(folder / "run", review_rubric(folder))
-    ok(
-        call(
-            run, "review", check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000", entered_by="person"
-        )
-    )
-    ok(
-        call(
-            run,
-            "review",
-            node="a-1",
-            verdict="holds",
-            reviewer="Ada",
-            reason="white noise is stated",
-            entered_by="person",
-        )
-    )
+    ok(person_review(run, check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000"))
+    ok(person_review(run, node="a-1", verdict="holds", reviewer="Ada", reason="white noise is stated"))
     ok(call(run, "finish_run"))
     return run
 
@@ -136,7 +122,7 @@ def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp
     with pytest.raises(CgxError) as edited:
         build_report(run, SKIPPED)
     assert edited.value.code == "tampered"
-    ok(call(run, "review", node="s-13", verdict="holds", reviewer="Grace", reason="r", entered_by="person"))
+    ok(person_review(run, node="s-13", verdict="holds", reviewer="Grace", reason="r"))
     with pytest.raises(CgxError) as reopened:
         build_report(run, SKIPPED)
     assert reopened.value.code == "not-finished"

@@ -200,15 +200,16 @@ REVIEW = """\
 After the checks, for a person. Record a person's verdict on a node (`node`), or on one check of a node
 (`check`: the verdict is then on that check's target, in view of the check, and says whether it confirms or
 overrides it; the check itself stays as it was). `verdict` is holds, fails or undetermined; `reviewer` names
-the person whose judgement it is and `reason` says why. `entered_by` is "person" when the person makes this
-call, "agent" when you enter a person's verdict for them: never review on your own judgement. The review
-becomes a check of the type the rubric declares for reviews (human-review) and moves the node's credence
-through inference with that type's sensitivity and false_pass; undetermined is recorded and moves nothing.
+the person whose judgement it is and `reason` says why. Enter only a verdict a person gave you, never your
+own judgement: the review is recorded as entered by you (an agent, with your `model`); a person enters their
+own with the `credencegraph-extract review` command at a terminal. The review becomes a check of the type
+the rubric declares for reviews (human-review) and moves the node's credence through inference with that
+type's sensitivity and false_pass; undetermined is recorded and moves nothing.
 One reviewer gives one decisive verdict per node; another reviewer's is another observation. get_state's
 `awaiting_review` lists what a person should look at: failed checks, checks made with a model their type was
 not fitted with, and the assumptions you added. On a finished run, call finish_run again afterwards.
 Example: {"run": "runs/paper", "node": "s-12", "verdict": "fails", "reviewer": "Ada Lovelace", "reason":
-"12 runs of 300 s are 3600 s, not 3000 s", "entered_by": "agent", "model": "<your model id>"}"""
+"12 runs of 300 s are 3600 s, not 3000 s", "model": "<your model id>"}"""
 
 REVIEW_ARGUMENTS: dict[str, Any] = changing(
     {
@@ -227,13 +228,8 @@ REVIEW_ARGUMENTS: dict[str, Any] = changing(
             "description": "The person whose judgement this is.",
         },
         "reason": {"type": "string", "minLength": 1, "maxLength": 5000, "description": "Why, in the reviewer's words."},
-        "entered_by": {
-            "type": "string",
-            "enum": ["person", "agent"],
-            "description": "Who makes this call: the person, or an agent acting for them.",
-        },
     },
-    ["verdict", "reviewer", "reason", "entered_by"],
+    ["verdict", "reviewer", "reason"],
 )
 
 CLASSIFY = "Step 2. " + records.CLASSIFY_DESCRIPTION
