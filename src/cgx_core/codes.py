@@ -152,7 +152,7 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.OUTSIDE_ROOT: (
         "A file of the paper (an \\input, the .bbl, a .bib, the cited works) lies outside the paper's root, by "
         "its path or through a symbolic link; the message names it and where it lies. Pass start_run `root`, a "
-        "folder that holds both, when the file belongs to the paper."
+        "folder that holds both, when the file belongs to the paper and the message names such a folder."
     ),
     Code.HIDDEN_FILE: (
         "A file of the paper is hidden from its root: a dot file, or reached through a dot folder (such as "

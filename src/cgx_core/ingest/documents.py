@@ -263,7 +263,9 @@ class _LatexFiles:
         if not found and self.prints_bibliography:
             # The paper prints a bibliography whose .bib it does not name (a class file adds it, as
             # ReScience's does): the .bib files beside the main file are the ones LaTeX would find.
-            beside = sorted(path for path in self.folder.glob("*.bib") if path.is_file())
+            beside = sorted(
+                path for path in self.folder.glob("*.bib") if path.is_file() and not path.name.startswith(".")
+            )
             found = [self.boundary.name_of(path, what=f"the bibliography '{path.name}'") for path in beside]
         return tuple(found)
 

@@ -55,14 +55,19 @@ def _read_limited(path: Path, limit: int, code: Code, what: str) -> bytes:
     return path.read_bytes()
 
 
-def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> list[CitedCopy]:
-    """The cited copies, from a folder the paper's boundary admits (read_cited refuses links inside it)."""
+def _admitted_folder(args: Mapping[str, Any], name: str, what: str) -> Path:
+    """The folder argument `name` (cited, sources), once the paper's boundary admits it: under the paper's root,
+    links followed, through no hidden folder (the readers refuse links inside it)."""
+    folder = Path(args[name])
+    root = Path(args["root"]) if "root" in args else None
+    PaperRoot.for_paper(Path(args["paper"]), root).name_of(folder, what=f"the {what} folder '{folder.name}'")
+    return folder
+
+
+def _cited_copies(args: Mapping[str, Any], ingested: Ingested) -> list[CitedCopy]:
     if "cited" not in args:
         return []
-    folder = Path(args["cited"])
-    root = Path(args["root"]) if "root" in args else None
-    PaperRoot.for_paper(paper, root).name_of(folder, what=f"the cited works folder '{folder.name}'")
-    return read_cited(folder, set(ingested.reference_keys))
+    return read_cited(_admitted_folder(args, "cited", "cited works"), set(ingested.reference_keys))
 
 
 def _document_record(ingested: Ingested) -> dict[str, Any]:
@@ -106,6 +111,8 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
     tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
+    # The root refused here, before the paper is read: no folder a paper could reach private files from.
+    PaperRoot.for_paper(paper, Path(args["root"]) if "root" in args else None)
     progress(0, 3, "reading the paper")
     budget = default_budget()
     request = IngestRequest(
@@ -117,10 +124,11 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")
-    cited = _cited_copies(args, paper, ingested)
+    cited = _cited_copies(args, ingested)
     offline: tuple[list[OfflineSource], int] | None = None
     if "sources" in args:
-        offline = read_offline_sources(Path(args["sources"]), list(ingested.reference_identifiers))
+        folder = _admitted_folder(args, "sources", "offline sources")
+        offline = read_offline_sources(folder, list(ingested.reference_identifiers))
     store = bool(args.get("store_source", False))
     progress(2, 3, "writing the run")
 
