@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from credencegraph.core import load
@@ -17,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
-from report_runs import checked_example, finished_hostile, ok, review_rubric
+from report_runs import checked_example, finished_hostile, ok, review_rubric, start_example_with
 
 from cgx_core.errors import CgxError
 from cgx_core.report.html import content_security_policy, html_report
@@ -25,7 +24,7 @@ from cgx_core.report.integrity import Integrity, not_run, run_integrity
 from cgx_core.report.markdown import markdown_report, text_code, text_plain
 from cgx_core.report.model import RunReport, build_report
 from cgx_core.report.text import printable, text_report
-from support import ROOT, call, person_review
+from support import EXAMPLE_RECORDS, ROOT, call, person_review
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
@@ -198,13 +197,10 @@ def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> No
 
 
 def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None:
-    folder = tmp_path
-    run = checked_example(folder / "run", review_rubric(folder))
+    run = tmp_path / "run"
+    start_example_with(run, review_rubric(tmp_path), store_source=False)  # replay needs the paper: --source
+    ok(call(run, "classify", records=EXAMPLE_RECORDS))
     ok(call(run, "finish_run"))
-    shutil.rmtree(run / "source")  # as if the run had not stored its document
-    manifest: dict[str, Any] = json.loads((run / "manifest.json").read_bytes())
-    manifest["store_source"] = False
-    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     integrity = run_integrity(run, replay=True, verify=False)
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary

@@ -183,6 +183,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "cited": manifest["cited"],
             **_offline_manifest(offline),
             "store_source": store,
+            # What the manifest holds besides digests, anchored in the log so an edit of it is seen (integrity).
+            "tolerances": manifest["tolerances"],
+            "limits": manifest["limits"],
+            "versions": manifest["versions"],
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
         response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
