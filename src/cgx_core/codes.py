@@ -155,7 +155,7 @@ MEANINGS: Final[dict[Code, str]] = {
         "folder that holds both, when the file belongs to the paper and the message names such a folder."
     ),
     Code.HIDDEN_FILE: (
-        "A file of the paper is hidden from its root: a dot file, or reached through a dot folder (such as "
+        "A file of the paper is hidden: a dot file, or reached through a dot folder under the root (such as "
         "../../.aws/credentials), where private files live. It is never read, whatever the root; the message "
         "names it."
     ),

@@ -10,7 +10,7 @@ is ever recorded. Anything else is refused with `outside-root`, naming the file,
 relative to the root, and which `root` would hold it, when one may.
 
 A root never reaches private files. It may not be the file system's root, a home folder or a folder above
-one, or a folder every user may write to (`root-refused`: `suitability`). A file reached through a hidden
+one, or a folder every user may write to (`root-refused`: `unsuitable_root`). A file reached through a hidden
 (dot) file or folder below the root, by its path as written (`.x/../y` goes through `.x`) or by its real
 path, is `hidden-file` whatever the root: that is where private files live (`.aws/credentials`, `.ssh/`,
 `.git/config`). The outside-root refusal suggests a wider root only when it passes both rules; otherwise it
