@@ -314,3 +314,16 @@ def test_reviews_and_the_awaiting_list_follow_their_published_result_schemas(run
     assert not is_error
     jsonschema.validate(state, TOOLS["get_state"].result)
     assert state["awaiting_review"]["total"] == 2
+
+
+def test_only_a_review_can_be_made_as_a_persons_call(run: Path) -> None:
+    from cgx_core.tooling.registry import call_tool
+
+    files = tree(run)
+    arguments = {"run": str(run), "model": "person", "records": [{"node": "s-09", "type": "assumption"}]}
+    payload, is_error = call_tool("classify", arguments, by_person=True)
+    assert is_error and payload["error"] == {
+        "code": "invalid-arguments",
+        "message": "classify is an agent's call; only a review is a person's",
+    }
+    assert tree(run) == files
