@@ -30,6 +30,7 @@ from cgx_core.ingest.paper_root import PaperRoot
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
+    from credencegraph.ingest.pdf import PdfDocument
 
 _INPUT_MACROS = frozenset({"input", "include"})
 _BIB_MACROS = frozenset({"bibliography", "addbibresource", "addglobalbib"})
@@ -78,6 +79,9 @@ class Document:
     """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
     the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
+    pdf: PdfDocument | None = attrs.field(default=None, eq=False, repr=False)
+    """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
+    from them: cgx_core.ingest.pdf)."""
 
     @property
     def main(self) -> DocumentFile:
@@ -120,18 +124,19 @@ def read_bibliography(boundary: PaperRoot, path: Path, *, what: str, named_by: s
 
 
 def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
-    from credencegraph.ingest.pdf import PdfError, read_pdf
+    from credencegraph.ingest.pdf import PdfError, analyse_pdf
 
     data = path.read_bytes()
     if not data.startswith(b"%PDF-"):
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' is named .pdf but is not a PDF (no %PDF- header)")
     try:
-        chunks = read_pdf(path)
+        analysis = analyse_pdf(path)
     except PdfError as error:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    return _checked(Document("pdf", (DocumentFile(name, data),), tuple(chunks), (), root=boundary), path)
+    document = Document("pdf", (DocumentFile(name, data),), analysis.chunks, (), root=boundary, pdf=analysis)
+    return _checked(document, path)
 
 
 class _LatexFiles:

@@ -25,7 +25,8 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
-from cgx_core.ingest.tables import read_tables
+from cgx_core.ingest.pdf.tables import read_pdf_tables
+from cgx_core.ingest.tables import TableReading, read_tables
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -115,6 +116,10 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
             entries.setdefault(key, entry)
     tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
     chunks = tables.prose(document.chunks)
+    if document.pdf is not None:
+        pdf_tables = read_pdf_tables(document.pdf, chunks)
+        chunks = pdf_tables.prose(chunks)
+        tables = TableReading(pdf_tables.rows)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)
