@@ -30,7 +30,8 @@ from cgx_core.ingest.paper_root import PaperRoot
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
-    from credencegraph.ingest.pdf import PdfDocument
+
+    from cgx_core.ingest.pdf.reading import PdfReading
 
 _INPUT_MACROS = frozenset({"input", "include"})
 _BIB_MACROS = frozenset({"bibliography", "addbibresource", "addglobalbib"})
@@ -79,7 +80,7 @@ class Document:
     """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
     the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
-    pdf: PdfDocument | None = attrs.field(default=None, eq=False, repr=False)
+    pdf: PdfReading | None = attrs.field(default=None, eq=False, repr=False)
     """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
     from them: cgx_core.ingest.pdf)."""
 
@@ -124,18 +125,20 @@ def read_bibliography(boundary: PaperRoot, path: Path, *, what: str, named_by: s
 
 
 def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
-    from credencegraph.ingest.pdf import PdfError, analyse_pdf
+    from credencegraph.ingest.pdf import PdfError
+
+    from cgx_core.ingest.pdf.reading import read_pdf_document
 
     data = path.read_bytes()
     if not data.startswith(b"%PDF-"):
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' is named .pdf but is not a PDF (no %PDF- header)")
     try:
-        analysis = analyse_pdf(path)
+        reading = read_pdf_document(path)
     except PdfError as error:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    document = Document("pdf", (DocumentFile(name, data),), analysis.chunks, (), root=boundary, pdf=analysis)
+    document = Document("pdf", (DocumentFile(name, data),), reading.analysis.chunks, (), root=boundary, pdf=reading)
     return _checked(document, path)
 
 

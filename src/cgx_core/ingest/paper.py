@@ -133,7 +133,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
     chunks = tables.prose(document.chunks)
     if document.pdf is not None:
-        pdf_tables = read_pdf_tables(document.pdf, chunks)
+        pdf_tables = read_pdf_tables(document.pdf.analysis, chunks)
         chunks = pdf_tables.prose(chunks)
         tables = TableReading(pdf_tables.rows)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}

@@ -125,7 +125,7 @@ def test_a_table_caption_over_an_image_gives_no_rows_and_is_reported(tmp_path: P
     path = _table_pdf(tmp_path, [*PROSE_ABOVE, Text(72, 660, "Table 2: A table set as an image."), *PROSE_BELOW])
     document = read_document(path)
     assert document.pdf is not None
-    tables = read_pdf_tables(document.pdf, document.chunks)
+    tables = read_pdf_tables(document.pdf.analysis, document.chunks)
     assert tables.rows == ()
     assert tables.unread == ("Table 2",)
     assert len(tables.prose(document.chunks)) == len(document.chunks)  # no prose taken for a table
@@ -140,4 +140,4 @@ def test_prose_with_numbers_beside_a_caption_is_not_a_table(tmp_path: Path) -> N
     ]
     document = read_document(_table_pdf(tmp_path, runs))
     assert document.pdf is not None
-    assert read_pdf_tables(document.pdf, document.chunks).rows == ()
+    assert read_pdf_tables(document.pdf.analysis, document.chunks).rows == ()
