@@ -27,6 +27,7 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
+from cgx_core.ingest.pdf.limits import pdf_limits
 from cgx_core.ingest.pdf.tables import read_pdf_tables
 from cgx_core.ingest.tables import TableReading, read_tables
 
@@ -67,6 +68,8 @@ class Ingested:
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
     not_followed: tuple[str, ...] = ()
     """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
+    limits: dict[str, Any] | None = None
+    """What a PDF run could not read (cgx_core.ingest.pdf.limits); None for LaTeX."""
     archive: dict[str, str] | None = None
     """The archive of sources the paper was unpacked from: its name, digest and main file (cgx_core.ingest.archive)."""
 
@@ -106,7 +109,15 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
         keys,
         tuple(reference_identifiers(graph)),
         document.not_followed,
+        _limits(document),
     )
+
+
+def _limits(document: Document) -> dict[str, Any] | None:
+    """What a PDF run could not read; its tables read again (cheap, and the same: reading is a function)."""
+    if document.pdf is None:
+        return None
+    return pdf_limits(document.pdf, read_pdf_tables(document.pdf.analysis, document.chunks), document.chunks)
 
 
 def _bibliographies(request: IngestRequest, document: Document) -> list[DocumentFile]:

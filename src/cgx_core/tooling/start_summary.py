@@ -144,11 +144,7 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
         "document": {
             "format": manifest["document"]["format"],
             "files": first(manifest["document"]["files"]),
-            **{
-                name: manifest["document"][name]
-                for name in ("not_followed", "archive", "limits")
-                if name in manifest["document"]
-            },
+            **{name: manifest["document"][name] for name in _DOCUMENT_EXTRAS if name in manifest["document"]},
         },
         "rubric": manifest["rubric"],
         "counts": _counts(nodes),

@@ -91,6 +91,8 @@ def _document_record(ingested: Ingested) -> dict[str, Any]:
     record: dict[str, Any] = {"format": ingested.format, "files": [item.to_json() for item in ingested.files]}
     if ingested.archive is not None:
         record["archive"] = ingested.archive
+    if ingested.limits is not None:
+        record["limits"] = ingested.limits
     if ingested.not_followed:
         record["not_followed"] = {
             "macros": list(ingested.not_followed),

@@ -3,6 +3,7 @@ PDF against its LaTeX) and on PDFs made for the hard cases."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,42 @@ def test_prose_with_numbers_beside_a_caption_is_not_a_table(tmp_path: Path) -> N
     document = read_document(_table_pdf(tmp_path, runs))
     assert document.pdf is not None
     assert read_pdf_tables(document.pdf.analysis, document.chunks).rows == ()
+
+
+def test_start_run_on_a_pdf_says_what_it_lost_and_report_json_keeps_it(tmp_path: Path) -> None:
+    from cgx_core.tooling.registry import call_tool
+    from support import call
+
+    runs = [
+        *PROSE_ABOVE,
+        Text(72, 660, "Figure 1: A plot the text cannot carry."),
+        Text(72, 620, "References", bold=True),
+        Text(72, 604, "Smith, J. (2020). A study of things. Journal of Things, 3, 1-10."),
+    ]
+    paper = _table_pdf(tmp_path, runs)
+    run = tmp_path / "run"
+    arguments = {"run": str(run), "paper": str(paper), "rubric": str(PAPER_RUBRIC), "model": "test-model"}
+    result, error = call_tool("start_run", arguments)
+    assert not error, result
+    limits = result["document"]["limits"]
+    assert "Prefer the LaTeX sources" in limits["message"]
+    assert limits["figures_not_read"] == 1
+    assert limits["references"]["read"] == 0 and "author-year" in limits["references"]["not_read"]
+    untyped = [node["id"] for node in result["nodes"] if node["type"] == "unassigned"]
+    classified = call(run, "classify", records=[{"node": node, "type": "context"} for node in untyped])
+    assert "error" not in classified, classified
+    finished = call(run, "finish_run")
+    assert "error" not in finished, finished
+    report = json.loads((run / "report.json").read_bytes())
+    assert report["document_limits"] == limits
+
+
+def test_a_latex_run_has_no_limits(tmp_path: Path) -> None:
+    from cgx_core.tooling.registry import call_tool
+
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\begin{document}\nWe ran 3 trials.\n\\end{document}\n")
+    arguments = {"run": str(tmp_path / "run"), "paper": str(paper), "rubric": str(PAPER_RUBRIC), "model": "m"}
+    result, error = call_tool("start_run", arguments)
+    assert not error, result
+    assert "limits" not in result["document"]
