@@ -138,7 +138,7 @@ def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    document = Document("pdf", (DocumentFile(name, data),), reading.analysis.chunks, (), root=boundary, pdf=reading)
+    document = Document("pdf", (DocumentFile(name, data),), reading.chunks, (), root=boundary, pdf=reading)
     return _checked(document, path)
 
 

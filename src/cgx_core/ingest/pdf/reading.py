@@ -29,9 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.running import running_lines
 
 if TYPE_CHECKING:
+    from credencegraph.ingest import Chunk
     from credencegraph.ingest.pdf import PdfDocument
 
 _TEX_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl"}
@@ -51,6 +53,8 @@ class PdfReading:
     """Glyphs that are still U+FFFD (no Unicode, and no code TeX's encoding gives a character)."""
     running: tuple[str, ...] = ()
     """The running heads, feet and page numbers removed (cgx_core.ingest.pdf.running), as printed."""
+    chunks: tuple[Chunk, ...] = ()
+    """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations)."""
 
 
 def _made_by_tex(path: Path) -> bool:
@@ -88,6 +92,24 @@ def _without_running_lines(removed: list[str]) -> Iterator[None]:
         reader._blocks = original
 
 
+def _tex_decoded(code: int) -> str | None:
+    """The text TeX's encoding gives an unmapped code, or None."""
+    if code in _TEX_LIGATURES:
+        return _TEX_LIGATURES[code]
+    return chr(code) if code in _ASCII_IN_TEX else None
+
+
+def decoder(*, tex: bool) -> Callable[[int, bool], str | None]:
+    """A glyph's text from its code and whether PDFium could not map it: None when it has none."""
+
+    def decode(code: int, unmapped: bool) -> str | None:
+        if not unmapped:
+            return chr(code)
+        return _tex_decoded(code) if tex else None
+
+    return decode
+
+
 @contextmanager
 def _tex_text(counter: list[int]) -> Iterator[None]:
     import credencegraph.ingest.pdf as reader
@@ -95,13 +117,10 @@ def _tex_text(counter: list[int]) -> Iterator[None]:
     original: Callable[..., str] = reader._text
 
     def text(code: int, *, unmapped: bool, hyphen: bool) -> str:
-        if unmapped and not hyphen:
-            if code in _TEX_LIGATURES:
-                counter[0] += 1
-                return _TEX_LIGATURES[code]
-            if code in _ASCII_IN_TEX:
-                counter[0] += 1
-                return chr(code)
+        decoded = _tex_decoded(code) if unmapped and not hyphen else None
+        if decoded is not None:
+            counter[0] += 1
+            return decoded
         return original(code, unmapped=unmapped, hyphen=hyphen)
 
     reader._text = text
@@ -117,11 +136,13 @@ def read_pdf_document(path: Path) -> PdfReading:
 
     counter = [0]
     removed: list[str] = []
+    tex = _made_by_tex(path)
     with _LOCK, _without_running_lines(removed):
-        if _made_by_tex(path):
+        if tex:
             with _tex_text(counter):
                 analysis = analyse_pdf(path)
         else:
             analysis = analyse_pdf(path)
     unreadable = sum(line.text.count(REPLACEMENT) for line in analysis.lines)
-    return PdfReading(analysis, counter[0], unreadable, tuple(removed))
+    chunks = rewritten(path, analysis.chunks, decoder(tex=tex))
+    return PdfReading(analysis, counter[0], unreadable, tuple(removed), tuple(chunks))
