@@ -24,6 +24,7 @@ import io
 import re
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Protocol
@@ -86,7 +87,7 @@ def unpack(path: Path, folder: Path, main: str | None = None) -> Unpacked:
             _gunzip_one(data, folder, path.name, budget)
         else:
             raise CgxError(Code.ARCHIVE_INVALID, f"'{path.name}' is not a .tar.gz, .tar, .zip or gzipped file")
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, gzip.BadGzipFile) as error:
+    except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
         raise CgxError(Code.ARCHIVE_INVALID, f"'{path.name}' cannot be unpacked: {type(error).__name__}") from None
     found = _chosen(folder, main, path.name) if main is not None else _main_file(folder, path.name)
     return Unpacked(path.name, bytes_digest(data), folder, found)

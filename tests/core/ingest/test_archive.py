@@ -157,6 +157,13 @@ def test_a_damaged_or_fake_archive_is_refused(tmp_path: Path) -> None:
     truncated = _tar(tmp_path / "cut.tar.gz", {"main.tex": MAIN * 1000})
     truncated.write_bytes(truncated.read_bytes()[:200])
     _refused(tmp_path, truncated, "archive-invalid")
+    corrupt = tmp_path / "corrupt.zip"
+    with zipfile.ZipFile(corrupt, "w", compression=zipfile.ZIP_DEFLATED) as packed:
+        packed.writestr("main.tex", MAIN * 50)
+    data = bytearray(corrupt.read_bytes())
+    data[60:90] = bytes(30)  # the deflated member's bytes, not its headers
+    corrupt.write_bytes(bytes(data))
+    _refused(tmp_path, corrupt, "archive-invalid")
 
 
 def test_no_main_file_is_refused_with_the_files_it_has(tmp_path: Path) -> None:
