@@ -88,20 +88,23 @@ class _Glyph:
     upright: bool
 
 
-def _inside(box: tuple[float, float, float, float], region: tuple[float, ...]) -> bool:
+_Box = tuple[float, float, float, float]
+
+
+def _inside(box: _Box, region: _Box) -> bool:
     x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return region[0] - 1 <= x <= region[2] + 1 and region[1] - 1 <= y <= region[3] + 1
 
 
-def _glyphs(page: object, region: tuple[float, ...], decode: Callable[[int, bool], str | None]) -> list[_Glyph] | None:
-    """The glyphs whose box's centre is in `region`, or None when one has no Unicode."""
+def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list[tuple[_Box, _Glyph | None]]:
+    """Every glyph of a page with its box, read once; None for a glyph with no Unicode."""
     import pypdfium2.raw as pdfium_c
 
     textpage = page.get_textpage()  # type: ignore[attr-defined]
     raw = textpage.raw
     buffer = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    found: list[_Glyph] = []
+    found: list[tuple[_Box, _Glyph | None]] = []
     try:
         for index in range(pdfium_c.FPDFText_CountChars(raw)):
             code = pdfium_c.FPDFText_GetUnicode(raw, index)
@@ -109,20 +112,30 @@ def _glyphs(page: object, region: tuple[float, ...], decode: Callable[[int, bool
             if pdfium_c.FPDFText_IsGenerated(raw, index) or (not unmapped and (chr(code).isspace() or code < 0x20)):
                 continue
             box = textpage.get_charbox(index)
-            if not _inside(box, region):
-                continue
             text = decode(code, unmapped)
             if text is None:
-                return None
+                found.append((box, None))
+                continue
             text = unicodedata.normalize("NFKC", text) if text in _LIGATURES else text
             x, y = ctypes.c_double(), ctypes.c_double()
             pdfium_c.FPDFText_GetCharOrigin(raw, index, ctypes.byref(x), ctypes.byref(y))
             pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, len(buffer), ctypes.byref(flags))
             font = buffer.value.decode("utf-8", "replace")
             size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
-            found.append(_Glyph(text, x.value, y.value, size, bool(_UPRIGHT.search(font))))
+            found.append((box, _Glyph(text, x.value, y.value, size, bool(_UPRIGHT.search(font)))))
     finally:
         textpage.close()
+    return found
+
+
+def _in_region(page: Sequence[tuple[_Box, _Glyph | None]], region: _Box) -> list[_Glyph] | None:
+    """The glyphs whose box's centre is in `region`, or None when one of them has no Unicode."""
+    found: list[_Glyph] = []
+    for box, glyph in page:
+        if _inside(box, region):
+            if glyph is None:
+                return None
+            found.append(glyph)
     return found
 
 
@@ -209,27 +222,34 @@ def _joined(pieces: Sequence[tuple[str, str]]) -> str:
 
 
 def rewritten(path: Path, chunks: Sequence[Chunk], decode: Callable[[int, bool], str | None]) -> list[Chunk]:
-    """The chunks with each one-line equation's text written as LaTeX (see the module's docstring)."""
+    """The chunks with each one-line equation's text written as LaTeX (see the module's docstring); each page
+    with equations is read once."""
     import dataclasses
 
     import pypdfium2 as pdfium
 
-    targets = [(index, _LOCATOR.match(chunk.locator)) for index, chunk in enumerate(chunks) if chunk.unit == "equation"]
-    located = [(index, match) for index, match in targets if match is not None]
-    if not located:
-        return list(chunks)
+    by_page: dict[int, list[tuple[int, _Box]]] = {}
+    for index, chunk in enumerate(chunks):
+        match = _LOCATOR.match(chunk.locator) if chunk.unit == "equation" else None
+        if match is not None:
+            box = tuple(float(value) for value in match["box"].split(","))
+            by_page.setdefault(int(match["page"]), []).append((index, (box[0], box[1], box[2], box[3])))
     out = list(chunks)
+    if not by_page:
+        return out
     document = pdfium.PdfDocument(path)
     try:
-        for index, match in located:
-            page = document[int(match["page"]) - 1]
+        for number, equations in sorted(by_page.items()):
+            page = document[number - 1]
             try:
-                glyphs = _glyphs(page, tuple(float(value) for value in match["box"].split(",")), decode)
+                glyphs = _page_glyphs(page, decode)
             finally:
                 page.close()
-            text = _latex(glyphs, chunks[index].labels) if glyphs is not None else None
-            if text:
-                out[index] = dataclasses.replace(chunks[index], text=text)
+            for index, region in equations:
+                found = _in_region(glyphs, region)
+                text = _latex(found, chunks[index].labels) if found is not None else None
+                if text:
+                    out[index] = dataclasses.replace(chunks[index], text=text)
     finally:
         document.close()
     return out

@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from cgx_core.base.limits import MAX_CHUNKS
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 from cgx_core.ingest.pdf.cells import Cell, line_cells
 from cgx_core.ingest.tables.grid import BodyRow, Placed, RawCell, RawRow
 from cgx_core.ingest.tables.rows import CaptionRef, TableRow, row_body
@@ -122,6 +125,12 @@ def read_pdf_tables(analysis: PdfDocument, chunks: Sequence[Chunk]) -> PdfTables
             continue
         rows.extend(found)
         regions.append((caption.page, region))
+    if len(rows) + len(chunks) > MAX_CHUNKS:
+        raise CgxError(
+            Code.PAPER_TOO_LARGE,
+            f"the PDF's tables have {len(rows)} rows, which with its {len(chunks)} other chunks pass the limit of "
+            f"{MAX_CHUNKS} chunks",
+        )
     return PdfTables(tuple(rows), tuple(regions), tuple(unread))
 
 
