@@ -3,7 +3,7 @@
 
 Every count is of this PDF as read, so the agent can tell the person it works for what is missing: the
 figures (their content is an image), the table captions with no rows found under them, a reference list
-that is not numbered `[n]` (author-year lists are not read, so no citation is tied to a reference), the
+that neither credencegraph's `[n]` reader nor the author-year one read (so no citation is tied to it), the
 glyphs with no Unicode, and the lines removed as running heads and page numbers.
 """
 
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 _REFERENCES_HEADING = re.compile(r"^\s*(?:\d+\s*)?(?:references|bibliography|literature cited)\b", re.IGNORECASE)
 MESSAGE = (
     "This run was read from a PDF, which keeps less than the paper's LaTeX: no \\ref labels, no figure content, "
-    "tables only where their rows could be segmented, references only from a numbered [n] list, and mathematics "
+    "tables only where their rows could be segmented, references only from a numbered [n] or author-year list "
+    "whose entries start with a family name, and mathematics "
     "only roughly (an equation chunk may miss sub- and superscripts). Prefer the LaTeX sources when they exist "
     "(arXiv serves them as a .tar.gz: pass it as `paper`), and tell the person you work for what is listed here."
 )
@@ -49,7 +50,7 @@ def pdf_limits(reading: PdfReading, tables: PdfTables, chunks: Sequence[Chunk]) 
     }
     if not references and has_heading:
         out["references"]["not_read"] = (
-            "the paper has a reference list, but not numbered [n]: an author-year list is not read, so no "
-            "citation is tied to a reference and no citation check can run on this PDF"
+            "the paper has a reference list that was not read (neither numbered [n] nor author-year entries "
+            "starting 'Family, I.'), so no citation is tied to a reference and no citation check can run on this PDF"
         )
     return out

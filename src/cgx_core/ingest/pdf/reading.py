@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core.ingest.pdf.author_year import with_author_year
 from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.running import running_lines
 
@@ -54,7 +55,8 @@ class PdfReading:
     running: tuple[str, ...] = ()
     """The running heads, feet and page numbers removed (cgx_core.ingest.pdf.running), as printed."""
     chunks: tuple[Chunk, ...] = ()
-    """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations)."""
+    """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), an
+    author-year reference list and its citations added (cgx_core.ingest.pdf.author_year)."""
 
 
 def _made_by_tex(path: Path) -> bool:
@@ -144,5 +146,5 @@ def read_pdf_document(path: Path) -> PdfReading:
         else:
             analysis = analyse_pdf(path)
     unreadable = sum(line.text.count(REPLACEMENT) for line in analysis.lines)
-    chunks = rewritten(path, analysis.chunks, decoder(tex=tex))
+    chunks = with_author_year(analysis, rewritten(path, analysis.chunks, decoder(tex=tex)))
     return PdfReading(analysis, counter[0], unreadable, tuple(removed), tuple(chunks))
