@@ -152,7 +152,7 @@ def test_start_run_on_a_pdf_says_what_it_lost_and_report_json_keeps_it(tmp_path:
         *PROSE_ABOVE,
         Text(72, 660, "Figure 1: A plot the text cannot carry."),
         Text(72, 620, "References", bold=True),
-        Text(72, 604, "Smith, J. (2020). A study of things. Journal of Things, 3, 1-10."),
+        Text(72, 604, "J. Smith. A study of things. Journal of Things, 3, 1-10, 2020."),  # neither [n] nor "Family, I."
     ]
     paper = _table_pdf(tmp_path, runs)
     run = tmp_path / "run"
@@ -162,7 +162,7 @@ def test_start_run_on_a_pdf_says_what_it_lost_and_report_json_keeps_it(tmp_path:
     limits = result["document"]["limits"]
     assert "Prefer the LaTeX sources" in limits["message"]
     assert limits["figures_not_read"] == 1
-    assert limits["references"]["read"] == 0 and "author-year" in limits["references"]["not_read"]
+    assert limits["references"]["read"] == 0 and "was not read" in limits["references"]["not_read"]
     untyped = [node["id"] for node in result["nodes"] if node["type"] == "unassigned"]
     classified = call(run, "classify", records=[{"node": node, "type": "context"} for node in untyped])
     assert "error" not in classified, classified
