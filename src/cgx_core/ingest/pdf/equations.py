@@ -13,7 +13,7 @@ raised by `_RAISED` of that size, a subscript when lowered by `_LOWERED`. The eq
 * a function name set upright (`sin`, `cos`, `exp`, `log`, `tanh`, ...) as its command, `\cos`.
 
 Only an equation whose main-size glyphs stand on one baseline is rewritten: a fraction or a matrix, set on
-several, keeps credencegraph's text, which the maths check's LaTeX route refuses (`latex-not-in-text`)
+several, keeps credencegraph's text, which the maths check's LaTeX route refuses as not the paper's text
 rather than read a stacked fraction as a product. So does an equation with a glyph that has no Unicode.
 """
 
