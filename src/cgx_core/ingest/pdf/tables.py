@@ -3,7 +3,7 @@ r"""A PDF's tables as `table-row` chunks of the same shape as a LaTeX table's (c
 A table is found from its caption (`Table 2: ...`, as credencegraph's reader finds captions): its body is the
 run of lines next to the caption, above or below it, in the caption's text column (`_column`), that are not
 prose, each no further than `_ROW_GAP` font sizes from the last. A line is prose when it is one cell, not
-bold, and wider than `_PROSE_WIDTH` of the extent (a paragraph's line), or is another caption. A line
+bold, and wider than `_PROSE_WIDTH` of the column (a paragraph's line), or is another caption. A line
 `(a) ...` in a smaller font inside the run is a subtable's caption: it closes the subtable on its side (below
 it when the table's caption is below, as LaTeX sets them), and that subtable's rows are numbered `1a`.
 
@@ -11,11 +11,10 @@ Within a (sub)table, lines on one baseline are one row, and each is cut into cel
 with a digit in a cell after its first and a label in the first column is the first body row; the rows
 before it, up to three, are the header (a last one with only a first-column cell is a group heading). The
 columns are the horizontal extents of the body rows' cells, merged where they overlap; a header cell is over
-every column whose slot holds a quarter of its width (a header centred over two columns heads each of them, as
-a `\multicolumn` does). A
-body row whose only cell is in the first column, in a table of three columns or more, is a group heading
-for the rows below it, as in a LaTeX table. The rows' text is then made by the same function as a LaTeX
-table's (`row_body`): `Table 1a (caption s-078); row CIFAR-10: Random Init; SGD: 60.3 (0.1); ...`.
+every column whose slot holds a quarter of its width (a header centred over two columns heads each of them,
+as a `\multicolumn` does). A body row whose only cell is in the first column, in a table of three columns or
+more, is a group heading for the rows below it, as in a LaTeX table. The rows' text is then made by the same
+function as a LaTeX table's (`row_body`): `Table 1a (caption s-078); row CIFAR-10: Random Init; SGD: 60.3 (0.1); ...`.
 
 What a PDF cannot give: the `\ref{label}` (a PDF has no labels), a table without a caption, and a caption
 with no body rows (a table set as an image); start_run's `document.limits` counts the latter.
@@ -46,7 +45,7 @@ _ROW_GAP = 3.0
 """Font sizes of vertical space beyond which the next line is not part of the table."""
 _PROSE_WIDTH = 0.6
 _SLACK = 2.0
-"""Points a table's line may reach past its caption's extent."""
+"""Points a table's line may reach past its text column."""
 _NEAR = 200.0
 """Points above or below a caption within which text in the other half of the page makes it a two-column page."""
 _COLUMN_LINE = 0.35

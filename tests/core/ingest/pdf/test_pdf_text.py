@@ -4,9 +4,12 @@ numbers removed (on the shared PDFs, and on PDFs made for the hard cases)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pdf_maker import Text, placed_pdf
+import pytest
+from pdf_maker import Text, placed_pdf, unmapped_pdf
 
+from cgx_core.errors import CgxError
 from cgx_core.ingest.documents import read_document
 from support import make_pdf
 
@@ -83,3 +86,34 @@ def test_a_pdf_not_made_by_tex_is_read_as_credencegraph_reads_it(tmp_path: Path)
     assert document.pdf is not None
     assert document.pdf.tex_encoded == 0 and document.pdf.unreadable == 0
     assert [chunk.text for chunk in document.chunks] == ["The method ran 3 times.", "It took 4 seconds."]
+
+
+SENTENCE = b"The method ran three times and it took four seconds in all."
+
+
+def _read_unmapped(tmp_path: Path, codes: bytes, producer: str = "pdfTeX-1.40.24") -> Any:
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(unmapped_pdf(codes, producer))
+    return read_document(path)
+
+
+def test_unmapped_glyphs_of_a_text_font_in_a_tex_pdf_are_read_by_tex_encoding(tmp_path: Path) -> None:
+    document = _read_unmapped(tmp_path, SENTENCE + b" It used \x1cve \x1dags.")  # 28 and 29: fi, fl
+    assert [chunk.text for chunk in document.chunks] == [
+        "The method ran three times and it took four seconds in all.",
+        "It used five flags.",
+    ]
+    assert document.pdf.tex_encoded == len((SENTENCE + b"Itusedveags.").replace(b" ", b"")) + 2
+
+
+def test_unmapped_glyphs_of_another_producer_stay_unreadable(tmp_path: Path) -> None:
+    with pytest.raises(CgxError) as refused:  # every glyph U+FFFD: no text, never a guessed one
+        _read_unmapped(tmp_path, SENTENCE, producer="Some Word Processor")
+    assert refused.value.code == "paper-empty"
+
+
+def test_a_symbol_font_without_unicode_is_not_read_as_digits(tmp_path: Path) -> None:
+    # CMSY's codes: 0x00 minus, 0x02 times, 0x31 infinity, 0x30 prime. Read as text, 0x31 would be a false "1".
+    with pytest.raises(CgxError) as refused:
+        _read_unmapped(tmp_path, b"\x00\x02\x31\x00\x30\x02\x00\x14\x15\x02\x00\x31")
+    assert refused.value.code == "paper-empty"
