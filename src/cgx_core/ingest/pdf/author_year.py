@@ -19,6 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cgx_core.ingest.pdf.boxes import Box, centre_in, first_box, locator_of, union
+
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
     from credencegraph.ingest.pdf import Line, PdfDocument
@@ -33,7 +35,6 @@ _CITED_NAME = re.compile(rf"({_NAME})")
 _LINE_END_HYPHEN = re.compile(r"(\w)- (?=[a-z])")
 _EDGE = 2.0
 """Points from the list's left edge within which a line starts an entry."""
-_LOCATOR = re.compile(r"^page=(?P<page>\d+);bbox=(?P<box>[-0-9.,]+)")
 
 
 def _list_lines(lines: Sequence[Line]) -> list[Line]:
@@ -69,21 +70,16 @@ def _joined(lines: Sequence[Line]) -> str:
     return _LINE_END_HYPHEN.sub(r"\1", text)
 
 
-def _extents(lines: Sequence[Line]) -> dict[int, tuple[float, float, float, float]]:
+def _extents(lines: Sequence[Line]) -> dict[int, Box]:
     """The box around the lines on each page."""
-    pages: dict[int, list[tuple[float, float, float, float]]] = {}
+    pages: dict[int, list[Box]] = {}
     for line in lines:
         pages.setdefault(line.page, []).append(line.box)
-    return {
-        page: (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        for page, boxes in pages.items()
-    }
+    return {page: union(boxes) for page, boxes in pages.items()}
 
 
 def _locator(lines: Sequence[Line]) -> str:
-    return ";".join(
-        f"page={page};bbox=" + ",".join(f"{value:.1f}" for value in box) for page, box in _extents(lines).items()
-    )
+    return ";".join(locator_of(page, box) for page, box in _extents(lines).items())
 
 
 def _family(name: str) -> str:
@@ -109,13 +105,9 @@ def _cited(text: str, keys: dict[tuple[str, str], str]) -> list[str]:
     return found
 
 
-def _inside(locator: str, boxes: Sequence[tuple[int, tuple[float, float, float, float]]]) -> bool:
-    match = _LOCATOR.match(locator)
-    if match is None:
-        return False
-    left, bottom, right, top = (float(value) for value in match["box"].split(",")[:4])
-    x, y, page = (left + right) / 2, (bottom + top) / 2, int(match["page"])
-    return any(at == page and b[0] - 1 <= x <= b[2] + 1 and b[1] - 1 <= y <= b[3] + 1 for at, b in boxes)
+def _inside(locator: str, extents: dict[int, Box]) -> bool:
+    located = first_box(locator)
+    return located is not None and located[0] in extents and centre_in(located[1], extents[located[0]], slack=1.0)
 
 
 def with_author_year(analysis: PdfDocument, chunks: Sequence[Chunk]) -> list[Chunk]:
@@ -141,10 +133,10 @@ def with_author_year(analysis: PdfDocument, chunks: Sequence[Chunk]) -> list[Chu
         references.append(Chunk("reference", text, _locator(entry), key=key))
     if not references:
         return list(chunks)
-    boxes = list(_extents(lines).items())  # a sentence read across two of the list's lines lies between them
+    extents = _extents(lines)  # a sentence read across two of the list's lines lies between them
     out: list[Chunk] = []
     for chunk in chunks:
-        if chunk.unit == "sentence" and _inside(chunk.locator, boxes):
+        if chunk.unit == "sentence" and _inside(chunk.locator, extents):
             continue  # the list as credencegraph read it, in sentences
         cited = _cited(chunk.text, keys) if chunk.unit != "reference" else []
         out.append(dataclasses.replace(chunk, cites=tuple(dict.fromkeys([*chunk.cites, *cited]))) if cited else chunk)

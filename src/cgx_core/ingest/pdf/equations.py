@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from cgx_core.ingest.pdf.boxes import Box, centre_in, first_box
+
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
@@ -38,7 +40,6 @@ _LOWERED = 0.05
 _SAME_BASELINE = 0.3
 _NUMBER_GAP = 3.0
 _EQUATION_NUMBER = re.compile(r"\([A-Z]?\d+[a-z]?\)")
-_LOCATOR = re.compile(r"^page=(?P<page>\d+);bbox=(?P<box>[-0-9.]+,[-0-9.]+,[-0-9.]+,[-0-9.]+)$")
 _UPRIGHT = re.compile(r"CMR|CMBX|Roman|Regu|Medi", re.IGNORECASE)
 _FUNCTIONS = frozenset(
     {"sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "exp", "log", "ln", "max", "min", "arg"}
@@ -88,15 +89,7 @@ class _Glyph:
     upright: bool
 
 
-_Box = tuple[float, float, float, float]
-
-
-def _inside(box: _Box, region: _Box) -> bool:
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return region[0] - 1 <= x <= region[2] + 1 and region[1] - 1 <= y <= region[3] + 1
-
-
-def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list[tuple[_Box, _Glyph | None]]:
+def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list[tuple[Box, _Glyph | None]]:
     """Every glyph of a page with its box, read once; None for a glyph with no Unicode."""
     import pypdfium2.raw as pdfium_c
 
@@ -104,7 +97,7 @@ def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> lis
     raw = textpage.raw
     buffer = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    found: list[tuple[_Box, _Glyph | None]] = []
+    found: list[tuple[Box, _Glyph | None]] = []
     try:
         for index in range(pdfium_c.FPDFText_CountChars(raw)):
             code = pdfium_c.FPDFText_GetUnicode(raw, index)
@@ -128,11 +121,11 @@ def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> lis
     return found
 
 
-def _in_region(page: Sequence[tuple[_Box, _Glyph | None]], region: _Box) -> list[_Glyph] | None:
+def _in_region(page: Sequence[tuple[Box, _Glyph | None]], region: Box) -> list[_Glyph] | None:
     """The glyphs whose box's centre is in `region`, or None when one of them has no Unicode."""
     found: list[_Glyph] = []
     for box, glyph in page:
-        if _inside(box, region):
+        if centre_in(box, region, slack=1.0):
             if glyph is None:
                 return None
             found.append(glyph)
@@ -228,12 +221,11 @@ def rewritten(path: Path, chunks: Sequence[Chunk], decode: Callable[[int, bool],
 
     import pypdfium2 as pdfium
 
-    by_page: dict[int, list[tuple[int, _Box]]] = {}
+    by_page: dict[int, list[tuple[int, Box]]] = {}
     for index, chunk in enumerate(chunks):
-        match = _LOCATOR.match(chunk.locator) if chunk.unit == "equation" else None
-        if match is not None:
-            box = tuple(float(value) for value in match["box"].split(","))
-            by_page.setdefault(int(match["page"]), []).append((index, (box[0], box[1], box[2], box[3])))
+        located = first_box(chunk.locator) if chunk.unit == "equation" and ";page=" not in chunk.locator else None
+        if located is not None:
+            by_page.setdefault(located[0], []).append((index, located[1]))
     out = list(chunks)
     if not by_page:
         return out

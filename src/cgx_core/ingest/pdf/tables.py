@@ -31,6 +31,7 @@ import attrs
 from cgx_core.base.limits import MAX_CHUNKS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.pdf.boxes import Box, centre_in, first_box, locator_of, union
 from cgx_core.ingest.pdf.cells import Cell, line_cells
 from cgx_core.ingest.tables.grid import BodyRow, Placed, RawCell, RawRow
 from cgx_core.ingest.tables.rows import CaptionRef, TableRow, row_body
@@ -38,8 +39,6 @@ from cgx_core.ingest.tables.rows import CaptionRef, TableRow, row_body
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
     from credencegraph.ingest.pdf import Caption, Line, PdfDocument
-
-Box = tuple[float, float, float, float]
 
 _ROW_GAP = 3.0
 """Font sizes of vertical space beyond which the next line is not part of the table."""
@@ -56,7 +55,6 @@ _SUBCAPTION = re.compile(r"^\(([a-z])\)\s+\S")
 _CAPTION_START = re.compile(r"^(?:FIG\.|Fig\.|FIGURE|Figure|TABLE|Table)\s*(?:\d+|[IVXLC]+)\s*[.:]")
 _MAX_HEADER_ROWS = 3
 _SPAN_SHARE = 0.25
-_LOCATOR = re.compile(r"^page=(?P<page>\d+);bbox=(?P<box>[-0-9.,]+)$")
 
 
 @attrs.frozen
@@ -76,7 +74,7 @@ class _Row:
 
     @property
     def box(self) -> Box:
-        return (min(c.left for c in self.cells), self.bottom, max(c.right for c in self.cells), self.top)
+        return (min(cell.left for cell in self.cells), self.bottom, max(cell.right for cell in self.cells), self.top)
 
     @property
     def numeric(self) -> bool:
@@ -102,13 +100,10 @@ class PdfTables:
         return [chunk for chunk in chunks if chunk.unit == "reference" or not self._inside(chunk.locator)]
 
     def _inside(self, locator: str) -> bool:
-        match = _LOCATOR.match(locator)
-        if match is None:
-            return False
-        page = int(match["page"])
-        left, bottom, right, top = (float(value) for value in match["box"].split(","))
-        x, y = (left + right) / 2, (bottom + top) / 2
-        return any(page == at and box[0] <= x <= box[2] and box[1] <= y <= box[3] for at, box in self.regions)
+        located = first_box(locator)
+        return located is not None and any(
+            located[0] == page and centre_in(located[1], region) for page, region in self.regions
+        )
 
 
 def read_pdf_tables(analysis: PdfDocument, chunks: Sequence[Chunk]) -> PdfTables:
@@ -241,9 +236,7 @@ def _table(
     for letter, segment in _segments(taken, caption_below=caption_below):
         number = f"{caption.number}{letter}"
         out.extend(_segment_rows(segment, number, index, caption.page, refs))
-    boxes = [row.box for row in taken]
-    region = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-    return out, region
+    return out, union(row.box for row in taken)
 
 
 def _segments(rows: Sequence[_Row], *, caption_below: bool) -> list[tuple[str, list[_Row]]]:
@@ -347,12 +340,11 @@ def _segment_rows(
             group = texts[0].text
             continue
         shaped = BodyRow(tuple(grid), group, RawRow([], rule_above=False))
-        left, bottom, right, top = row.box
         out.append(
             TableRow(
                 title=f"Table {number}",
                 body=row_body(shaped, tuple(headers)),
-                locator=f"page={page};bbox={left:.1f},{bottom:.1f},{right:.1f},{top:.1f}",
+                locator=locator_of(page, row.box),
                 cites=(),
                 key=(page,),
                 table=index,
