@@ -339,11 +339,11 @@ def _segment_rows(
         ):
             group = texts[0].text
             continue
-        shaped = BodyRow(tuple(grid), group, RawRow([], rule_above=False))
+        shaped = BodyRow(tuple(grid), group, RawRow([], rule_above=False), tuple(headers))
         out.append(
             TableRow(
                 title=f"Table {number}",
-                body=row_body(shaped, tuple(headers)),
+                body=row_body(shaped),
                 locator=locator_of(page, row.box),
                 cites=(),
                 key=(page,),
