@@ -16,7 +16,9 @@ the check types (declared by the rubric, installed or not, the tool that propose
 a proposal), and the first page of nodes as get_state lists them (id, unit, type, text, the reference nodes
 each cites; a reference's key, DOI and arXiv id). `next` is where get_state continues: page through it. Each
 body row of a table is a chunk of unit table-row (t-N), naming its table, its row and each cell under its
-column header. `paper` is a LaTeX main file (its \\input, \\include and \\import files are followed) or a PDF.
+column header. `paper` is a LaTeX main file (its \\input, \\include and \\import files are followed), an archive
+of its sources as arXiv serves them (.tar.gz, .zip: unpacked safely, its \\documentclass file read, or the one
+`main` names), or a PDF (prefer the LaTeX sources when they exist: `document.limits` says what a PDF lost).
 `rubric` is a credencegraph rubric of format 2. `bibliography` names a .bib when the paper does not (a .bib
 named by \\bibliography or \\addbibresource is read anyway). `cited` is a directory of copies of cited works
 named by bibliography key (<key>.txt, <key>.tex or <key>.pdf; a key that is not a file name, such as a DOI
@@ -35,8 +37,19 @@ Example: {"run": "runs/paper", "paper": "paper/main.tex", "rubric": "rubric.toml
 
 START_RUN_ARGUMENTS: dict[str, Any] = changing(
     {
-        "paper": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "The LaTeX main file or PDF."},
+        "paper": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "description": "The LaTeX main file, an archive of its sources (.tar.gz, .zip), or a PDF.",
+        },
         "rubric": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "The rubric (TOML, format 2)."},
+        "main": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "description": "Optional, for an archive of sources: its main .tex (default: its \\documentclass file).",
+        },
         "cited": {
             "type": "string",
             "minLength": 1,
