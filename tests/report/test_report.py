@@ -73,8 +73,10 @@ def test_every_credence_is_credencegraphs_own_inference_on_the_finished_graph(ex
     assert [node.id for node in example.assessed] == [node.id for node in assessed]
     for entry in example.assessed:
         assert entry.credence is not None
-        assert entry.credence.before == marginal(network, entry.id, draws=0).point
-        assert entry.credence.after == conditional(network, entry.id, observed, draws=0).point
+        # finish_run's own engine (checks/inference.py), recorded to 6 places, agrees with credencegraph's.
+        assert entry.credence.method == "exact" and entry.credence.bound is None
+        assert entry.credence.before == pytest.approx(marginal(network, entry.id, draws=0).point, abs=5e-7)
+        assert entry.credence.after == pytest.approx(conditional(network, entry.id, observed, draws=0).point, abs=5e-7)
     s12 = example.node("s-12")
     assert s12 is not None and s12.credence is not None and s12.credence.after < s12.credence.before
 
@@ -225,22 +227,26 @@ def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None
     assert integrity.verify.summary == "not run: --no-verify was given"
 
 
-def test_a_node_inference_cannot_answer_for_is_listed_not_a_crash() -> None:
-    """Evidence of probability zero (a certain node whose perfect check failed): credencegraph refuses the
-    query, and the report lists the node with credencegraph's reason instead of failing."""
+def test_a_node_inference_cannot_answer_for_is_listed_with_its_reason_and_fix_not_a_crash() -> None:
+    """Evidence of probability zero (a certain node whose perfect check failed): no credence can be had, and
+    every wanted node is listed with the reason and what would fix it instead of failing."""
     from credencegraph.core import Graph, Node, Relation
 
-    from cgx_core.report.credences import credences
+    from cgx_core.checks.credences import credences
 
+    assessed = {"origin": "document", "assessment": {"verdict": "fails"}}
     graph = Graph()
-    graph.add_node(Node("s-1", base=1.0, attributes={"origin": "document"}))
-    graph.add_node(Node("s-2", base=0.5, attributes={"origin": "document"}))
+    graph.add_node(Node("s-1", base=1.0, attributes=assessed))
+    graph.add_node(Node("s-2", base=0.5, attributes=assessed))
+    graph.add_node(Node("s-3", attributes=assessed))
     graph.add_node(Node("c-001", kind="check", attributes={"origin": "evidence", "observed": False}))
     graph.add_relation(Relation("s-1-observes-c-001", "observes", "s-1", "c-001", sensitivity=1.0, false_pass=0.0))
-    found = credences(graph, ["s-1", "s-2"])
-    assert found.by_node == {}
-    assert found.failed["s-1"].startswith("ZeroProbabilityError")
-    assert set(found.failed) == {"s-1", "s-2"}
+    found = credences(graph)
+    assert found["nodes"] == {}
+    assert found["missing"]["s-1"]["reason"].startswith("ZeroProbabilityError")
+    assert found["missing"]["s-3"]["reason"] == "it is not an inference variable (no base)"
+    assert set(found["missing"]) == {"s-1", "s-2", "s-3"}
+    assert all(item["fix"] for item in found["missing"].values())
 
 
 @pytest.mark.parametrize(

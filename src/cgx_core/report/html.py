@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from cgx_core.report.credences import explanation
 from cgx_core.report.model import RunReport
 from cgx_core.report.plot import plot
 
@@ -82,7 +83,7 @@ def html_report(report: RunReport) -> str:
         keep_trailing_newline=True,
     )
     environment.filters.update(shown=shown, without_repeats=without_repeats, where=where)
-    environment.globals.update(WORDS=WORDS, WORD_OF_RESULT=WORD_OF_RESULT)
+    environment.globals.update(WORDS=WORDS, WORD_OF_RESULT=WORD_OF_RESULT, credence_explanation=explanation)
     template = environment.get_template("report.html.j2")
     return template.render(
         report=report,

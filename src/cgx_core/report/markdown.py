@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import string
 
+from cgx_core.report.credences import explanation
 from cgx_core.report.html import WORD_OF_RESULT, WORDS, shown, where, without_repeats
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.text import printable
@@ -45,6 +46,22 @@ def _node_line(node: NodeEntry) -> str:
     return f"- `{node.id}` {node.kind}{verdict}{_credence(node)}{location}: {text_code(node.text)}"
 
 
+def _credences(report: RunReport) -> list[str]:
+    """How each credence reads (what moved it, its own checks, its bound), and every node that has none."""
+    out = ["## Credences", "", f"Inference: {text_plain(report.credence_method)}."]
+    if report.moved_by_note:
+        out.append(f"What moved each credence most: {text_plain(report.moved_by_note)}.")
+    out.append("")
+    for node in report.assessed:
+        if node.credence is not None:
+            said = explanation(node.credence, node.verdict)
+            if said:
+                out.append(f"- `{node.id}`{_credence(node)}: {text_plain(' '.join(said))}")
+        elif (missing := report.credence_failures.get(node.id)) is not None:
+            out.append(f"- `{node.id}`: no credence: {text_plain(missing.reason)}. To fix: {text_plain(missing.fix)}.")
+    return [*out, ""]
+
+
 def markdown_report(report: RunReport) -> str:
     identity = report.identity
     integrity = report.integrity
@@ -67,9 +84,9 @@ def markdown_report(report: RunReport) -> str:
         f"{len(report.assessed)} assessed nodes, {len(report.checks)} checks ({len(report.failed_checks)} failed), "
         f"{len(report.reviews)} reviews, {len(report.assumptions)} assumptions added by the agent.",
         "",
-        "## Failed checks",
-        "",
     ]
+    out += _credences(report)
+    out += ["## Failed checks", ""]
     if not report.failed_checks:
         out += ["No check failed.", ""]
     for check in report.failed_checks:
