@@ -32,8 +32,11 @@ PLACES = 6
 MOVERS = 3
 MOVED = 0.005
 """An assumption whose credence moved less than this is not said to have moved anything."""
-LEAVE_ONE_OUT_WORK = 2**26
-"""The entries all the leave-one-out passes together may compute; beyond it `moved_by` is left out (said)."""
+LEAVE_ONE_OUT_WORK = 2**24
+"""What all the leave-one-out passes together may cost (see BUCKET_WORK); beyond it the note says how many ran."""
+BUCKET_WORK = 256
+"""A pass's cost per variable besides its table entries: the numpy calls of one bucket cost about that many."""
+SMALLEST_MOVE = 1e-6
 
 
 def observations(graph: Graph) -> dict[str, bool]:
@@ -150,10 +153,14 @@ def credences(graph: Graph, budget: Budget | None = None) -> dict[str, Any]:
         if isinstance(verdict[node_id], Mapping) and verdict[node_id].get("verdict") == "fails"
     ]
     own: dict[str, float] = {}
+    for node_id in failing:
+        own[node_id] = _given_own(
+            network,
+            before,
+            node_id,
+            {check: observed[check] for check in by_check.get(node_id, ()) if check in observed},
+        )
     try:
-        for node_id in failing:
-            alone = {check: observed[check] for check in by_check.get(node_id, ()) if check in observed}
-            own[node_id] = float(all_marginals(network, _evidence(network, alone), budget).true[network.index(node_id)])
         movers, movers_note = _movers(network, observed, after, wanted, budget)
     except CredenceGraphError as error:  # a subset of consistent evidence is consistent: defensive only
         movers, movers_note = {}, f"not computed: {type(error).__name__}: {error}"
@@ -188,28 +195,62 @@ def credences(graph: Graph, budget: Budget | None = None) -> dict[str, Any]:
     return summary
 
 
+def _likelihood(network: Network, check: str, value: bool) -> tuple[int, float, float]:
+    """The variable a check observes, and P(its observed value | that variable false, true)."""
+    variable = network.variables[network.index(check)]
+    table = network.factors[variable.index].table[:, int(value)]
+    return variable.parents[0], float(table[0]), float(table[1])
+
+
+def _given_own(network: Network, before: Marginals, node_id: str, checks: Mapping[str, bool]) -> float:
+    """A node's credence given its own checks alone: Bayes on its prior (the checks observe it directly,
+    and nothing else), exact with no pass, and as approximate as the prior when that is estimated."""
+    true = false = 1.0
+    for check, value in checks.items():
+        _, when_false, when_true = _likelihood(network, check, value)
+        true, false = true * when_true, false * when_false
+    prior = float(before.true[network.index(node_id)])
+    return prior * true / (prior * true + (1 - prior) * false)
+
+
+def _local_effect(network: Network, check: str, value: bool, after: Marginals) -> float:
+    """How much leaving out one observation changes its own target's credence: exact from that credence
+    alone (divide its likelihood back out), so ranking the observations costs no pass."""
+    parent, when_false, when_true = _likelihood(network, check, value)
+    p = float(after.true[parent])
+    true, false = p / when_true, (1 - p) / when_false
+    return abs(p - true / (true + false))
+
+
 def _movers(
     network: Network, observed: Mapping[str, bool], after: Marginals, wanted: list[str], budget: Budget
 ) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
-    """For each node, the observations whose leaving out changes its credence most (one pass per check)."""
+    """For each node, the observations whose leaving out changes its credence most (one exact pass each).
+
+    The passes go to the observations that moved their own target most, as many as LEAVE_ONE_OUT_WORK
+    allows (a pass costs its entries and BUCKET_WORK per variable); the note says when some were left out."""
     if not observed:
         return {}, None
     if after.method != EXACT:
         return {}, "not computed: the credences are approximate, and so would their differences be"
-    if after.cost[1] * len(observed) > LEAVE_ONE_OUT_WORK:
-        return {}, (
-            f"not computed: {len(observed)} leave-one-out passes of {after.cost[1]} entries each exceed "
-            f"{LEAVE_ONE_OUT_WORK}"
-        )
+    per_pass = after.cost[1] + BUCKET_WORK * len(network)
+    ranked = sorted(observed, key=lambda check: (-_local_effect(network, check, observed[check], after), check))
+    chosen = ranked[: max(1, LEAVE_ONE_OUT_WORK // per_pass)]
     indices = [network.index(node_id) for node_id in wanted]
     effects: dict[str, list[tuple[float, str]]] = {node_id: [] for node_id in wanted}
-    for check in observed:
+    for check in chosen:
         rest = {other: value for other, value in observed.items() if other != check}
         without = all_marginals(network, _evidence(network, rest), budget).true
         for node_id, index in zip(wanted, indices, strict=True):
             change = float(after.true[index] - without[index])
-            if abs(change) >= 10**-PLACES:
+            if abs(change) >= SMALLEST_MOVE:
                 effects[node_id].append((change, check))
+    note = None
+    if len(chosen) < len(ranked):
+        note = (
+            f"weighed for the {len(chosen)} of {len(ranked)} observations that moved their own node most "
+            f"(one exact pass each, {per_pass} entries a pass, within {LEAVE_ONE_OUT_WORK})"
+        )
     return {
         node_id: [
             {"check": check, "by": _round(change)}
@@ -217,7 +258,7 @@ def _movers(
         ]
         for node_id, found in effects.items()
         if found
-    }, None
+    }, note
 
 
 SHOWN_MISSING = 5
