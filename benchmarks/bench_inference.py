@@ -139,3 +139,26 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def figures(workspace: Any, *, profile: bool) -> list[Any]:
+    """Figures i1, i2, ... for benchmarks/run.py: reported (no target), the gate as the baseline where it runs."""
+    from timing import Figure
+
+    folder = workspace.root / "inference"
+    folder.mkdir(exist_ok=True)
+    rows = run(folder, quick=workspace.quick, repeats=1 if workspace.quick else 3)
+    return [
+        Figure(
+            f"i{number}",
+            f"credences: {name}",
+            subject,
+            baseline or 0.0,
+            "finish_run's gate" if baseline else "-",
+            f"{subject / baseline:.1f}x" if baseline else f"{subject:.2f} s",
+            "report",
+            None,
+            about,
+        )
+        for number, (name, subject, baseline, about) in enumerate(rows, start=1)
+    ]
