@@ -284,3 +284,34 @@ def test_any_plain_text_renders_as_exactly_that_text(text: str) -> None:
     assert rendered.startswith("<p>a ") and rendered.endswith(" b</p>")
     inside = rendered.removeprefix("<p>a ").removesuffix(" b</p>")
     assert "<" not in inside and html.unescape(inside) == " ".join(text.split())
+
+
+def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
+    reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command is shown in every format; copied unedited it records nothing (VERDICT is refused), and with
+    the verdict, name and reason filled in, run from the folder above the run, it records the review."""
+    import shlex
+
+    from cgx_cli.main import main
+    from cgx_core.report.review_commands import review_command
+
+    copy = tmp_path / "run"
+    shutil.copytree(reviewed, copy)
+    report = build_report(copy, Integrity(not_run("test"), not_run("test")))
+    assert report.awaiting
+    html, markdown, text = html_report(report), markdown_report(report), text_report(report)
+    commands = [review_command(report.identity.directory, item) for item in report.awaiting]
+    for command in commands:
+        assert str(escape(command)) in html and command in text and text_code(command) in markdown
+    monkeypatch.chdir(tmp_path)
+    words = shlex.split(commands[0])
+    assert words[:2] == ["credencegraph-extract", "review"]
+    with pytest.raises(SystemExit):  # VERDICT is not a verdict: nothing is recorded
+        main(words[1:])
+    before = (copy / "calls.jsonl").read_bytes()
+    filled = [
+        {"VERDICT": "undetermined", "YOUR NAME": "Ada", "WHY": "not enough to say"}.get(word, word) for word in words
+    ]
+    assert main(filled[1:]) == 0
+    assert len((copy / "calls.jsonl").read_bytes()) > len(before)

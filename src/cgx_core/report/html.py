@@ -19,6 +19,7 @@ from typing import Any
 from cgx_core.report.credences import explanation
 from cgx_core.report.model import RunReport
 from cgx_core.report.plot import plot
+from cgx_core.report.review_commands import review_command
 
 WORDS = {
     "holds": "holds",
@@ -83,7 +84,9 @@ def html_report(report: RunReport) -> str:
         keep_trailing_newline=True,
     )
     environment.filters.update(shown=shown, without_repeats=without_repeats, where=where)
-    environment.globals.update(WORDS=WORDS, WORD_OF_RESULT=WORD_OF_RESULT, credence_explanation=explanation)
+    environment.globals.update(
+        WORDS=WORDS, WORD_OF_RESULT=WORD_OF_RESULT, credence_explanation=explanation, review_command=review_command
+    )
     template = environment.get_template("report.html.j2")
     return template.render(
         report=report,

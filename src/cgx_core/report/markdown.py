@@ -15,6 +15,7 @@ import string
 from cgx_core.report.credences import explanation
 from cgx_core.report.html import WORD_OF_RESULT, WORDS, shown, where, without_repeats
 from cgx_core.report.model import NodeEntry, RunReport
+from cgx_core.report.review_commands import review_command
 from cgx_core.report.text import printable
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
@@ -111,7 +112,8 @@ def markdown_report(report: RunReport) -> str:
     for item in report.awaiting:
         subject = f"{item['check']} ({item['type']}) on {item['node']}" if "check" in item else item["node"]
         premise = f" (a premise of {', '.join(item['conclusions'])})" if item.get("conclusions") else ""
-        out.append(f"- {subject}: {', '.join(item['why'])}{premise}")
+        command = f": {text_code(review_command(report.identity.directory, item))}" if report.review_type else ""
+        out.append(f"- {subject}: {', '.join(item['why'])}{premise}{command}")
     if report.awaiting:
         out.append("")
     if report.review_type is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from cgx_core.report.credences import explanation
 from cgx_core.report.model import NodeEntry, RunReport
+from cgx_core.report.review_commands import review_command
 
 TEXT_WIDTH = 90
 
@@ -87,6 +88,8 @@ def text_report(report: RunReport) -> str:
     for item in report.awaiting:
         where = f"{item['check']} ({item['type']}) on {item['node']}" if "check" in item else item["node"]
         lines.append(f"  {where}: {', '.join(item['why'])}")
+        if report.review_type is not None:
+            lines.append(f"      {printable(review_command(report.identity.directory, item))}")
     if report.review_type is None:
         lines.append("  (the rubric declares no review check type, so this run cannot record a review)")
     if report.uncalibrated:
