@@ -133,6 +133,20 @@ def test_search_and_the_type_verdict_and_check_type_filters(visit: Open, example
     clean(seen)
 
 
+def test_the_graph_view_links_each_conclusion_to_its_premises_and_checks(visit: Open, example_page: Path) -> None:
+    seen = visit(example_page)
+    page = seen.page
+    entry = page.locator("#graph .g-node", has=page.locator('a[href="#node-s-12"]')).first
+    assert "rests on s-05" in entry.inner_text() and "observed by c-001" in entry.inner_text()
+    failed = entry.locator("a.g-check.r-failed")
+    assert failed.inner_text() == "c-001"
+    red = failed.evaluate("element => getComputedStyle(element).color")
+    assert red == "rgb(207, 34, 46)"  # --fails
+    failed.click()
+    assert page.evaluate("location.hash") == "#check-c-001"
+    clean(seen)
+
+
 def test_the_keys_filter_and_move_from_assessed_node_to_assessed_node(visit: Open, example_page: Path) -> None:
     seen = visit(example_page)
     focused = "document.activeElement.id"
