@@ -71,26 +71,24 @@ def _checks_of(graph: Graph) -> dict[str, list[str]]:
     return found
 
 
-def _upstream(graph: Graph) -> dict[str, set[str]]:
-    """Every node's premises, transitively, along `requires`."""
-    premises: dict[str, set[str]] = {}
+def _downstream(graph: Graph, sources: Iterable[str]) -> dict[str, set[str]]:
+    """For each of `sources`, every node resting on it, transitively along `requires` (no recursion: a
+    chain of premises may be thousands deep)."""
+    conclusions: dict[str, list[str]] = {}
     for relation in graph.relations.values():
         if relation.type == "requires":
-            premises.setdefault(relation.target, set()).add(relation.source)
-    closed: dict[str, set[str]] = {}
-
-    def close(node_id: str) -> set[str]:
-        if node_id not in closed:
-            closed[node_id] = set()
-            found = set()
-            for premise in premises.get(node_id, ()):
-                found |= {premise, *close(premise)}
-            closed[node_id] = found
-        return closed[node_id]
-
-    for node_id in list(premises):
-        close(node_id)
-    return closed
+            conclusions.setdefault(relation.source, []).append(relation.target)
+    found: dict[str, set[str]] = {}
+    for source in sources:
+        reached: set[str] = set()
+        stack = list(conclusions.get(source, ()))
+        while stack:
+            node_id = stack.pop()
+            if node_id not in reached:
+                reached.add(node_id)
+                stack.extend(conclusions.get(node_id, ()))
+        found[source] = reached
+    return found
 
 
 def _shared_assumptions(graph: Graph) -> set[str]:
@@ -171,7 +169,7 @@ def credences(graph: Graph, budget: Budget | None = None) -> dict[str, Any]:
         if graph.nodes[node_id].base is not None
         and abs(after.true[network.index(node_id)] - before.true[network.index(node_id)]) >= MOVED
     }
-    upstream = _upstream(graph)
+    reaches = _downstream(graph, sorted(moved_shared))
     for node_id in wanted:
         index = network.index(node_id)
         entry: dict[str, Any] = {
@@ -186,7 +184,7 @@ def credences(graph: Graph, budget: Budget | None = None) -> dict[str, Any]:
             entry["own_checks"] = _round(own[node_id])
         if node_id in movers:
             entry["moved_by"] = movers[node_id]
-        through = sorted(moved_shared & upstream.get(node_id, set()))
+        through = [assumption for assumption, reached in reaches.items() if node_id in reached]
         if through:
             entry["shared"] = through
         summary["nodes"][node_id] = entry
