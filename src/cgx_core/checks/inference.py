@@ -296,7 +296,10 @@ def likelihood_weighting(network: Network, evidence: Mapping[int, int], budget: 
     # sum of w^2 (x - p)^2 for x in {0, 1} is (1 - 2p) sum w^2 x + p^2 sum w^2: no samples-by-variables copy.
     squared = weight**2
     spread = np.sqrt(np.maximum((1 - 2 * true) * (values @ squared) + true**2 * squared.sum(), 0.0)) / total
-    bound = np.minimum(Z_95 * spread, 1.0)
+    # When a few samples carry the weight the estimated spread is itself unreliable: never claim less than
+    # a proportion's worst spread over Kish's effective sample size.
+    effective = total**2 / squared.sum()
+    bound = np.minimum(Z_95 * np.maximum(spread, 0.5 / math.sqrt(effective)), 1.0)
     largest = max((2 ** len(factor.scope) for factor in network.factors), default=1)
     return Marginals(true, APPROXIMATE, bound, (largest, count * len(network)))
 
