@@ -315,3 +315,19 @@ def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
     ]
     assert main(filled[1:]) == 0
     assert len((copy / "calls.jsonl").read_bytes()) > len(before)
+
+
+def test_a_node_without_a_credence_says_why_and_the_fix_in_finish_runs_result_and_every_format() -> None:
+    """finish_run's result counts it and shows its reason and fix; the formats share one sentence for it."""
+    from credencegraph.core import Graph, Node
+
+    from cgx_core.checks.credences import credences, credences_result
+    from cgx_core.report.credences import Missing, reading
+
+    graph = Graph()
+    graph.add_node(Node("s-1", attributes={"origin": "document", "assessment": {"verdict": "fails"}}))
+    result = credences_result(credences(graph))
+    assert result["missing"] == 1 and result["missing_shown"]["s-1"]["fix"].startswith("type it")
+    assert "fix" in result
+    said = reading(None, Missing("it is not an inference variable (no base)", "type it"), "fails")
+    assert said == ["No credence: it is not an inference variable (no base). To fix: type it."]

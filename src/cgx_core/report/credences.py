@@ -116,3 +116,10 @@ def explanation(credence: Credence, verdict: str | None) -> list[str]:
             f"Moved through shared assumption{'s' if len(credence.shared) > 1 else ''} {', '.join(credence.shared)}."
         )
     return said
+
+
+def reading(credence: Credence | None, missing: Missing | None, verdict: str | None) -> list[str]:
+    """What every format says under a node: how to read its credence, or why it has none and the fix."""
+    if credence is not None:
+        return explanation(credence, verdict)
+    return [f"No credence: {missing.reason}. To fix: {missing.fix}."] if missing is not None else []

@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cgx_core.report.credences import explanation
+from cgx_core.report.credences import reading
 from cgx_core.report.mathml import equation, inline
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.plot import plot
@@ -100,7 +100,7 @@ def html_report(report: RunReport) -> str:
     environment.globals.update(
         WORDS=WORDS,
         WORD_OF_RESULT=WORD_OF_RESULT,
-        credence_explanation=explanation,
+        credence_reading=reading,
         review_command=review_command,
         maths_of=maths_of,
     )

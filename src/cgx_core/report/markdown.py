@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import string
 
-from cgx_core.report.credences import explanation
+from cgx_core.report.credences import reading
 from cgx_core.report.html import WORD_OF_RESULT, WORDS, shown, where, without_repeats
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.review_commands import review_command
@@ -54,12 +54,9 @@ def _credences(report: RunReport) -> list[str]:
         out.append(f"What moved each credence most: {text_plain(report.moved_by_note)}.")
     out.append("")
     for node in report.assessed:
-        if node.credence is not None:
-            said = explanation(node.credence, node.verdict)
-            if said:
-                out.append(f"- `{node.id}`{_credence(node)}: {text_plain(' '.join(said))}")
-        elif (missing := report.credence_failures.get(node.id)) is not None:
-            out.append(f"- `{node.id}`: no credence: {text_plain(missing.reason)}. To fix: {text_plain(missing.fix)}.")
+        said = reading(node.credence, report.credence_failures.get(node.id), node.verdict)
+        if said:
+            out.append(f"- `{node.id}`{_credence(node)}: {text_plain(' '.join(said))}")
     return [*out, ""]
 
 

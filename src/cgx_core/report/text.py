@@ -6,7 +6,7 @@ drive the reader's terminal), so every string is printed with its non-printable 
 
 from __future__ import annotations
 
-from cgx_core.report.credences import explanation
+from cgx_core.report.credences import reading
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.review_commands import review_command
 
@@ -28,14 +28,6 @@ def _credence(node: NodeEntry) -> str:
     if node.credence is None:
         return "  -   ->   -  "
     return f"{node.credence.before:.3f} -> {node.credence.after:.3f}"
-
-
-def _why(report: RunReport, node: NodeEntry) -> list[str]:
-    """How to read the node's credence, or why it has none and what would give it one."""
-    if node.credence is not None:
-        return explanation(node.credence, node.verdict)
-    missing = report.credence_failures.get(node.id)
-    return [f"No credence: {missing.reason}. To fix: {missing.fix}."] if missing else []
 
 
 def integrity_line(report: RunReport) -> str:
@@ -65,7 +57,8 @@ def text_report(report: RunReport) -> str:
     for node in report.assessed:
         verdict = node.verdict or ""
         lines.append(f"  {node.id:5} {node.kind:16} {verdict:13} {_credence(node)}  {_short(node.text)}")
-        lines += [f"        {printable(sentence)}" for sentence in _why(report, node)]
+        said = reading(node.credence, report.credence_failures.get(node.id), node.verdict)
+        lines += [f"        {printable(sentence)}" for sentence in said]
     lines.append(f"  Inference: {report.credence_method}.")
     if report.moved_by_note:
         lines.append(f"  What moved each credence most: {printable(report.moved_by_note)}.")
