@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cgx_core.checks.inference import EXACT, Budget, Marginals, all_marginals
 from cgx_core.graph.divorce import divorced
+from cgx_core.run.call_control import checkpoint
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -104,11 +105,28 @@ def _evidence(network: Network, observed: Mapping[str, bool]) -> dict[int, int]:
 
 
 def credences(graph: Graph, budget: Budget | None = None) -> dict[str, Any]:
-    """report.json's `credences`: the method, each node's entry, and the nodes with none (reason and fix)."""
+    """report.json's `credences`: the method, each node's entry, and the nodes with none (reason and fix).
+
+    Whatever goes wrong in inference, finish_run still finishes: an error no case below foresaw leaves every
+    node without a credence, saying so, rather than refusing the call."""
+    try:
+        return _credences(graph, budget or Budget())
+    except Exception as error:  # the one place that keeps inference from failing finish_run
+        return {
+            "method": (budget or Budget()).describe(),
+            "nodes": {},
+            "missing": _missing(
+                credenced_nodes(graph),
+                f"inference failed: {type(error).__name__}: {error}",
+                "report this run to the maintainers (replay reproduces it)",
+            ),
+        }
+
+
+def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
     from credencegraph.core import CredenceGraphError
     from credencegraph.semantics import CompileError, compile_graph
 
-    budget = budget or Budget()
     wanted = credenced_nodes(graph)
     observed = observations(graph)
     summary: dict[str, Any] = {"method": budget.describe(), "nodes": {}, "missing": {}}
@@ -237,6 +255,7 @@ def _movers(
     indices = [network.index(node_id) for node_id in wanted]
     effects: dict[str, list[tuple[float, str]]] = {node_id: [] for node_id in wanted}
     for check in chosen:
+        checkpoint()  # each pass is a safe place for a cancelled call to stop
         rest = {other: value for other, value in observed.items() if other != check}
         without = all_marginals(network, _evidence(network, rest), budget).true
         for node_id, index in zip(wanted, indices, strict=True):
