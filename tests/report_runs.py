@@ -123,7 +123,7 @@ PAPER_CHECKS: dict[str, list[dict[str, Any]]] = {
 PAPER_REVIEWS: dict[str, str] = {
     "farr-normal-normal": "s-16a",
     "dynonet-paper": "s-241",
-    "hastings-powell-replication": "s-015",
+    "hastings-powell-replication": "s-031",
     "mlrc-warmstart-repro": "s-013b",
 }
 
