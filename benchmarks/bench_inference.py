@@ -74,11 +74,11 @@ def describe(graph: Any) -> str:
     from credencegraph.semantics import compile_graph
 
     from cgx_core.checks.credences import credences
-    from cgx_core.checks.inference import _plan_of, _reduced
+    from cgx_core.checks.inference import BucketTree
     from cgx_core.graph.divorce import divorced
 
     network = compile_graph(divorced(graph))
-    largest, work = _plan_of(_reduced(network, {})).cost
+    largest, work = BucketTree().plan_cost(network, {})
     found = credences(graph)
     methods: dict[str, int] = {}
     for entry in found["nodes"].values():

@@ -78,8 +78,3 @@ def divorced(graph: Graph) -> Graph:
             relations += more_relations
             replaced += [relation.id for relation in chained]
     return appended(without_relations(graph, replaced), nodes, relations)
-
-
-def is_gate(node_id: str) -> bool:
-    """Whether `node_id` names an auxiliary node of a chain (never a node of the run)."""
-    return CHAIN_MARK in node_id
