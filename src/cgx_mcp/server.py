@@ -31,6 +31,7 @@ from cgx_core.checks.installed import distribution_version
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.call_control import Control
+from cgx_core.tooling.listing import lean_arguments, lean_result
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.registry import TOOLS, call_tool
 from cgx_core.tooling.workflow import INSTRUCTIONS
@@ -48,10 +49,9 @@ def _tool(name: str) -> types.Tool:
         name=tool.name,
         title=tool.title,
         description=tool.full_description(),
-        input_schema=dict(tool.listed_input_schema()),
-        output_schema=dict(tool.result),
+        input_schema=lean_arguments(tool.listed_input_schema()),
+        output_schema=lean_result(tool.result),
         annotations=types.ToolAnnotations(
-            title=tool.title,
             read_only_hint=tool.read_only_hint,
             destructive_hint=False,
             idempotent_hint=not tool.changes_run,
