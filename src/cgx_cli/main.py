@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from cgx_cli import result_stream
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 
@@ -230,9 +231,12 @@ class VersionAction(argparse.Action):
         raise SystemExit(ExitCode.OK)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return its exit status."""
+def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> int:
+    """Run one command; return its exit status. With `claim_stdout` (the console script), stdout carries the
+    command's result alone: whatever else writes to it, a plugin's print() included, goes to stderr."""
     options = _parser().parse_args(argv)
+    if claim_stdout:
+        result_stream.claim()
     if options.command == "tool":
         from cgx_cli.tool_command import run_tool
 
@@ -309,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return unlock(options.run)
     from cgx_mcp.server import serve
 
-    serve()
+    serve(result_stream.results())
     return ExitCode.OK
 
 
@@ -320,8 +324,10 @@ def entry() -> NoReturn:
 
     install()  # numpy and credencegraph's diagnostics only when a command needs them
     try:
-        status = main()
+        status = main(claim_stdout=True)
     except KeyboardInterrupt:
         print_error("interrupted", "stopped by Ctrl-C; a call stopped before its commit changed nothing")
         status = INTERRUPTED_STATUS
+    finally:
+        result_stream.flush()
     raise SystemExit(status)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_cli.verify_summary import Tally
 from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
 from cgx_core.audit.verify_inputs import RunSource
@@ -176,12 +177,12 @@ def _progress(tally: Tally, total: int | None) -> None:
 def _report(tally: Tally, as_json: bool) -> int:
     warnings = tally.warnings()
     if as_json:
-        tally.write_json(sys.stdout, warnings)
+        tally.write_json(results(), warnings)
     else:
         for result in tally.results():
             for difference in result["differences"]:
-                sys.stdout.write(f"{result['path']}: {difference}\n")
-        sys.stdout.write(
+                results().write(f"{result['path']}: {difference}\n")
+        results().write(
             f"verified {tally.runs - tally.errors} of {tally.runs} runs: {tally.rerun} of {tally.checks} checks "
             f"re-run, {tally.differences} differences\n"
         )

@@ -17,10 +17,11 @@ and written nothing.
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import threading
 import time
-from typing import Any, Final
+from typing import Any, Final, TextIO
 
 import anyio
 import mcp_types as types
@@ -136,9 +137,14 @@ async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestPara
     progress = Progress()
     control = Control(report=progress.report)
     finished = threading.Event()
+    # Whoever takes the gate first decides: the worker thread (the call runs) or a cancel that came before
+    # the thread started (the call never will, and there is nothing to wait for).
+    gate = threading.Lock()
     outcome: list[tuple[dict[str, Any], bool]] = []
 
     def work() -> None:
+        if not gate.acquire(blocking=False):
+            return
         try:
             outcome.append(call_tool(params.name, arguments, control=control))
         finally:
@@ -155,6 +161,8 @@ async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestPara
         # The client cancelled the request (or the server is closing): stop the call at its next safe point
         # and wait until it has, so no call outlives its request holding the lock or half-way to a commit.
         control.cancel()
+        if gate.acquire(blocking=False):  # cancelled before its thread started: it never runs
+            raise
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(finished.wait)
         raise
@@ -176,13 +184,17 @@ def build_server() -> Server[Any]:
     )
 
 
-def serve() -> None:
-    """Serve over stdio until the client closes the connection."""
+def serve(stdout: TextIO | None = None) -> None:
+    """Serve over stdio until the client closes the connection, writing the protocol to `stdout` (default:
+    the process's stdout; the command line passes the stdout it keeps for results alone, so that nothing a
+    plugin prints can come between two frames)."""
     from mcp.server.stdio import stdio_server
+
+    frames = None if stdout is None else anyio.wrap_file(io.TextIOWrapper(stdout.buffer, encoding="utf-8"))
 
     async def main() -> None:
         server = build_server()
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdout=frames) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)  # Ctrl-C reaches the command line's entry point, which ends with one line

@@ -286,6 +286,17 @@ def _records_result(properties: Json, listed: str) -> Json:
             **rest,
             "recovery": RECOVERY,
             "committed_but": COMMITTED_BUT,
+            "shortened": {
+                "type": "object",
+                "additionalProperties": _object(
+                    {"shown": _integer(), "total": _integer(), "records": _array(_integer())},
+                    ["shown", "total", "records"],
+                ),
+                "description": (
+                    "Present when the result was cut to 20,000 characters: for each cut list, how many it shows of "
+                    "how many, and the positions of the records left out. Every record was applied or refused."
+                ),
+            },
         },
         ["applied", "refused", listed],
     )
