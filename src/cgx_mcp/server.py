@@ -19,9 +19,10 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import os
 import threading
 import time
-from typing import Any, Final, TextIO
+from typing import Any, BinaryIO, Final, TextIO
 
 import anyio
 import mcp_types as types
@@ -36,10 +37,13 @@ from cgx_core.tooling.listing import lean_arguments, lean_result
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.registry import TOOLS, call_tool
 from cgx_core.tooling.workflow import INSTRUCTIONS
+from cgx_mcp.frames import CheckedLines
 
 HEARTBEAT_SECONDS: Final = 5.0
 """How long a call may say nothing before the server repeats its last step (harnesses time out at 60 s)."""
 POLL_SECONDS: Final = 0.05
+DRAIN_SECONDS: Final = 5.0
+"""How long the server, its input ended, still spends sending the answers to malformed frames."""
 
 NAME = "credencegraph-extract"
 
@@ -187,14 +191,35 @@ def build_server() -> Server[Any]:
 def serve(stdout: TextIO | None = None) -> None:
     """Serve over stdio until the client closes the connection, writing the protocol to `stdout` (default:
     the process's stdout; the command line passes the stdout it keeps for results alone, so that nothing a
-    plugin prints can come between two frames)."""
+    plugin prints can come between two frames). A malformed frame is answered (`cgx_mcp.frames`)."""
     from mcp.server.stdio import stdio_server
 
     frames = None if stdout is None else anyio.wrap_file(io.TextIOWrapper(stdout.buffer, encoding="utf-8"))
+    lines = CheckedLines(anyio.wrap_file(io.TextIOWrapper(_claimed_stdin(), encoding="utf-8", errors="replace")))
 
     async def main() -> None:
         server = build_server()
-        async with stdio_server(stdout=frames) as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        async with stdio_server(stdin=lines, stdout=frames) as (read_stream, write_stream):  # type: ignore[arg-type]
+
+            async def answer_malformed() -> None:
+                with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    async with lines.answers:
+                        async for answer in lines.answers:
+                            await write_stream.send(answer)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(answer_malformed)
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+                # stdin has ended: the answers to its last malformed frames still go out, then the server stops.
+                tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
 
     anyio.run(main)  # Ctrl-C reaches the command line's entry point, which ends with one line
+
+
+def _claimed_stdin() -> BinaryIO:
+    """The protocol's stdin, read from a private descriptor; fd 0 reads the null device from now on, so a
+    plugin or a child that reads stdin gets end of file rather than a client's frames (as the SDK does)."""
+    private = os.dup(0)
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), 0)
+    return os.fdopen(private, "rb")
