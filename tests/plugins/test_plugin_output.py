@@ -164,3 +164,24 @@ def serve(environment: dict[str, str], frames: list[dict[str, Any]], last: int) 
             break
     _, stderr = server.communicate(timeout=120)
     return lines, stderr
+
+
+SLOW = """
+import time
+from cgx_core.plugin_api import hookimpl
+
+time.sleep(0.8)
+
+
+@hookimpl
+def cgx_register_check_types(register):
+    pass
+"""
+
+
+def test_a_slow_plugin_import_is_named_with_its_time_on_stderr(fake_distribution: Any) -> None:
+    site = fake_distribution("cgx-slow", SLOW)
+    done = cli({**os.environ, "PYTHONPATH": str(site)}, "plugins")
+    json.loads(done.stdout)  # the listing is whole
+    [warning] = [line for line in done.stderr.splitlines() if "to import" in line]
+    assert warning.startswith("warning: the plugin 'cgx-slow' of cgx-slow 1.0 took ") and " s to import" in warning

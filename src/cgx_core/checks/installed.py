@@ -10,12 +10,14 @@ installed plugin (it does not import, it misspells a hook, two distributions pro
 from __future__ import annotations
 
 import re
+import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import metadata
-from typing import Any
+from typing import Any, Final
 
 import attrs
 import pluggy
@@ -291,17 +293,33 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
     for entry, version, point in found:
         provider = Provider(entry.name, entry.module, entry.distribution, version)
+        began = time.perf_counter()
         try:
             plugin = point.load()
         except BaseException as error:  # its import failed, or exited: name it, never a traceback or an exit
             message = f"{provider.label} cannot be loaded: {type(error).__name__}: {error}"
             manager.invalid.append(InvalidPlugin(provider.label, entry.distribution, message[:2_000]))
             continue
+        _warn_if_slow(provider, time.perf_counter() - began)
         _add(manager, plugin, provider, entry.name)
     for plugin in extra_plugins:
         name = getattr(plugin, "__name__", None) or type(plugin).__name__
         _add(manager, plugin, Provider(name, None, name, "0"), None)
     return manager
+
+
+SLOW_IMPORT_SECONDS: Final = 0.5
+"""An import slower than this (wall time) is named on stderr: every command that lists check types waits for it."""
+
+
+def _warn_if_slow(provider: Provider, seconds: float) -> None:
+    """Name a plugin whose import took long, with its time, on stderr (never in a result: it is not
+    deterministic), so that a slow start of every command (MCP's included) has a name."""
+    if seconds >= SLOW_IMPORT_SECONDS:
+        sys.stderr.write(
+            f"warning: {provider.label} took {seconds:.1f} s to import; every command that lists check types "
+            "waits for it (import its heavy modules inside its check code instead)\n"
+        )
 
 
 def _add(manager: CgxPluginManager, plugin: object, provider: Provider, name: str | None) -> None:
