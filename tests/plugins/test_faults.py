@@ -22,7 +22,7 @@ import pytest
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from cgx_core.base import budget_worker, limits
+from cgx_core.base import limits
 from cgx_core.checks.installed import build_plugin_manager, build_registry, check_types_scope
 from cgx_core.testing import StartedRun
 
@@ -259,13 +259,27 @@ def test_a_plugin_that_sleeps_is_stopped_and_its_proposal_refused(
 ) -> None:
     """Sleeping uses no CPU, so the wall-clock backstop stops it; the wall clock decides no check's result,
     so the proposal is refused (nothing recorded) and the run's lock is released."""
-    monkeypatch.setattr(budget_worker, "WALL_FACTOR", 0.0)
-    monkeypatch.setattr(budget_worker, "WALL_EXTRA", 2.0)
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "2")
     run = faulty("run", "sleep")
     result = propose(run)
     [refusal] = result["refused"]
     assert refusal["code"] == "check-stalled" and LABEL in refusal["message"]
     assert "error" not in run.call("get_state")  # the lock was released
+
+
+def test_the_stall_budget_is_set_by_its_environment_variable_and_named_in_the_refusal(
+    faulty: Callable[..., StartedRun], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "1.5")
+    run = faulty("run", "sleep")
+    [refusal] = propose(run)["refused"]
+    assert (
+        refusal["code"] == "check-stalled"
+        and "stopped after 1.5 s (CGX_PLUGIN_STALL_SECONDS sets it)" in (refusal["message"])
+    )
+    assert limits.plugin_stall_seconds(60) == 1.5
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "soon")
+    assert limits.plugin_stall_seconds(60) == 1920
 
 
 def test_verify_reports_a_plugin_whose_rerun_raises_and_verifies_the_other_checks(
