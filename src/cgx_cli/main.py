@@ -160,6 +160,12 @@ def _parser() -> ArgumentParser:
     verify.add_argument("--jsonl", metavar="FILE", help="append one JSON line per run to FILE as each completes")
     verify.add_argument("--resume", metavar="FILE", help="skip the runs FILE (a --jsonl journal) already verified")
     verify.add_argument("--json", action="store_true", help="print a machine-readable summary of every run")
+    verify.add_argument(
+        "--check-deadline",
+        type=float,
+        metavar="SECONDS",
+        help="stop a third party's check re-run that has not finished in SECONDS of wall time (default 1920)",
+    )
 
     demo = command(
         "demo",
@@ -276,6 +282,7 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
             scheduler=options.scheduler,
             jsonl=options.jsonl,
             resume=options.resume,
+            check_deadline=options.check_deadline,
         )
     if options.command == "demo":
         from cgx_cli.demo import demo

@@ -413,3 +413,25 @@ def test_verify_exits_2_for_an_invalid_plugin_and_verifies_the_runs(
     assert "verified 1 of 1 runs" in done.stdout
     assert "error [plugin-invalid]: " in done.stderr and "cgx-faulty" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_verify_stops_a_stalled_re_run_at_its_check_deadline_and_logs_progress_without_a_terminal(
+    faulty: Callable[..., StartedRun], tmp_path: Path
+) -> None:
+    run = faulty("rerun", "sleep")
+    propose(run)
+    assert "error" not in run.call("finish_run")
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}  # where `faulty` installed the plugin
+    done = subprocess.run(
+        [CLI, "verify", "--check-deadline", "1.5", str(run.path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "stopped after 1.5 s" in done.stdout + done.stderr and LABEL in done.stdout + done.stderr
+    assert "verify: 1/1 runs\n" in done.stderr  # stderr is no terminal here: a plain line, not a bar
+    bad = subprocess.run([CLI, "verify", "--check-deadline", "0", str(run.path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error [usage]: --check-deadline must be a positive")

@@ -268,20 +268,26 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     manager.add_hookspecs(hookspecs)
     found: list[tuple[EntryPoint, str, metadata.EntryPoint]] = []
     first: dict[str, str] = {}
-    # Ours first, then by name: which of two clashing plugins is left out does not depend on sys.path's order.
-    ordered = sorted(
-        metadata.distributions(),
-        key=lambda dist: (dist.metadata["name"] != OWN_DISTRIBUTION, _normalized(str(dist.metadata["name"] or ""))),
-    )
-    for dist in ordered:
-        distribution = str(dist.metadata["name"] or "unknown")
-        for point in dist.entry_points.select(group=group):
+    # The entry points of the group, then the metadata of only the distributions that declare one (reading
+    # every installed distribution's METADATA cost a third of a run_checks call). Ours first, then by name:
+    # which of two clashing plugins is left out does not depend on sys.path's order.
+    declaring: dict[str, tuple[str, str, list[metadata.EntryPoint]]] = {}
+    for point in metadata.entry_points(group=group):
+        dist = point.dist
+        name = str(dist.metadata["name"] or "unknown") if dist is not None else "unknown"
+        key = _normalized(name)
+        if key not in declaring:
+            declaring[key] = (name, str(dist.version) if dist is not None else "0", [])
+        declaring[key][2].append(point)
+    ordered = sorted(declaring.values(), key=lambda item: (item[0] != OWN_DISTRIBUTION, _normalized(item[0])))
+    for distribution, version, points in ordered:
+        for point in points:
             earlier = first.get(point.name)
             if earlier is None:
                 first[point.name] = distribution
-                found.append((EntryPoint(point.name, point.module, distribution), str(dist.version), point))
+                found.append((EntryPoint(point.name, point.module, distribution), version, point))
             elif _normalized(earlier) != _normalized(distribution):
-                label = f"the plugin '{point.name}' of {distribution} {dist.version}"
+                label = f"the plugin '{point.name}' of {distribution} {version}"
                 manager.invalid.append(
                     InvalidPlugin(
                         label,
