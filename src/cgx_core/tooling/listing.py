@@ -21,6 +21,8 @@ LISTING_BUDGET: Final = 20_000
 
 _LEFT_OUT: Final = frozenset({"description", "examples", "minLength", "maxLength", "pattern", "title"})
 _COMBINATORS: Final = ("anyOf", "oneOf", "allOf")
+_VALUES: Final = ("enum", "const", "default")
+"""Keywords whose values are JSON data, not schemas: copied as they are."""
 
 
 def lean_arguments(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,7 +58,9 @@ def _lean(value: Any, *, keep_title: bool) -> Any:
     for key, item in value.items():
         if key in _LEFT_OUT and not (keep_title and key == "title"):
             continue
-        if key in _COMBINATORS and isinstance(item, list):
+        if key in _VALUES:
+            lean[key] = item
+        elif key in _COMBINATORS and isinstance(item, list):
             lean[key] = [_lean(branch, keep_title=True) for branch in item]
         elif key in ("properties", "$defs", "definitions") and isinstance(item, Mapping):
             lean[key] = {name: _lean(field, keep_title=False) for name, field in item.items()}
