@@ -45,6 +45,9 @@ class Code(StrEnum):
     CITED_INVALID = "cited-invalid"
     SOURCES_INVALID = "sources-invalid"
     OUTSIDE_ROOT = "outside-root"
+    HIDDEN_FILE = "hidden-file"
+    ROOT_REFUSED = "root-refused"
+    NOT_A_TERMINAL = "not-a-terminal"
     INGEST_OVER_BUDGET = "ingest-over-budget"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
@@ -149,7 +152,22 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.OUTSIDE_ROOT: (
         "A file of the paper (an \\input, the .bbl, a .bib, the cited works) lies outside the paper's root, by "
         "its path or through a symbolic link; the message names it and where it lies. Pass start_run `root`, a "
-        "folder that holds both, when the file belongs to the paper."
+        "folder that holds both, when the file belongs to the paper and the message names such a folder."
+    ),
+    Code.HIDDEN_FILE: (
+        "A file of the paper is hidden: a dot file, or reached through a dot folder under the root (such as "
+        "../../.aws/credentials), where private files live. It is never read, whatever the root; the message "
+        "names it."
+    ),
+    Code.ROOT_REFUSED: (
+        "start_run's root (or the paper's folder, when no root is given) is the file system's root, a home folder "
+        "or a folder above one, or a folder every user may write (such as /tmp): the paper could then reach "
+        "private files. Give the paper's own project folder."
+    ),
+    Code.NOT_A_TERMINAL: (
+        "The review command was run without a terminal (its standard input is not one) and without --agent-model: "
+        "a review is recorded as the person's only when they enter it at a terminal; an agent entering a person's "
+        "verdict names its model with --agent-model."
     ),
     Code.INGEST_OVER_BUDGET: (
         "Reading the paper used more CPU time or memory than its budget (the message says which and how much); "

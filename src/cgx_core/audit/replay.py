@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from cgx_core.audit.integrity import digest_problems, log_problems
+from cgx_core.audit.integrity import digest_problems, log_problems, start_problems, unanchored_note
 from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
@@ -129,10 +129,11 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     from cgx_core.tooling.registry import handler_for
 
     run = Run(root, handler_for)
-    tampered = digest_problems(run.paths, run.manifest)
+    found = log.scan(run.paths.log, 0, 1, None)
+    # Before anything is rebuilt: the files against their digests, the manifest against start_run's line.
+    tampered = digest_problems(run.paths, run.manifest) + start_problems(run.paths, run.manifest, found.entries)
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
-    found = log.scan(run.paths.log, 0, 1, None)
     if not found.entries or found.entries[0].line.tool != "start_run":
         raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
     ingested = reingest(run, source)
@@ -176,6 +177,9 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
+    note = unanchored_note(run.paths)
+    if note is not None:
+        body["notes"] = [note]
     if found.tail is not None:
         body["uncommitted_tail"] = found.tail.to_json()
     # state.json is derived, and its layout may change between versions: compare it as JSON, when it reflects

@@ -172,8 +172,8 @@ START_RUN: Final[Json] = _result(
                 "not_followed": _object(
                     {"macros": _array(_string()), "message": _string()},
                     ["macros", "message"],
-                    "File macros credencegraph's reader does not follow (\\import, \\subfile): their prose is not "
-                    "in the run's chunks.",
+                    "File macros credencegraph's reader does not follow (\\import, \\subfile), and files a class "
+                    "or package \\inputs that are missing or outside the root: their prose is not in the run's chunks.",
                 ),
             },
             ["format", "files"],
