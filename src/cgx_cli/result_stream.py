@@ -11,7 +11,6 @@ it right from every thread (MCP calls run in worker threads while the protocol w
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from typing import TextIO
@@ -28,7 +27,7 @@ def claim() -> None:
     private = os.dup(sys.stdout.fileno())  # not inherited: a child's fd 1 is stderr
     encoding, errors = sys.stdout.encoding, sys.stdout.errors
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    _results = io.TextIOWrapper(io.FileIO(private, "w"), encoding=encoding, errors=errors, line_buffering=True)
+    _results = os.fdopen(private, "w", buffering=1, encoding=encoding, errors=errors)  # line-buffered, whole writes
     sys.stdout = sys.stderr
 
 
