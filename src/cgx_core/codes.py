@@ -38,6 +38,10 @@ class Code(StrEnum):
     PAPER_NOT_UTF8 = "paper-not-utf8"
     PAPER_INVALID = "paper-invalid"
     PAPER_TOO_LARGE = "paper-too-large"
+    ARCHIVE_INVALID = "archive-invalid"
+    ARCHIVE_UNSAFE = "archive-unsafe"
+    ARCHIVE_TOO_LARGE = "archive-too-large"
+    ARCHIVE_NO_MAIN = "archive-no-main"
     RUBRIC_NOT_FOUND = "rubric-not-found"
     RUBRIC_INVALID = "rubric-invalid"
     RUBRIC_SUPPORTS = "rubric-supports"
@@ -138,6 +142,18 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.PAPER_NOT_UTF8: "A LaTeX file of the paper is not UTF-8.",
     Code.PAPER_INVALID: "The paper cannot be read (malformed LaTeX the reader refuses, or a PDF that is not one).",
     Code.PAPER_TOO_LARGE: "The paper is larger than this package ingests.",
+    Code.ARCHIVE_INVALID: "The paper's archive is not a .tar.gz, .tar, .zip or gzipped file, or it is damaged.",
+    Code.ARCHIVE_UNSAFE: (
+        "The paper's archive has a member that would be written outside its folder (an absolute path, a `..`), "
+        "or a link or device: nothing is unpacked."
+    ),
+    Code.ARCHIVE_TOO_LARGE: (
+        "The paper's archive is larger, has more members, or unpacks to more bytes than this package accepts "
+        "(a compression bomb is refused here, counted while decompressing)."
+    ),
+    Code.ARCHIVE_NO_MAIN: (
+        "The paper's archive has no .tex file with \\documentclass, or no file named by start_run's `main`."
+    ),
     Code.RUBRIC_NOT_FOUND: "The rubric file does not exist.",
     Code.RUBRIC_INVALID: "The rubric is not valid TOML, or credencegraph's loader refuses it.",
     Code.RUBRIC_SUPPORTS: (

@@ -22,6 +22,7 @@ from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.paper import IngestRequest
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
@@ -56,8 +57,9 @@ def reingest(run: Run, source: Path | None) -> bytes:
     paper = _document_path(run, source)
     recorded = run.manifest["document"]["files"]
     bibliography = run.manifest["bibliography"]["files"]
-    root = _root_of(paper, recorded[0]["name"])
-    for item in bibliography:
+    archive = run.manifest["document"].get("archive") if is_archive(paper) else None
+    root = None if archive is not None else _root_of(paper, recorded[0]["name"])
+    for item in bibliography if archive is None else ():  # an archive's .bib is inside it, compared below
         path = (root if root is not None else paper.parent) / item["name"]
         if not path.is_file() or file_digest(path) != item["digest"]:
             raise CgxError(
@@ -69,6 +71,7 @@ def reingest(run: Run, source: Path | None) -> bytes:
         rubric=run.paths.rubric.read_bytes(),
         rubric_name=run.manifest["rubric"]["name"],
         bibliography_names=tuple(item["name"] for item in bibliography),
+        main=archive["main"] if archive is not None else None,
     )
     ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
     found = [item.to_json() for item in ingested.files]

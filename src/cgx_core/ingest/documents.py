@@ -33,6 +33,8 @@ from cgx_core.ingest.sentences import mend_sentences
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
+    from cgx_core.ingest.pdf.reading import PdfReading
+
 _INPUT_MACROS = frozenset({"input", "include"})
 _BIB_MACROS = frozenset({"bibliography", "addbibresource", "addglobalbib"})
 _FILE_MACRO = re.compile(
@@ -80,6 +82,9 @@ class Document:
     """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
     the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
+    pdf: PdfReading | None = attrs.field(default=None, eq=False, repr=False)
+    """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
+    from them: cgx_core.ingest.pdf)."""
 
     @property
     def main(self) -> DocumentFile:
@@ -122,18 +127,21 @@ def read_bibliography(boundary: PaperRoot, path: Path, *, what: str, named_by: s
 
 
 def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
-    from credencegraph.ingest.pdf import PdfError, read_pdf
+    from credencegraph.ingest.pdf import PdfError
+
+    from cgx_core.ingest.pdf.reading import read_pdf_document
 
     data = path.read_bytes()
     if not data.startswith(b"%PDF-"):
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' is named .pdf but is not a PDF (no %PDF- header)")
     try:
-        chunks = read_pdf(path)
+        reading = read_pdf_document(path)
     except PdfError as error:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    return _checked(Document("pdf", (DocumentFile(name, data),), tuple(chunks), (), root=boundary), path)
+    document = Document("pdf", (DocumentFile(name, data),), reading.chunks, (), root=boundary, pdf=reading)
+    return _checked(document, path)
 
 
 class _LatexFiles:

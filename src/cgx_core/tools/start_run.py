@@ -18,6 +18,7 @@ from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.cited import CitedCopy, read_cited
 from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.ingest.paper import Ingested, IngestRequest
@@ -70,10 +71,33 @@ def _cited_copies(args: Mapping[str, Any], ingested: Ingested) -> list[CitedCopy
     return read_cited(_admitted_folder(args, "cited", "cited works"), set(ingested.reference_keys))
 
 
+def _check_archive_arguments(args: Mapping[str, Any], paper: Path) -> None:
+    """`main` names a file inside an archive of sources; `root` and `bibliography` name folders and files
+    beside a paper, which an archive's paper has none of (its root is the archive)."""
+    archive = is_archive(paper)
+    if "main" in args and not archive:
+        raise CgxError(
+            Code.INVALID_ARGUMENTS,
+            f"start_run: main names the main file inside an archive of sources, and '{paper.name}' is not one "
+            "(.tar.gz, .tgz, .tar, .zip or .gz): leave main out",
+        )
+    for name in ("root", "bibliography"):
+        if archive and name in args:
+            raise CgxError(
+                Code.INVALID_ARGUMENTS,
+                f"start_run: {name} does not apply to an archive of sources, whose root is the archive itself: "
+                f"leave {name} out (a .bib the paper names inside the archive is read)",
+            )
+
+
 def _document_record(ingested: Ingested) -> dict[str, Any]:
     """The document as the manifest, the log and the result name it: its format, its files by name and
     digest, and what it names that the reader does not follow (only when there is such a thing)."""
     record: dict[str, Any] = {"format": ingested.format, "files": [item.to_json() for item in ingested.files]}
+    if ingested.archive is not None:
+        record["archive"] = ingested.archive
+    if ingested.limits is not None:
+        record["limits"] = ingested.limits
     if ingested.not_followed:
         record["not_followed"] = {
             "macros": list(ingested.not_followed),
@@ -112,8 +136,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
     tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
-    # The root refused here, before the paper is read: no folder a paper could reach private files from.
-    PaperRoot.for_paper(paper, Path(args["root"]) if "root" in args else None)
+    _check_archive_arguments(args, paper)
+    if not is_archive(paper):
+        # The root refused here, before the paper is read: no folder a paper could reach private files from.
+        PaperRoot.for_paper(paper, Path(args["root"]) if "root" in args else None)
     progress(0, 3, "reading the paper")
     budget = default_budget()
     request = IngestRequest(
@@ -122,6 +148,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         rubric=rubric_data,
         rubric_name=rubric_path.name,
         bibliography=args.get("bibliography"),
+        main=args.get("main"),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")

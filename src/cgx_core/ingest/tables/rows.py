@@ -215,5 +215,9 @@ def table_rows(table: FoundTable, index: int, raw_rows: list[RawRow], renderer: 
     ]
 
 
+row_body = _row_body
+"""A row's text after its table's title: shared with the PDF's tables (cgx_core.ingest.pdf.tables)."""
+
+
 def raw_rows(table: FoundTable) -> list[RawRow]:
     return read_rows(table.body)
