@@ -5,7 +5,6 @@ subprocess (the real thing) and in memory (for the parts that need the server's 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -50,21 +49,12 @@ def run(tmp_path: Path) -> Path:
     return root
 
 
-def wait_for_the_lock_to_be_free(run: Path) -> None:
-    """The cancelled call ends at its next safe point (at the latest when its maths step's budget runs out)."""
-    deadline = time.monotonic() + 180
-    while lock_holder(run / ".lock") is not None:
-        assert time.monotonic() < deadline, "the cancelled call still holds the lock after three minutes"
-        time.sleep(0.1)
-
-
 def committed(run: Path) -> dict[str, bytes]:
     """What a call commits or derives: the log, the state and the checks' files."""
     return {name: data for name, data in tree(run).items() if name != ".lock"}
 
 
 def test_a_long_run_checks_reports_progress_and_a_cancelled_one_leaves_no_line_and_no_lock(run: Path) -> None:
-    before = committed(run)
     progress: list[tuple[float, float | None, str | None]] = []
 
     async def body() -> dict[str, Any]:
@@ -85,11 +75,12 @@ def test_a_long_run_checks_reports_progress_and_a_cancelled_one_leaves_no_line_a
                 tasks.start_soon(long_call)
                 await heard.wait()
                 tasks.cancel_scope.cancel()  # the SDK sends notifications/cancelled for the request
-            await anyio.to_thread.run_sync(wait_for_the_lock_to_be_free, run)
-            assert committed(run) == before, "the cancelled call wrote something"
-            # The same server goes on serving: the next call is numbered as if the cancelled one never ran.
+            # Retried at once, with no wait for the lock: the cancel killed the maths step, so the lock is free
+            # within the retry's wait (before, it outlived the cancel by the step's budget, and the retry's
+            # run-locked named the server's own pid). The next call is numbered as if the cancelled one never ran.
             after = await client.call_tool("run_checks", {"run": str(run), "model": "m", "proposals": [QUICK]})
-            assert not after.is_error
+            assert not after.is_error, after.structured_content
+            assert lock_holder(run / ".lock") is None
             structured: dict[str, Any] = after.structured_content or {}
             return structured
 
