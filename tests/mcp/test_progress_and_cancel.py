@@ -182,3 +182,56 @@ def test_a_call_cancelled_while_it_waits_for_the_lock_stops_waiting_and_writes_n
         holder.kill()
         holder.wait()
     assert call(run, "run_checks", proposals=[QUICK])["checks"][0]["id"] == "c-001"
+
+
+def test_a_cancelled_maths_step_frees_the_lock_for_an_immediate_retry_even_with_an_hour_of_budget(
+    run: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cancel kills the step's worker: the retry (waiting the default 10 s for the lock) gets it, where it
+    used to be refused with run-locked naming the server's own pid while the step used up its budget."""
+    import cgx_checks.rederive_maths
+    from cgx_checks.maths.worker import shared_worker
+
+    monkeypatch.setattr(cgx_checks.rederive_maths, "DECIDE_BUDGET", 3600.0)
+
+    def cpu_ticks(pid: int) -> int:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    async def worker_at_work() -> None:
+        """Until the maths worker spends CPU time (on the step, past its start-up)."""
+        ticks: list[int] = []
+        while len(ticks) < 3 or ticks[-1] == ticks[-3]:
+            await anyio.sleep(0.05)
+            pid = shared_worker().pid
+            ticks = [*ticks, cpu_ticks(pid)] if pid is not None else []
+
+    async def body() -> dict[str, Any]:
+        async with Client(build_server()) as client:
+            heard = anyio.Event()
+
+            async def on_progress(value: float, total: float | None, message: str | None) -> None:
+                heard.set()
+
+            async with anyio.create_task_group() as tasks:
+
+                async def long_call() -> None:
+                    arguments = {"run": str(run), "model": "m", "proposals": slow_proposals()[:1]}
+                    await client.call_tool("run_checks", arguments, progress_callback=on_progress)
+
+                tasks.start_soon(long_call)
+                await heard.wait()
+                with anyio.fail_after(120):  # a guard only
+                    await worker_at_work()
+                tasks.cancel_scope.cancel()
+            after = await client.call_tool("run_checks", {"run": str(run), "model": "m", "proposals": [QUICK]})
+            structured: dict[str, Any] = after.structured_content or {}
+            assert not after.is_error, structured
+            return structured
+
+    result = anyio.run(body)
+    assert [check["id"] for check in result["checks"]] == ["c-001"]
+    assert lock_holder(run / ".lock") is None
+    # The step's worker was killed by the cancel, not left to finish its step (which would keep it running).
+    assert shared_worker().pid is None
+    assert replay(run, source=None, sources=None).identical
