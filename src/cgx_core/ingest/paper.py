@@ -122,6 +122,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     main_name = PurePosixPath(document.main.name).name
     graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
     graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
+    graph = numbered_chunks(document, graph)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -133,6 +134,18 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         "warnings": warnings,
     }
     return graph, report
+
+
+def numbered_chunks(document: Document, graph: Graph) -> Graph:
+    """The graph with each chunk's numbered objects and written references (cgx_core.ingest.numbering); a PDF
+    has no numbering to read."""
+    if document.format != "latex":
+        return graph
+    from cgx_core.ingest.numbering import read_numbering
+    from cgx_core.ingest.numbering.chunks import annotate_numbering
+
+    files = {item.name: item.data.decode("utf-8") for item in document.files}
+    return annotate_numbering(graph, read_numbering(files, document.main.name))
 
 
 def bibliography_hint_beside(
