@@ -25,6 +25,8 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
+from cgx_core.ingest.numbering.chunks import annotate_numbering
+from cgx_core.ingest.numbering.objects import Numbering
 from cgx_core.ingest.tables import read_tables
 
 if TYPE_CHECKING:
@@ -113,7 +115,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
+    numbering = read_numbering(document)
+    # Table body rows become chunks of their own (cgx_core.ingest.tables), titled with the printed numbers.
+    tables = read_tables(document, captions=numbering.captions() if numbering is not None else {})
     chunks = tables.prose(document.chunks)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
@@ -122,7 +126,8 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     main_name = PurePosixPath(document.main.name).name
     graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
     graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
-    graph = numbered_chunks(document, graph)
+    if numbering is not None:
+        graph = annotate_numbering(graph, numbering)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -136,16 +141,13 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     return graph, report
 
 
-def numbered_chunks(document: Document, graph: Graph) -> Graph:
-    """The graph with each chunk's numbered objects and written references (cgx_core.ingest.numbering); a PDF
-    has no numbering to read."""
+def read_numbering(document: Document) -> Numbering | None:
+    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering); a PDF has none to read."""
     if document.format != "latex":
-        return graph
-    from cgx_core.ingest.numbering import read_numbering
-    from cgx_core.ingest.numbering.chunks import annotate_numbering
+        return None
+    from cgx_core.ingest.numbering import read_numbering as read
 
-    files = {item.name: item.data.decode("utf-8") for item in document.files}
-    return annotate_numbering(graph, read_numbering(files, document.main.name))
+    return read({item.name: item.data.decode("utf-8") for item in document.files}, document.main.name)
 
 
 def bibliography_hint_beside(

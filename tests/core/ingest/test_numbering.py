@@ -161,3 +161,35 @@ def test_farr_equations_are_numbered_in_order() -> None:
     assert numbering.labels["eq:mu-hat"].number == "4"
     assert numbering.labels["eq:implicit-V-hat"].number == "9"
     assert [item.number for item in numbering.objects if item.kind == "equation"] == [str(n) for n in range(1, 19)]
+
+
+def test_table_rows_are_titled_with_the_printed_number(tmp_path: Path) -> None:
+    """An appendix table with a redefined \\thetable is "Table A1", not a second "Table 1"."""
+    from cgx_core.graph.rubric import load_rubric_bytes
+    from cgx_core.ingest.documents import read_document
+    from cgx_core.ingest.paper import ingest
+    from support import ROOT
+
+    body = r"""
+\section{Results}
+\begin{table}\caption{Main.}\label{tab:main}\begin{tabular}{ll} a & 1 \\ \end{tabular}\end{table}
+\appendix
+\section{More}
+\renewcommand{\thetable}{A\arabic{table}}
+\setcounter{table}{0}
+\begin{table}\caption{Extra.}\label{tab:extra}\begin{tabular}{ll} b & 2 \\ \end{tabular}\end{table}
+"""
+    paper = tmp_path / "paper.tex"
+    paper.write_text(document(body), encoding="utf-8")
+    rubric = load_rubric_bytes((ROOT / "examples" / "rubrics" / "paper.toml").read_bytes(), "paper")
+    graph, _ = ingest(read_document(paper), [], rubric)
+    rows = [node for node in graph if node.attributes.get("unit") == "table-row"]
+    assert [str(node.statement).split(" (caption")[0] for node in rows] == [
+        "Table 1 \\ref{tab:main}",
+        "Table A1 \\ref{tab:extra}",
+    ]
+    owners = [node.attributes["numbered"][0] for node in rows]
+    assert [(owner["number"], tuple(owner["labels"])) for owner in owners] == [
+        ("1", ("tab:main",)),
+        ("A1", ("tab:extra",)),
+    ]

@@ -68,3 +68,12 @@ class Numbering:
     """Where each heading starts (its key and file) and the numbered sections open from there on."""
     chains: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
     """Each file read, and the lines of the `\\input` chain that first reaches it."""
+
+    def captions(self) -> dict[tuple[str, int], str | None]:
+        """The number printed for each float's or panel's caption, by the file and line it starts on: what a
+        table's rows are titled with ("Table A1")."""
+        return {
+            (item.anchor.file, item.anchor.first): item.number
+            for item in self.objects
+            if item.kind in ("table", "figure") and item.anchor is not None
+        }
