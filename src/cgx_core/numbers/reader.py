@@ -52,9 +52,8 @@ from typing import NoReturn
 import attrs
 
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
-from cgx_core.numbers.numeral import Numeral, numeral_from_parts
+from cgx_core.numbers.numeral import Numeral, NumeralError, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
 from cgx_core.numbers.siunitx import expand_siunitx
 from cgx_core.numbers.units import Unit, clean_unit_text, read_unit, unit_after
@@ -295,7 +294,7 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
     MAX_EXPONENT.
     """
     if len(text) > MAX_RESULT_CHARS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} has {len(text)} characters; at most {MAX_RESULT_CHARS} are accepted",
         )
@@ -329,7 +328,7 @@ def read_numeral(text: str, role: str = "result") -> Numeral:
     """One numeral as an agent writes it, without a unit (see `read_quantity`)."""
     numeral, unit = read_quantity(text, role)
     if unit is not None:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_INVALID, f"the {role} {text!r} has a unit ({unit.written}); give the number alone"
         )
     return numeral
@@ -347,17 +346,17 @@ def read_token(
     """A numeral token a grammar has lexed (`350`, `6.25`, `1.2e3`: ASCII digits, a point, an `e` power), read
     with the reader's rules to the same exact value and written form. A caller that lexes a `%` or a scale
     suffix (`50k`) strips it and passes `percent` or `exponent`; a grammar with a larger power cap passes its
-    own `max_exponent` and `exponent_code`. CgxError when the token is over the caps."""
+    own `max_exponent` and `exponent_code`. NumeralError when the token is over the caps."""
     mantissa, marker, power = text.lower().partition("e")
     if marker:
         exponent = _read_exponent(power)
         if abs(exponent) > max_exponent:
-            raise CgxError(
+            raise NumeralError(
                 exponent_code, f"the numeral {text[:30]} at column {column} has a power of ten above {max_exponent}"
             )
     integer, _, fraction = mantissa.partition(".")
     if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
             f"at most {MAX_NUMERAL_DIGITS} are accepted",
@@ -368,19 +367,19 @@ def read_token(
 def _check_caps(match: re.Match[str], text: str, role: str) -> None:
     digits = len(_NOT_DIGIT.sub("", match["grouped"] or match["integer"] or "")) + len(match["fraction"] or "")
     if digits > MAX_NUMERAL_DIGITS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} {text[:20]!r}... has {digits} digits; at most {MAX_NUMERAL_DIGITS} are accepted",
         )
     exponent = match["e"] or match["times"] or match["timesb"] or match["power"] or match["powerb"]
     if exponent is not None and abs(_read_exponent(exponent)) > MAX_EXPONENT:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPONENT_TOO_LARGE, f"the {role} {text[:30]!r} has a power of ten above {MAX_EXPONENT} in magnitude"
         )
 
 
 def _not_a_numeral(text: str, role: str) -> NoReturn:
-    raise CgxError(
+    raise NumeralError(
         Code.EXPRESSION_INVALID,
         f"the {role} {text[:60]!r} is not one numeral; write it as the text does, such as 350, -4, 0.35, 0.8%, "
         "1.2e3, 12,000 or 2 days",
