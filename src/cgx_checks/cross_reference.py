@@ -146,9 +146,8 @@ class CrossReference:
     name = "cross-reference"
     tool: ProposingTool = "run_checks"
     description = (
-        "Whether a reference the node writes (a \\ref label or a printed 'Table 2', 'Eqn. 5', 'Fig. 4b', "
-        "'Section 3') names the object whose chunks hold what the node says it shows: "
-        '{"type": "cross-reference", "target": "s-12", "ref": "tab:acc", "cites": ["t-03"]}.'
+        "Whether a reference the node writes (a \\ref label, or 'Eqn. 5', 'Table 2', 'Fig. 4b', 'Section 3' as "
+        "printed) names the object whose chunks (`cites`) hold what the node says it shows."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {

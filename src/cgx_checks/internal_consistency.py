@@ -81,10 +81,8 @@ class InternalConsistency:
     name = "internal-consistency"
     tool: ProposingTool = "run_checks"
     description = (
-        "Your judgement that statements of the paper agree (consistent: true) or contradict each other (false), "
-        "on verbatim passages the tool finds in each node: "
-        '{"type": "internal-consistency", "target": "s-12", "with": ["s-40"], "passages": [{"node": "s-12", '
-        '"text": "..."}, {"node": "s-40", "text": "..."}], "consistent": false, "note": "why"}.'
+        "Your judgement that the target and the `with` nodes agree (consistent: true) or contradict each other "
+        "(false), on one verbatim passage of each that the tool finds in its text."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
