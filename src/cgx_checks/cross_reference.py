@@ -59,6 +59,9 @@ class _Referenced:
 def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | Refusal:
     chunk = chunk_of(run, target)
     refs = written(chunk) if chunk is not None else []
+    node = run.node(target)
+    if node is not None and chunk is not None and node.id != chunk.id:  # a clause: only what its own words write
+        refs = [item for item in refs if str(item.get("written", "")) in (node.text or "")]
     wanted = comparable(ref)
     braced = _BRACED.findall(ref)
     for item in refs:

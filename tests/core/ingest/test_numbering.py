@@ -193,3 +193,25 @@ def test_table_rows_are_titled_with_the_printed_number(tmp_path: Path) -> None:
         ("1", ("tab:main",)),
         ("A1", ("tab:extra",)),
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\\label{" * 5_000 + "x",  # unclosed arguments
+        "\\begin{minipage}" * 1_000,  # nesting past the limit
+        "\\end{figure}\\end{equation}\\caption{stray}\\tag{1}\\nonumber\\\\" * 200,  # ends and rows with no begin
+        "\\input{paper}\\include{paper.tex}",  # the paper reads itself
+        "\\setcounter{table}{\\value{figure}}\\begin{table}\\caption{T}\\label{tab:t}\\end{table}",
+    ],
+)
+def test_hostile_latex_reads_to_a_numbering_without_a_wrong_number(body: str) -> None:
+    found = numbers(document(body))
+    assert found.get("tab:t", ("table", None)) == ("table", None)  # a counter set from a value it cannot read
+
+
+def test_a_label_defined_twice_names_both() -> None:
+    body = r"\section{A}\label{sec:x} \section{B}\label{sec:x}"
+    numbering = read_numbering({"paper.tex": document(body)}, "paper.tex")
+    assert numbering.repeated == {"sec:x"}
+    assert [item.labels for item in numbering.objects] == [["sec:x"], ["sec:x"]]

@@ -32,6 +32,7 @@ from typing import Final
 
 import attrs
 
+from cgx_core.base.limits import MAX_TABLE_NESTING
 from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
 from cgx_core.ingest.numbering.objects import OPAQUE, Key, Kind, Lines, Numbered, Numbering
 
@@ -49,8 +50,16 @@ _DEFINING: Final = frozenset({"newcommand", "renewcommand", "providecommand", "D
 _TOKEN: Final = re.compile(
     r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)|\\.|[{}]"
 )
+_BRACE: Final = re.compile(r"\\.|[{}]")
 _NUMBER: Final = re.compile(r"^\s*(-?\d{1,6})\s*$")
 _MAX_DEPTH: Final = 32
+"""How deep `\\input` may nest (a cycle is never followed)."""
+_MAX_GROUP: Final = 100_000
+"""The most characters an argument the pass reads may span: an unclosed brace costs no more than this."""
+
+
+class _TooDeep(Exception):
+    """The paper nests environments deeper than the pass follows."""
 
 
 @attrs.define(eq=False)
@@ -85,8 +94,23 @@ class _Text:
     text: str
     starts: list[int]
 
+    braces: dict[int, int] | None = None
+
     def line(self, position: int) -> int:
         return bisect.bisect_right(self.starts, position)
+
+    def closing(self) -> dict[int, int]:
+        """Where each `{` of the text closes (an escaped `\\{` is no brace), found once in one pass, so
+        reading an argument costs nothing however many are left unclosed."""
+        if self.braces is None:
+            self.braces = {}
+            opened: list[int] = []
+            for match in _BRACE.finditer(self.text):
+                if match[0] == "{":
+                    opened.append(match.start())
+                elif match[0] == "}" and opened:
+                    self.braces[opened.pop()] = match.start()
+        return self.braces
 
 
 def _uncommented(text: str) -> str:
@@ -94,25 +118,16 @@ def _uncommented(text: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda match: match[1] + " " * (len(match[0]) - len(match[1])), text)
 
 
-def group(text: str, position: int) -> tuple[str, int] | None:
+def group(source: _Text, position: int) -> tuple[str, int] | None:
     """The `{...}` argument starting at `position` (after spaces): its content and the position after it."""
+    text = source.text
     index = position
     while index < len(text) and text[index] in " \t\n":
         index += 1
-    if index >= len(text) or text[index] != "{":
+    end = source.closing().get(index)
+    if end is None:
         return None
-    depth = 0
-    for end in range(index, len(text)):
-        char = text[end]
-        if char == "\\":
-            continue
-        if char == "{" and text[end - 1] != "\\":
-            depth += 1
-        elif char == "}" and text[end - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return text[index + 1 : end], end + 1
-    return None
+    return text[index + 1 : end], end + 1
 
 
 def _optional(text: str, position: int) -> int:
@@ -124,7 +139,7 @@ def _optional(text: str, position: int) -> int:
         if index >= len(text) or text[index] != "[":
             return position
         depth = 0
-        for end in range(index, len(text)):
+        for end in range(index, min(len(text), index + _MAX_GROUP)):
             if text[end] == "[":
                 depth += 1
             elif text[end] == "]":
@@ -155,10 +170,15 @@ class NumberingWalk:
         self.braces = 0
 
     def run(self) -> Numbering:
+        """The numbering; an empty one for a paper that nests environments past `MAX_TABLE_NESTING` (no
+        number is then better than a wrong one: a cross-reference proposal is refused)."""
         text = self.files[self.main]
         match = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^{}\s]+)\s*\}", _uncommented(text))
-        self.counters.chapters = bool(match) and match is not None and match[1] in _CHAPTER_CLASSES
-        self.read(self.main, (), None)
+        self.counters.chapters = match is not None and match[1] in _CHAPTER_CLASSES
+        try:
+            self.read(self.main, (), None)
+        except _TooDeep:
+            return Numbering()
         return self.numbering
 
     # -- files -----------------------------------------------------------------------------------------
@@ -224,6 +244,8 @@ class NumberingWalk:
         if name in _OPAQUE_ENVIRONMENTS:
             end = text.find(f"\\end{{{name}}}", position)
             return len(text) if end < 0 else end + len(f"\\end{{{name}}}")
+        if len(self.frames) >= MAX_TABLE_NESTING:
+            raise _TooDeep
         frame = _Frame(name, source.located, source.line(start), self.braces, self.current)
         self.frames.append(frame)
         bare = name.rstrip("*")
@@ -246,7 +268,7 @@ class NumberingWalk:
             frame.numbered = not name.endswith("*")
             frame.row_start = position
             if bare in ("alignat", "xalignat"):
-                argument = group(text, position)
+                argument = group(source, position)
                 if argument is not None:
                     position = frame.row_start = argument[1]
         elif bare in self.theorems or name in ("enumerate",):
@@ -385,7 +407,7 @@ class NumberingWalk:
 
     def caption_of(self, source: _Text, start: int, position: int, starred: bool) -> int:
         r"""`\captionof{table}{...}`: a caption outside a float, numbered by the counter it names."""
-        kind = group(source.text, _optional(source.text, position))
+        kind = group(source, _optional(source.text, position))
         counter = kind[0].strip() if kind is not None else ""
         if counter not in ("table", "figure") or starred:
             self.current = OPAQUE if not starred else self.current
@@ -447,18 +469,18 @@ class NumberingWalk:
     ) -> int:
         text = source.text
         if name in _DEFINING:
-            return self.define(text, position)
+            return self.define(source, position)
         if name == "def":
-            return self.define_def(text, position)
+            return self.define_def(source, position)
         if name in ("newenvironment", "renewenvironment"):
-            return self.skip_groups(text, position, 3)
+            return self.skip_groups(source, position, 3)
         if name in ("newtheorem",):
-            env = group(text, _optional(text, position))
+            env = group(source, _optional(text, position))
             if env is not None:
                 self.theorems.add(env[0].strip())
             return position
         if name in ("input", "include"):
-            argument = group(text, position)
+            argument = group(source, position)
             if argument is None:
                 return position
             target = (self.resolve(argument[0], import_dir) if import_dir else None) or self.resolve(argument[0], None)
@@ -466,8 +488,8 @@ class NumberingWalk:
                 self.read(target, self.key(source, start, chain), import_dir)
             return argument[1]
         if name in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
-            directory = group(text, position)
-            file = group(text, directory[1]) if directory is not None else None
+            directory = group(source, position)
+            file = group(source, directory[1]) if directory is not None else None
             if directory is None or file is None:
                 return position
             here = posixpath.dirname(source.name) if name.startswith("sub") else self.main_dir
@@ -489,7 +511,7 @@ class NumberingWalk:
         if name == "subfloat":
             return self.subfloat(source, start, position)
         if name == "label":
-            argument = group(text, position)
+            argument = group(source, position)
             if argument is None:
                 return position
             frame = self.equation_frame()
@@ -499,7 +521,7 @@ class NumberingWalk:
                 self.bind(argument[0].strip(), self.current)
             return argument[1]
         if name in ("tag",):
-            argument = group(text, position)
+            argument = group(source, position)
             frame = self.equation_frame()
             if argument is not None and frame is not None:
                 frame.row_tag = argument[0].strip()
@@ -514,13 +536,13 @@ class NumberingWalk:
         ):
             self.current = OPAQUE
             if name == "refstepcounter":
-                return self.counter_macro(name, text, position)
+                return self.counter_macro(name, source, position)
             return position
         if name in ("setcounter", "addtocounter", "stepcounter"):
-            return self.counter_macro(name, text, position)
+            return self.counter_macro(name, source, position)
         if name in ("numberwithin", "counterwithin"):
-            inner = group(text, _optional(text, position))
-            outer = group(text, inner[1]) if inner is not None else None
+            inner = group(source, _optional(text, position))
+            outer = group(source, inner[1]) if inner is not None else None
             if inner is not None and outer is not None:
                 if not starred:
                     self.counters.within[inner[0].strip()] = outer[0].strip()
@@ -545,15 +567,15 @@ class NumberingWalk:
         path = tuple(section for section in self.open if section is not None)
         self.numbering.headings.append((self.key(source, start, chain), source.located, path))
 
-    def counter_macro(self, name: str, text: str, position: int) -> int:
-        counter = group(text, position)
+    def counter_macro(self, name: str, source: _Text, position: int) -> int:
+        counter = group(source, position)
         if counter is None:
             return position
         which = counter[0].strip()
         if name in ("stepcounter", "refstepcounter"):
             self.counters.step(which)
             return counter[1]
-        value = group(text, counter[1])
+        value = group(source, counter[1])
         if value is None:
             return counter[1]
         number = _NUMBER.match(value[0])
@@ -567,12 +589,13 @@ class NumberingWalk:
             self.counters.set(which, self.counters.value(which) + int(number[1]))
         return value[1]
 
-    def define(self, text: str, position: int) -> int:
+    def define(self, source: _Text, position: int) -> int:
         r"""`\newcommand{\name}[n][default]{body}`: skipped, but a `\the<counter>` redefinition is kept."""
+        text = source.text
         index = position
         while index < len(text) and text[index] in " \t\n*":
             index += 1
-        named = group(text, index)
+        named = group(source, index)
         if named is not None:
             name, after = named[0].strip(), named[1]
         else:
@@ -580,28 +603,30 @@ class NumberingWalk:
             if found is None:
                 return position
             name, after = found[0], found.end()
-        body = group(text, _optional(text, after))
+        body = group(source, _optional(text, after))
         if body is None:
             return after
         if name.startswith("\\the") and len(name) > 4:
             self.counters.templates[name[4:]] = body[0]
         return body[1]
 
-    def define_def(self, text: str, position: int) -> int:
+    def define_def(self, source: _Text, position: int) -> int:
+        text = source.text
         found = re.compile(r"\s*\\([A-Za-z@]+)([^{]*)").match(text, position)
         if found is None:
             return position
-        body = group(text, found.end())
+        body = group(source, found.end())
         if body is None:
             return found.end()
         if found[1].startswith("the") and len(found[1]) > 3 and not found[2].strip():
             self.counters.templates[found[1][3:]] = body[0]
         return body[1]
 
-    def skip_groups(self, text: str, position: int, count: int) -> int:
+    def skip_groups(self, source: _Text, position: int, count: int) -> int:
+        text = source.text
         index = position
         for _ in range(count):
-            argument = group(text, _optional(text, index))
+            argument = group(source, _optional(text, index))
             if argument is None:
                 return index
             index = argument[1]
