@@ -54,6 +54,8 @@ class _Referenced:
     objects: tuple[Numbered, ...]
     unknown: bool = False
     """Some object of the kind has a number the reading could not follow: a number may name it too."""
+    word: str | None = None
+    """The kind the word before a label says ("Table~\\ref{...}"), when the text writes one."""
 
 
 def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | Refusal:
@@ -107,7 +109,8 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
                 "number: a theorem, an item, a footnote)",
                 f"the labels are: {listed(labels)}",
             )
-        return _Referenced(str(item["written"]), named[0].kind, named)
+        word = str(item["kind"]) if item.get("kind") else None
+        return _Referenced(str(item["written"]), named[0].kind, named, word=word)
     kind, number = str(item.get("kind")), str(item.get("number"))
     named = tuple(owner for owner in objects if owner.kind == kind and owner.number == number)
     unknown = any(owner.kind == kind and owner.number is None for owner in objects)
@@ -209,6 +212,9 @@ class CrossReference:
                 code=str(CrossReferenceCode.NUMBERING_UNKNOWN),
             )
         named = referenced.objects[0]
+        if referenced.word is not None and referenced.word != named.kind:
+            detail = f"{target} writes '{referenced.written}', but {named.labels[0]} labels {named.named()}"
+            return Outcome("failed", detail, output={"ref": referenced.written, "names": named.named()})
         belongs: list[str] = []
         elsewhere: list[str] = []
         for node_id in cites:
@@ -225,7 +231,12 @@ class CrossReference:
                     code=str(CrossReferenceCode.CITE_NOT_NUMBERED),
                 )
             elsewhere.append(f"{node_id} belongs to {others[-1].named()}")
-        output = {"ref": referenced.written, "names": named.named(), "belong": belongs, "elsewhere": elsewhere}
+        output: dict[str, Any] = {
+            "ref": referenced.written,
+            "names": named.named(),
+            "belong": belongs,
+            "elsewhere": elsewhere,
+        }
         if elsewhere:
             detail = f"{target} writes '{referenced.written}' ({named.named()}), but " + "; ".join(elsewhere)
             return Outcome("failed", detail, output=output)

@@ -46,7 +46,8 @@ A & 12 \\
 B & 30 \\
 \end{tabular}
 \end{table}
-As Table~\ref{tab:missing} shows, model A is more accurate than model B.
+As Table~\ref{tab:missing} shows, model A is more accurate than the other model.
+The loss of Figure~\ref{eq:loss} is minimised.
 \end{document}
 """
 
@@ -69,6 +70,7 @@ def started(tmp_path: Path) -> Path:
         {"node": "s-4", "type": "result", "rests_on": ["t-1"]},
         {"node": "s-5", "type": "result", "rests_on": ["t-3"]},
         {"node": "s-8", "type": "claim", "form": {"shape": "comparative"}, "rests_on": ["t-1"]},
+        {"node": "s-9", "type": "claim", "form": {"shape": "existential"}, "rests_on": ["e-3"]},
         {"node": "s-6", "type": "context"},
         {"node": "s-7", "type": "context"},
     ]
@@ -98,12 +100,22 @@ def test_a_wrong_ref_and_a_wrong_hard_coded_equation_fail_and_the_right_ones_pas
     assert outcome == {("s-4", "failed"), ("s-2", "failed"), ("s-5", "passed"), ("s-3", "passed")}
     details = [check["detail"] for check in result["checks"]]
     assert details[0] == (
-        "s-4 writes '\\ref{tab:runtime}' (Table 2 (tab:runtime)), but t-1 belongs to Table 1 (tab:acc); "
+        "s-4 writes 'Table~\\ref{tab:runtime}' (Table 2 (tab:runtime)), but t-1 belongs to Table 1 (tab:acc); "
         "t-2 belongs to Table 1 (tab:acc)"
     )
     assert details[1] == "s-2 writes 'Eqn.~3' (Equation 3 (eq:loss)), but e-1 belongs to Equation 1 (eq:fit)"
     assert call("finish_run", run=str(run))["finished"] is True
     assert_run_verifies(run)  # replayed byte for byte, and every check re-run with the same outcome
+
+
+def test_a_word_that_names_another_kind_than_the_label_fails(tmp_path: Path) -> None:
+    run = started(tmp_path)
+    result = call("run_checks", run=str(run), proposals=[proposal("s-9", "eq:loss", ["e-3"])])
+    [check] = result["checks"]
+    assert (check["result"], check["detail"]) == (
+        "failed",
+        "s-9 writes 'Figure~\\ref{eq:loss}', but eq:loss labels Equation 3 (eq:loss)",
+    )
 
 
 def test_a_section_reference_holds_every_chunk_of_the_section(tmp_path: Path) -> None:

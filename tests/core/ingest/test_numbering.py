@@ -124,7 +124,7 @@ def test_written_references() -> None:
     assert [(item.get("label"), item.get("kind"), item.get("number")) for item in written_references(text)] == [
         (None, "equation", "3"),
         (None, "equation", "4"),
-        ("tab:acc", None, None),
+        ("tab:acc", "table", None),  # the word before a label says what it must name
         (None, "figure", "2b"),
         (None, "section", "3.2"),
         (None, "section", "A"),

@@ -29,15 +29,32 @@ _WRITTEN: Final = re.compile(
 )
 
 
+_WORD_BEFORE: Final = re.compile(
+    r"(?<![A-Za-z\\])(?P<word>(?i:"
+    + "|".join(f"(?P<k{index}>{words})" for index, (words, _) in enumerate(_WORDS))
+    + r"))"
+    r"\.?(?:~|\s|\\,|\\ |\\;|\\nobreakspace\{\})*\(?$"
+)
+
+
+def _kind_of(match: re.Match[str]) -> Kind:
+    return next(kind for index, (_, kind) in enumerate(_WORDS) if match[f"k{index}"])
+
+
 def written_references(text: str) -> list[dict[str, str]]:
     """Every reference the text writes, in order: `{"written", "label"}` or `{"written", "kind", "number"}`."""
     found: list[tuple[int, dict[str, str]]] = []
     for match in _LABEL_REF.finditer(text):
+        word = _WORD_BEFORE.search(text, max(0, match.start() - 30), match.start())
         for label in match["labels"].split(","):
             if label.strip():
-                found.append((match.start(), {"written": match[0], "label": label.strip()}))
+                entry = {"written": match[0], "label": label.strip()}
+                if word is not None:  # "Table~\ref{...}": the word says what kind of object the label must name
+                    entry["written"] = text[word.start() : match.end()]
+                    entry["kind"] = _kind_of(word)
+                found.append((match.start(), entry))
     for match in _WRITTEN.finditer(text):
-        kind = next(kind for index, (_, kind) in enumerate(_WORDS) if match[f"k{index}"])
+        kind = _kind_of(match)
         number = match["number"]
         if kind != "section" and not any(char.isdigit() for char in number):
             continue  # "Table A shows": a letter alone numbers only appendices
