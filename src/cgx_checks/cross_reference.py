@@ -56,6 +56,8 @@ class _Referenced:
     """Some object of the kind has a number the reading could not follow: a number may name it too."""
     word: str | None = None
     """The kind the word before a label says ("Table~\\ref{...}"), when the text writes one."""
+    several: int = 1
+    """How many objects the reference names ("Eqs. 3 and 4": 2); each must be one object."""
 
 
 def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | Refusal:
@@ -111,17 +113,19 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
             )
         word = str(item["kind"]) if item.get("kind") else None
         return _Referenced(str(item["written"]), named[0].kind, named, word=word)
-    kind, number = str(item.get("kind")), str(item.get("number"))
-    named = tuple(owner for owner in objects if owner.kind == kind and owner.number == number)
-    unknown = any(owner.kind == kind and owner.number is None for owner in objects)
-    if not named and not unknown:
-        numbers = [str(owner.number) for owner in objects if owner.kind == kind]
+    kind = str(item.get("kind"))
+    numbers = [str(number) for number in item.get("numbers") or [item.get("number")]]
+    unknown = bool(item.get("open")) or any(owner.kind == kind and owner.number is None for owner in objects)
+    named = tuple(owner for owner in objects if owner.kind == kind and owner.number in numbers)
+    missing = [number for number in numbers if not any(owner.number == number for owner in named)]
+    if missing and not unknown:
+        printed = [str(owner.number) for owner in objects if owner.kind == kind]
         return Refusal(
             CrossReferenceCode.REF_UNKNOWN,
-            f"the paper has no {KIND_NAMES.get(kind, kind).lower()} numbered {number}",
-            f"its {kind}s are numbered {listed(numbers)}" if numbers else f"the paper numbers no {kind}",
+            f"the paper has no {KIND_NAMES.get(kind, kind).lower()} numbered {', '.join(missing)}",
+            f"its {kind}s are numbered {listed(printed)}" if printed else f"the paper numbers no {kind}",
         )
-    return _Referenced(str(item["written"]), kind, named, unknown)
+    return _Referenced(str(item["written"]), kind, named, unknown, several=len(numbers))
 
 
 def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | None:
@@ -201,8 +205,8 @@ class CrossReference:
         referenced = _referenced(ref, target, run)
         if isinstance(referenced, Refusal):  # the run changed under the inputs: never a result
             return Outcome("error", referenced.message, code=str(referenced.code))
-        if len(referenced.objects) != 1 or referenced.unknown:
-            if len(referenced.objects) > 1:
+        if len(referenced.objects) != referenced.several or referenced.unknown:
+            if len(referenced.objects) > referenced.several:
                 how = "names more than one object (a label or a number the paper prints twice)"
             else:
                 how = f"may name a {referenced.kind} whose number the tool could not follow"
@@ -211,37 +215,33 @@ class CrossReference:
                 f"{target} writes '{referenced.written}', which {how}: not decided",
                 code=str(CrossReferenceCode.NUMBERING_UNKNOWN),
             )
-        named = referenced.objects[0]
-        if referenced.word is not None and referenced.word != named.kind:
-            detail = f"{target} writes '{referenced.written}', but {named.labels[0]} labels {named.named()}"
-            return Outcome("failed", detail, output={"ref": referenced.written, "names": named.named()})
+        named = referenced.objects
+        names = " and ".join(item.named() for item in named)
+        if referenced.word is not None and referenced.word != named[0].kind:
+            detail = f"{target} writes '{referenced.written}', but {named[0].labels[0]} labels {names}"
+            return Outcome("failed", detail, output={"ref": referenced.written, "names": names})
         belongs: list[str] = []
         elsewhere: list[str] = []
         for node_id in cites:
             chunk = chunk_of(run, node_id)
-            held = [owner for owner in owners(chunk) if owner.kind == named.kind] if chunk is not None else []
-            if any(owner == named or named.contains(owner) for owner in held):
+            held = [owner for owner in owners(chunk) if owner.kind == referenced.kind] if chunk is not None else []
+            if any(owner in named or any(item.contains(owner) for item in named) for owner in held):
                 belongs.append(node_id)
                 continue
-            others = [owner for owner in held if not owner.contains(named)]
+            others = [owner for owner in held if not any(owner.contains(item) for item in named)]
             if not others:
                 return Outcome(
                     "error",
-                    f"{node_id} belongs only to what holds {named.named()}, not to it",
+                    f"{node_id} belongs only to what holds {names}, not to it",
                     code=str(CrossReferenceCode.CITE_NOT_NUMBERED),
                 )
             elsewhere.append(f"{node_id} belongs to {others[-1].named()}")
-        output: dict[str, Any] = {
-            "ref": referenced.written,
-            "names": named.named(),
-            "belong": belongs,
-            "elsewhere": elsewhere,
-        }
+        output: dict[str, Any] = {"ref": referenced.written, "names": names, "belong": belongs, "elsewhere": elsewhere}
         if elsewhere:
-            detail = f"{target} writes '{referenced.written}' ({named.named()}), but " + "; ".join(elsewhere)
+            detail = f"{target} writes '{referenced.written}' ({names}), but " + "; ".join(elsewhere)
             return Outcome("failed", detail, output=output)
         verb = "belongs" if len(belongs) == 1 else "belong"
-        detail = f"{target} writes '{referenced.written}' ({named.named()}), and {', '.join(belongs)} {verb} to it"
+        detail = f"{target} writes '{referenced.written}' ({names}), and {', '.join(belongs)} {verb} to it"
         return Outcome("passed", detail, output=output)
 
 

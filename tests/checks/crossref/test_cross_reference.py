@@ -92,7 +92,7 @@ def test_a_wrong_ref_and_a_wrong_hard_coded_equation_fail_and_the_right_ones_pas
             proposal("s-2", "Eqn. 3", ["e-1"]),  # the loss is Eq. 1, the text says 3
             proposal("s-5", "Table~\\ref{tab:runtime}", ["s-7", "t-3", "t-4"]),
             proposal("s-3", "eq:loss", ["e-3"]),
-            proposal("s-3", "Eqn. 2", ["e-2"]),
+            proposal("s-3", "Eqn. 1 and Eqn. 2", ["e-2", "e-1"]),  # a run of references names each
         ],
     )
     assert result["refused"] == []

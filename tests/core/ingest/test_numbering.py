@@ -122,8 +122,7 @@ def test_written_references() -> None:
         r"Table A shows"
     )
     assert [(item.get("label"), item.get("kind"), item.get("number")) for item in written_references(text)] == [
-        (None, "equation", "3"),
-        (None, "equation", "4"),
+        (None, "equation", "3"),  # "Eqn.~3 and Eq. (4)": one run, naming 3 and 4
         ("tab:acc", "table", None),  # the word before a label says what it must name
         (None, "figure", "2b"),
         (None, "section", "3.2"),
@@ -215,3 +214,19 @@ def test_a_label_defined_twice_names_both() -> None:
     numbering = read_numbering({"paper.tex": document(body)}, "paper.tex")
     assert numbering.repeated == {"sec:x"}
     assert [item.labels for item in numbering.objects] == [["sec:x"], ["sec:x"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "is_open"),
+    [
+        ("as Eqs.~3 and~4 show", ["3", "4"], False),
+        ("in Figures 2, 3 and 5", ["2", "3", "5"], False),
+        ("Tables 1--3 list", ["1", "2", "3"], False),
+        ("Eq. (3)-(5) hold", ["3", "4", "5"], False),
+        ("Sections A.1--A.3 cover", ["A.1", "A.3"], True),  # which sections it spans would be a guess
+    ],
+)
+def test_a_run_of_references_names_each(text: str, numbers: list[str], is_open: bool) -> None:
+    [found] = written_references(text)
+    assert found["numbers"] == numbers
+    assert found.get("open", False) is is_open
