@@ -150,6 +150,29 @@ def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | N
     return None
 
 
+def _placed(cites: Sequence[str], referenced: _Referenced, run: RunView) -> tuple[list[str], list[str]] | Refusal:
+    """The cited chunks that belong to what the reference names, and where each other one belongs."""
+    named = referenced.objects
+    belongs: list[str] = []
+    elsewhere: list[str] = []
+    for node_id in cites:
+        chunk = chunk_of(run, node_id)
+        held = [owner for owner in owners(chunk) if owner.kind == referenced.kind] if chunk is not None else []
+        if any(owner in named or any(item.contains(owner) for item in named) for owner in held):
+            belongs.append(node_id)
+            continue
+        others = [owner for owner in held if not any(owner.contains(item) for item in named)]
+        if not others:
+            names = " and ".join(item.named() for item in named)
+            return Refusal(
+                CrossReferenceCode.CITE_NOT_NUMBERED,
+                f"'{node_id}' belongs to what holds {names}, not to it",
+                "cite the chunks of the object itself: a panel's own caption, a subsection's chunks",
+            )
+        elsewhere.append(f"{node_id} belongs to {others[-1].named()}")
+    return belongs, elsewhere
+
+
 class CrossReference:
     """The check type."""
 
@@ -187,6 +210,10 @@ class CrossReference:
         problem = _cites_problem(cites, referenced.kind, run)
         if problem is not None:
             return problem
+        if len(referenced.objects) == referenced.several and not referenced.unknown:
+            placed = _placed(cites, referenced, run)
+            if isinstance(placed, Refusal):
+                return placed
         return Prepared(target, {"target": target, "ref": ref, "written": referenced.written, "cites": cites})
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
@@ -220,22 +247,10 @@ class CrossReference:
         if referenced.word is not None and referenced.word != named[0].kind:
             detail = f"{target} writes '{referenced.written}', but {named[0].labels[0]} labels {names}"
             return Outcome("failed", detail, output={"ref": referenced.written, "names": names})
-        belongs: list[str] = []
-        elsewhere: list[str] = []
-        for node_id in cites:
-            chunk = chunk_of(run, node_id)
-            held = [owner for owner in owners(chunk) if owner.kind == referenced.kind] if chunk is not None else []
-            if any(owner in named or any(item.contains(owner) for item in named) for owner in held):
-                belongs.append(node_id)
-                continue
-            others = [owner for owner in held if not any(owner.contains(item) for item in named)]
-            if not others:
-                return Outcome(
-                    "error",
-                    f"{node_id} belongs only to what holds {names}, not to it",
-                    code=str(CrossReferenceCode.CITE_NOT_NUMBERED),
-                )
-            elsewhere.append(f"{node_id} belongs to {others[-1].named()}")
+        placed = _placed(cites, referenced, run)
+        if isinstance(placed, Refusal):  # the run changed under the inputs: never a result
+            return Outcome("error", placed.message, code=str(placed.code))
+        belongs, elsewhere = placed
         output: dict[str, Any] = {"ref": referenced.written, "names": names, "belong": belongs, "elsewhere": elsewhere}
         if elsewhere:
             detail = f"{target} writes '{referenced.written}' ({names}), but " + "; ".join(elsewhere)

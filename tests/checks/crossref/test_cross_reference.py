@@ -173,3 +173,53 @@ def test_a_shared_paper_table_reference(tmp_path: Path) -> None:
         proposals=[proposal(writer, "tab:regularization", rows["tab:regularization"])],
     )
     assert [check["result"] for check in result["checks"]] == ["passed"], result
+
+
+PANELS = r"""\documentclass{article}
+\usepackage{subcaption}
+\begin{document}
+\section{Results}
+The right panel of Fig.~1a shows the loss rising.
+The appendix Table~A1 lists the seeds.
+\begin{figure}
+\begin{subfigure}{.4\linewidth}\caption{Accuracy falls.}\label{fig:acc}\end{subfigure}
+\begin{subfigure}{.4\linewidth}\caption{Loss rises.}\label{fig:loss}\end{subfigure}
+\caption{Training curves.}\label{fig:curves}
+\end{figure}
+\appendix
+\section{Seeds}
+\renewcommand{\thetable}{A\arabic{table}}
+\begin{table}\caption{Seeds used.}\label{tab:seeds}
+\begin{tabular}{ll} run & 7 \\ \end{tabular}
+\end{table}
+\end{document}
+"""
+
+
+def test_a_panel_letter_and_an_appendix_number(tmp_path: Path) -> None:
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(PANELS, encoding="utf-8")
+    run = tmp_path / "run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    records = [
+        {"node": "s-1", "type": "result", "rests_on": ["t-1"]},
+        {"node": "s-2", "type": "result", "rests_on": ["t-1"]},
+        *({"node": node, "type": "context"} for node in ("s-3", "s-4", "s-5", "s-6")),
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    refused = call("run_checks", run=str(run), proposals=[proposal("s-1", "Fig. 1a", ["s-5"])])["refused"]
+    assert [item["code"] for item in refused] == ["cite-not-numbered"]  # the figure's caption is not the panel's
+    result = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            proposal("s-1", "Fig. 1a", ["s-4"]),  # the loss is panel (b): the text says 1a
+            proposal("s-2", "Table A1", ["t-1", "s-6"]),
+        ],
+    )
+    assert [(check["result"], check["detail"]) for check in result["checks"]] == [
+        ("failed", "s-1 writes 'Fig.~1a' (Figure 1a (fig:acc)), but s-4 belongs to Figure 1b (fig:loss)"),
+        ("passed", "s-2 writes 'Table~A1' (Table A1 (tab:seeds)), and t-1, s-6 belong to it"),
+    ]
+    assert_run_verifies(run)
