@@ -179,8 +179,8 @@ class CrossReference:
     name = "cross-reference"
     tool: ProposingTool = "run_checks"
     description = (
-        "Whether a reference the node writes (a \\ref label, or 'Eqn. 5', 'Table 2', 'Fig. 4b', 'Section 3' as "
-        "printed) names the object whose chunks (`cites`) hold what the node says it shows."
+        "When a node says what a reference shows: does the reference it writes (a \\ref label, or 'Eqn. 5', "
+        "'Table 2', 'Fig. 4b' as printed) name the object whose chunks (`cites`) hold it?"
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {

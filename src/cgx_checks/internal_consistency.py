@@ -81,8 +81,8 @@ class InternalConsistency:
     name = "internal-consistency"
     tool: ProposingTool = "run_checks"
     description = (
-        "Your judgement that the target and the `with` nodes agree (consistent: true) or contradict each other "
-        "(false), on one verbatim passage of each that the tool finds in its text."
+        "When two statements of the paper cannot both hold (or you checked that they agree): your judgement "
+        "(`consistent`) on one verbatim passage of the target and of each `with` node, found in its text."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
