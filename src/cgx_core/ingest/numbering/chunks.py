@@ -19,7 +19,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Final
 
-from cgx_core.ingest.numbering.objects import Numbered, Numbering
+from cgx_core.ingest.numbering.objects import Key, Numbered, Numbering
 from cgx_core.ingest.numbering.written import written_references
 
 if TYPE_CHECKING:
@@ -46,13 +46,13 @@ def _owners(numbering: Numbering, unit: str | None, file: str, line: int, last: 
     return list(dict.fromkeys(found))
 
 
-def _sections(numbering: Numbering, file: str, line: int) -> tuple[Numbered, ...]:
+def _sections(numbering: Numbering, keys: list[Key], file: str, line: int) -> tuple[Numbered, ...]:
+    """The sections open where a chunk starts: those of the last heading before it in reading order."""
     chain = numbering.chains.get(file)
-    if chain is None or not numbering.headings:
+    if chain is None:
         return ()
-    keys = [key for key, _, _ in numbering.headings]
     index = bisect.bisect_right(keys, (*chain, line)) - 1
-    return numbering.headings[index][2] if index >= 0 else ()
+    return numbering.headings[index][1] if index >= 0 else ()
 
 
 def annotate_numbering(graph: Graph, numbering: Numbering) -> Graph:
@@ -60,6 +60,7 @@ def annotate_numbering(graph: Graph, numbering: Numbering) -> Graph:
     from cgx_core.graph.edit import replace_nodes
 
     replaced = {}
+    keys = [key for key, _ in numbering.headings]
     for node in graph:
         unit = node.attributes.get("unit")
         if node.attributes.get("origin") != "document" or unit == "reference" or len(node.sources) != 1:
@@ -68,7 +69,7 @@ def annotate_numbering(graph: Graph, numbering: Numbering) -> Graph:
         where = _LOCATOR.match(node.sources[0].locator)
         if where is not None:
             file, line, last = where["file"], int(where["first"]), int(where["last"])
-            owners = [*_owners(numbering, unit, file, line, last), *_sections(numbering, file, line)]
+            owners = [*_owners(numbering, unit, file, line, last), *_sections(numbering, keys, file, line)]
             if owners:
                 extra["numbered"] = [owner.to_json() for owner in owners]
         refs = written_references(node.statement or "") if unit != "table-row" else []  # a row's title is ours

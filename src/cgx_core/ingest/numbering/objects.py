@@ -64,8 +64,8 @@ class Numbering:
     """Each label and what it names (`OPAQUE` when this reading does not number it)."""
     repeated: set[str] = attrs.field(factory=set)
     """Labels defined more than once: which one a `\\ref` prints depends on the run of LaTeX."""
-    headings: list[tuple[Key, str, tuple[Numbered, ...]]] = attrs.field(factory=list)
-    """Where each heading starts (its key and file) and the numbered sections open from there on."""
+    headings: list[tuple[Key, tuple[Numbered, ...]]] = attrs.field(factory=list)
+    """Where each heading starts (in reading order) and the numbered sections open from there on."""
     chains: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
     """Each file read, and the lines of the `\\input` chain that first reaches it."""
 

@@ -565,7 +565,7 @@ class NumberingWalk:
             self.current = opened
         self.open = [*self.open[:level], *([None] * (level - len(self.open))), opened][: level + 1]
         path = tuple(section for section in self.open if section is not None)
-        self.numbering.headings.append((self.key(source, start, chain), source.located, path))
+        self.numbering.headings.append((self.key(source, start, chain), path))
 
     def counter_macro(self, name: str, source: _Text, position: int) -> int:
         counter = group(source, position)

@@ -100,9 +100,3 @@ def _span(first: str, last: str) -> list[str] | None:
     if not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) <= 50:
         return None
     return [str(number) for number in range(int(first) + 1, int(last) + 1)]
-
-
-def comparable(written: str) -> str:
-    """A written reference as a proposal may give it: `~`, thin spaces and case do not matter."""
-    spaced = re.sub(r"~|\\[,; ]|\\nobreakspace\{\}", " ", written)
-    return " ".join(spaced.split()).casefold()
