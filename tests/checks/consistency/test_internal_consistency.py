@@ -82,8 +82,12 @@ def test_two_contradicting_sentences_fail_replay_and_show_side_by_side(tmp_path:
     assert record["model"] == "test-model"
     assert_run_verifies(run)
 
-    assert main(["report", str(run), "--markdown", str(tmp_path / "report.md")]) == 0
+    assert (
+        main(["report", str(run), "--markdown", str(tmp_path / "report.md"), "--html", str(tmp_path / "r.html")]) == 0
+    )
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.count('<div class="side-by-side">') == 2  # each failed check shows its two passages together
     assert f"| `s-1` | `s-3` |\n| --- | --- |\n| `{SUMMARY}` | `{LATER}` |" in markdown
 
 
