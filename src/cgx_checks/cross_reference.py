@@ -114,6 +114,12 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
         word = str(item["kind"]) if item.get("kind") else None
         return _Referenced(str(item["written"]), named[0].kind, named, word=word)
     kind = str(item.get("kind"))
+    if item.get("another_work"):
+        return Refusal(
+            CrossReferenceCode.REF_ANOTHER_WORK,
+            f"'{item['written']}' in '{target}' is another work's number, as the words after it say",
+            "cross-reference checks the paper's own numbering; check what the cited work shows with judge_citation",
+        )
     numbers = [str(number) for number in item.get("numbers") or [item.get("number")]]
     unknown = bool(item.get("open")) or any(owner.kind == kind and owner.number is None for owner in objects)
     named = tuple(owner for owner in objects if owner.kind == kind and owner.number in numbers)

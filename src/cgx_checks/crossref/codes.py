@@ -14,6 +14,7 @@ class CrossReferenceCode(StrEnum):
 
     REF_NOT_WRITTEN = "ref-not-written"
     REF_UNKNOWN = "ref-unknown"
+    REF_ANOTHER_WORK = "ref-another-work"
     CITE_NOT_NUMBERED = "cite-not-numbered"
     NUMBERING_UNKNOWN = "numbering-unknown"
 
@@ -21,6 +22,9 @@ class CrossReferenceCode(StrEnum):
 MEANINGS: Final[dict[str, str]] = {
     CrossReferenceCode.REF_NOT_WRITTEN: "The target's text does not write the reference the proposal names.",
     CrossReferenceCode.REF_UNKNOWN: "The reference names no label or printed number of the paper's numbered objects.",
+    CrossReferenceCode.REF_ANOTHER_WORK: (
+        "The text says the number is another work's (\"Table 1 of the original paper\"): not this paper's numbering."
+    ),
     CrossReferenceCode.CITE_NOT_NUMBERED: (
         "A cited chunk belongs to no numbered object of the reference's kind (or only to the float of a panel)."
     ),

@@ -170,9 +170,14 @@ def test_a_shared_paper_table_reference(tmp_path: Path) -> None:
     result = call(
         "run_checks",
         run=str(run),
-        proposals=[proposal(writer, "tab:regularization", rows["tab:regularization"])],
+        proposals=[
+            proposal(writer, "tab:regularization", rows["tab:regularization"]),
+            # "..., which corresponds to Appendix Table 13 of the original paper": not this paper's Table 13
+            proposal(writer, "Table 13", rows["tab:regularization"]),
+        ],
     )
     assert [check["result"] for check in result["checks"]] == ["passed"], result
+    assert [item["code"] for item in result["refused"]] == ["ref-another-work"]
 
 
 PANELS = r"""\documentclass{article}

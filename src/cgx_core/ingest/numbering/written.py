@@ -4,7 +4,9 @@ and numbers written by hand: "Eqn. 3", "Eq. (4)", "Table 2", "Fig. 4b", "Section
 Each is recorded as written (so a proposal names it as the text does) with what it names: a label, or a kind
 and the printed numbers. A run of several names each: "Eqs. 3 and 4", "Figures 2, 3 and 5", "Tables 1-3"
 (a range of whole numbers, up to 50 of them); a range that is not ("A.1-A.3") is recorded as `open`, so no
-check decides on it: which numbers it spans is a guess."""
+check decides on it: which numbers it spans is a guess. A number followed by words that make it another
+work's ("Table 1 of the original paper", "Fig. 3 in \\cite{x}") is recorded as `another_work`: the paper's
+own numbering says nothing about it."""
 
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ _WRITTEN: Final = re.compile(
 )
 
 
+_ANOTHER_WORK: Final = re.compile(
+    r"[\s~]*(?:of|in|from)[\s~]+(?:the[\s~]+)?(?:original|cited|their|reference|\\cite|[A-Z][a-z]+[\s~]+et[\s~]+al)",
+)
+"""What after a number says it is another work's: "Table 1 of the original paper", "Fig. 3 in \\cite{x}"."""
 _WORD_BEFORE: Final = re.compile(
     r"(?<![A-Za-z\\])(?P<word>(?i:"
     + "|".join(f"(?P<k{index}>{words})" for index, (words, _) in enumerate(_WORDS))
@@ -51,7 +57,7 @@ def _kind_of(match: re.Match[str]) -> Kind:
 
 def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
     """Every reference the text writes, in order: `{"written", "label", "kind"?}` or `{"written", "kind",
-    "number", "numbers"?, "open"?}`."""
+    "number", "numbers"?, "open"?, "another_work"?}`."""
     found: list[tuple[int, dict[str, str | bool | list[str]]]] = []
     for match in _LABEL_REF.finditer(text):
         word = _WORD_BEFORE.search(text, max(0, match.start() - 30), match.start())
@@ -91,6 +97,8 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
             reference["numbers"] = list(dict.fromkeys(numbers))
         if open_range:
             reference["open"] = True
+        if _ANOTHER_WORK.match(text, end):
+            reference["another_work"] = True
         found.append((match.start(), reference))
     return [entry for _, entry in sorted(found, key=lambda item: item[0])]
 
