@@ -89,9 +89,6 @@ def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | R
 
 
 def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
-    item = _written_match(ref, target, run)
-    if isinstance(item, Refusal):
-        return item
     objects = every_object(run)
     if not objects:
         return Refusal(
@@ -100,6 +97,9 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
             "equations or floats)",
             "check the sentence by reading; cross-reference needs a LaTeX paper's numbering",
         )
+    item = _written_match(ref, target, run)
+    if isinstance(item, Refusal):
+        return item
     label = item.get("label")
     if label is not None:
         named = tuple(owner for owner in objects if label in owner.labels)

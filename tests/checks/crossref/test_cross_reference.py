@@ -228,3 +228,17 @@ def test_a_panel_letter_and_an_appendix_number(tmp_path: Path) -> None:
         ("passed", "s-2 writes 'Table~A1' (Table A1 (tab:seeds)), and t-1, s-6 belong to it"),
     ]
     assert_run_verifies(run)
+
+
+def test_a_pdf_has_no_numbering_and_says_so(tmp_path: Path) -> None:
+    pdf = SHARED / "papers" / "dynonet-paper" / "pdf" / "ms.pdf"
+    if not pdf.is_file():
+        pytest.skip("the shared papers are not here")
+    run = tmp_path / "run"
+    call("start_run", run=str(run), paper=str(pdf), rubric=str(RUBRIC))
+    page, _ = call_tool("get_state", {"run": str(run), "unit": "sentence", "limit": 1})
+    sentence = page["nodes"][0]["id"]
+    assert call("classify", run=str(run), records=[{"node": sentence, "type": "literature_claim"}])["refused"] == []
+    result = call("run_checks", run=str(run), proposals=[proposal(sentence, "Fig. 1", [sentence])])
+    [refused] = result["refused"]
+    assert refused["code"] == "ref-unknown" and "a PDF" in refused["message"]
