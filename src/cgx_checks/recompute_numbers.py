@@ -13,7 +13,7 @@ from cgx_checks.arithmetic.codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
 from cgx_core.plugin_api import (
     CheckTypeRegistry,
     Outcome,
@@ -52,7 +52,10 @@ FIXES = {
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
         "only quantities of one dimension add, and a function such as ln takes a plain number"
     ),
-    "unit-missing": "write each numeral with the unit the text gives it (90 minutes + 20 h), so it is converted",
+    "unit-missing": (
+        "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
+        "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
+    ),
     "relation-not-in-text": (
         "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
         "~ for 'approximately'), or leave it out when the text writes only one"
@@ -82,8 +85,8 @@ class RecomputeNumbers:
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
         "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
         "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
-        "changes need no 100."
+        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
+        "(30% is 0.3), so relative changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -272,7 +275,7 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
     for node in run.nodes():
         if node.text is not None and node.attributes.get("origin") == "document":
-            yield Chunk(node.id, node.unit, node.text)
+            yield Chunk(node.id, node.unit, cells_text(node.text) if node.unit == TABLE_ROW else node.text)
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:

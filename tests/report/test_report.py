@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from credencegraph.core import load
@@ -17,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
-from report_runs import checked_example, finished_hostile, ok, review_rubric
+from report_runs import checked_example, finished_hostile, ok, review_rubric, start_example_with
 
 from cgx_core.errors import CgxError
 from cgx_core.report.html import content_security_policy, html_report
@@ -25,7 +24,7 @@ from cgx_core.report.integrity import Integrity, not_run, run_integrity
 from cgx_core.report.markdown import markdown_report, text_code, text_plain
 from cgx_core.report.model import RunReport, build_report
 from cgx_core.report.text import printable, text_report
-from support import ROOT, call
+from support import EXAMPLE_RECORDS, ROOT, call, person_review
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
@@ -40,22 +39,8 @@ def example() -> RunReport:
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reviewed")
     run = checked_example(folder / "run", review_rubric(folder))
-    ok(
-        call(
-            run, "review", check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000", entered_by="person"
-        )
-    )
-    ok(
-        call(
-            run,
-            "review",
-            node="a-1",
-            verdict="holds",
-            reviewer="Ada",
-            reason="white noise is stated",
-            entered_by="person",
-        )
-    )
+    ok(person_review(run, check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000"))
+    ok(person_review(run, node="a-1", verdict="holds", reviewer="Ada", reason="white noise is stated"))
     ok(call(run, "finish_run"))
     return run
 
@@ -136,7 +121,7 @@ def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp
     with pytest.raises(CgxError) as edited:
         build_report(run, SKIPPED)
     assert edited.value.code == "tampered"
-    ok(call(run, "review", node="s-13", verdict="holds", reviewer="Grace", reason="r", entered_by="person"))
+    ok(person_review(run, node="s-13", verdict="holds", reviewer="Grace", reason="r"))
     with pytest.raises(CgxError) as reopened:
         build_report(run, SKIPPED)
     assert reopened.value.code == "not-finished"
@@ -212,13 +197,10 @@ def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> No
 
 
 def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None:
-    folder = tmp_path
-    run = checked_example(folder / "run", review_rubric(folder))
+    run = tmp_path / "run"
+    start_example_with(run, review_rubric(tmp_path), store_source=False)  # replay needs the paper: --source
+    ok(call(run, "classify", records=EXAMPLE_RECORDS))
     ok(call(run, "finish_run"))
-    shutil.rmtree(run / "source")  # as if the run had not stored its document
-    manifest: dict[str, Any] = json.loads((run / "manifest.json").read_bytes())
-    manifest["store_source"] = False
-    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     integrity = run_integrity(run, replay=True, verify=False)
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary

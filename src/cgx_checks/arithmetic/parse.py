@@ -274,4 +274,11 @@ def _describe(error: UnexpectedInput, expression: str) -> str:
         {terminal_text(expression_parser(), _TERMINAL_NAMES, name) for name in getattr(error, "expected", None) or ()}
     )
     accepted = f"; expected {', '.join(names)}" if names else ""
+    if "a unit" in names and isinstance(error, UnexpectedToken) and str(error.token)[:1].isalpha():
+        accepted += (
+            f" ({str(error.token)!r} after a number is no unit the numeral reader knows: write the unit as the text "
+            "does with a symbol or word it knows, such as s, min, h, d, m, km, L, Hz, GB, with at most one "
+            "qualifier word before it, as in 10 GPU hours (docs/numbers.md lists them), or an operator between a "
+            "number and a name, as in 2 * pi)"
+        )
     return f"the expression does not parse: unexpected {found}{accepted}. {_ACCEPTED}"

@@ -38,11 +38,11 @@ from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
-from cgx_checks.arithmetic.tree import Node, bind_rows, is_plain, literals, render, table_rows
+from cgx_checks.arithmetic.tree import Node, bind_rows, is_plain, literals, map_literals, render, table_rows
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
-from cgx_core.numbers.columns import column_occurrences
+from cgx_core.numbers.columns import column_occurrences, unit_unknown
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
@@ -192,7 +192,11 @@ def recompute(
         operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, _uncited_rows(tree, counts)
     )
     _check_percent_columns(operands, numeral, read_by_header)
-    return _decide(bind_rows(tree, counts), operands, reported)
+    bound = bind_rows(tree, counts)
+    decided = _decide(bound, operands, reported)
+    unknown = tuple(item for row in columns for item in unit_unknown(row))
+    _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
+    return decided
 
 
 def decide_recorded(
@@ -406,6 +410,58 @@ def _check_percent_columns(
             ],
             "the header's unit applies to every cell of its column",
         )
+
+
+def _check_unknown_columns(
+    tree: Node,
+    operands: tuple[LiteralNode, ...],
+    reported: _Reported,
+    unknown: tuple[Occurrence, ...],
+    outcome: str,
+) -> None:
+    """Refuse a percentage whose outcome depends on whether plain cells under a header naming no unit are
+    percentages: `abs(93 - 94)` against "changed by 1%" passes if the column is in percent and fails if it
+    is not, and only the paper can say which. The check is decided on both readings; when they agree (a
+    relative change, `(95 - 90) / 90` against 5.6%, is the same on both) the unit does not matter."""
+    if not reported.numeral.written.endswith("%"):
+        return
+    values = {abs(item.numeral.value) for item in unknown}
+    cells = [
+        literal
+        for literal in operands
+        if literal.unit is None
+        and not literal.text.endswith("%")
+        and abs(Fraction(literal.numerator, literal.denominator)) in values
+    ]
+    if not cells:
+        return
+
+    def as_percent(literal: LiteralNode) -> LiteralNode:
+        if literal not in cells:
+            return literal
+        value = Fraction(literal.numerator, literal.denominator * 100)
+        return literal._replace(text=literal.text + "%", numerator=value.numerator, denominator=value.denominator)
+
+    other: str
+    try:
+        other = _decide(map_literals(tree, as_percent), operands, reported).outcome
+    except CgxError:
+        other = "error"
+    if other == outcome:
+        return
+    shown = ", ".join(dict.fromkeys(literal.text for literal in cells))
+    raise ProposalProblems(
+        [
+            (
+                ArithmeticCode.UNIT_MISSING,
+                f"{shown} {'are cells' if len(cells) > 1 else 'is a cell'} of a column whose header names no unit, "
+                f"and the result {reported.numeral.written} is a percentage: the check is {outcome} if the cells are "
+                f"plain numbers and {other} if they are percentages, so it is not decided; cite a chunk that "
+                "writes the cells' unit, or check a claim that does not depend on it",
+            )
+        ],
+        "a column's unit is read from every header row above it (`Probability (%) / original`)",
+    )
 
 
 def _units_missing(

@@ -123,6 +123,11 @@ def bind_rows(node: Node, counts: dict[str, int]) -> Node:
     return fold(node, lambda item: item._replace(total=counts[item.row]) if isinstance(item, Rows) else item, _rebuilt)
 
 
+def map_literals(node: Node, change: Callable[[Literal], Literal]) -> Node:
+    """The tree with each numeral replaced by `change(numeral)` (to decide it on another reading of them)."""
+    return fold(node, lambda item: change(item) if isinstance(item, Literal) else item, _rebuilt)
+
+
 def _rebuilt(operation: Node, operands: list[Node]) -> Node:
     """An operation with new operands."""
     if isinstance(operation, Unary):

@@ -314,12 +314,12 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
     if chosen is None:
         _not_a_numeral(text, role)
     assert chosen is not None
-    rest = clean_unit_text(cleaned[end:]).strip()
+    rest = clean_unit_text(cleaned[end:]).rstrip()
     unit: Unit | None = None
-    if rest:
+    if rest.strip():
         found = read_unit(rest)
         if found is None or rest[found[1] :].strip() or chosen.written.endswith("%"):
-            _not_a_numeral(text, role)
+            _not_a_unit(text, role, rest[found[1] :] if found else rest)
         unit = found[0]
     return chosen, unit
 
@@ -376,6 +376,18 @@ def _check_caps(match: re.Match[str], text: str, role: str) -> None:
         raise NumeralError(
             Code.EXPONENT_TOO_LARGE, f"the {role} {text[:30]!r} has a power of ten above {MAX_EXPONENT} in magnitude"
         )
+
+
+def _not_a_unit(text: str, role: str, unread: str) -> NoReturn:
+    """The refusal of a quantity whose unit cannot be read: it names the words and what to write."""
+    words = " ".join(unread.split())[:40]
+    raise NumeralError(
+        Code.EXPRESSION_INVALID,
+        f"the {role} {text[:60]!r} ends with {words!r}, which the numeral reader does not read as a unit: write "
+        "the unit as the text does with a symbol or word it knows (s, min, h, d, day, m, km, g, kg, L, mL, Hz, "
+        "GB, %, ...; one qualifier word may stand before it, as in '10 GPU hours'), or the number alone; "
+        "docs/numbers.md lists the units",
+    )
 
 
 def _not_a_numeral(text: str, role: str) -> NoReturn:

@@ -172,9 +172,21 @@ START_RUN: Final[Json] = _result(
                 "not_followed": _object(
                     {"macros": _array(_string()), "message": _string()},
                     ["macros", "message"],
-                    "File macros credencegraph's reader does not follow (\\import, \\subfile): their prose is not "
-                    "in the run's chunks.",
+                    "File macros credencegraph's reader does not follow (\\import, \\subfile), and files a class "
+                    "or package \\inputs that are missing or outside the root: their prose is not in the run's chunks.",
                 ),
+                "archive": _object(
+                    {"name": _string(), "digest": _string(), "main": _string()},
+                    ["name", "digest", "main"],
+                    "The archive of sources the paper was read from, and its main file.",
+                ),
+                "limits": {
+                    "type": "object",
+                    "description": (
+                        "A PDF only: what it could not give (figures, tables without rows, an unnumbered reference "
+                        "list, unreadable glyphs), with a message to pass on. Prefer LaTeX sources when they exist."
+                    ),
+                },
             },
             ["format", "files"],
         ),

@@ -39,6 +39,8 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     another_source = {installed.check_type.name: installed.check_type.another_source_codes for installed in registry}
     summary = report(graph, rubric, state.rejections, context.seq, another_source)
     summary = {"run": run.id, "graph": bytes_digest(graph_bytes), **summary}
+    if "limits" in run.manifest["document"]:  # a PDF's: what the report's reader must know it lacks
+        summary["document_limits"] = run.manifest["document"]["limits"]
     derived = {
         "graph.json": graph_bytes,
         "rejections.json": _json(rejections),
