@@ -180,9 +180,9 @@ def _parser() -> ArgumentParser:
         "report",
         "what a finished run says, for a person: text, and a self-contained HTML page or Markdown",
         "The text goes to stdout; --html writes one page that loads nothing (verdicts, credences before and after "
-        "the observations from credencegraph's inference, failed checks with their inputs, assumptions, coverage, "
-        "what awaits review, the run's identity). The run is replayed and verified now, offline, and the report "
-        "says what came of it; status 1 when either did not pass.",
+        "the observations as finish_run inferred them and what moved them, failed checks with their inputs, "
+        "assumptions, coverage, what awaits review, the run's identity). The run is replayed and verified now, "
+        "offline, and the report says what came of it; status 1 when either did not pass.",
     )
     report.add_argument("run")
     report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")

@@ -23,7 +23,7 @@ The rules, and why:
 * Digits glued to an identifier are not numerals: after a letter (`v2`, `H2O`), after `_` (`H_0`), or
   after a letter and a hyphen outside mathematics (`s-012`, `CIFAR-10`). Inside mathematics a hyphen after
   a letter subtracts (`$T-1$` contains 1). A control word is not an identifier: `\pm0.5` contains 0.5.
-* Version and section numbers (`1.2.3`) are not numerals.
+* Version and section numbers (`1.2.3`) are not numerals, nor is an ISO date (`2019-03-04`, see `dates.py`).
 * Powers of ten: `2.7e-9` is one numeral. `4.1 \times 10^{-3}` (also `\cdot`, U+00D7, U+00B7, U+22C5, `*`, with
   `$` anywhere between the parts, as in `4.1$\times$10$^{-3}$`) is `4.1e-3`; `10^{4}`, `10$^4$` and
   `$10^4$` are `1e4`. Their written parts (`4.1`, `10`, `-3`, the power `1e-3`) are parts. Another base
@@ -52,6 +52,7 @@ from typing import NoReturn
 import attrs
 
 from cgx_core.codes import Code
+from cgx_core.numbers.dates import ISO_DATE
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
 from cgx_core.numbers.numeral import Numeral, NumeralError, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
@@ -132,7 +133,7 @@ _NOT_DIGIT = re.compile(r"[^0-9]")
 
 def read_text(text: str) -> tuple[Occurrence, ...]:
     """Every numeral of a chunk's text where it is written, in order (rules: module docstring)."""
-    source = _NAMES.sub(" ", expand_siunitx(text))
+    source = ISO_DATE.sub(_blank, _NAMES.sub(" ", expand_siunitx(text)))
     spans = _math_spans(source)
     starts = [start for start, _ in spans]
     found: list[tuple[int, int, Occurrence]] = []
@@ -149,6 +150,11 @@ def read_text(text: str) -> tuple[Occurrence, ...]:
         found.append((match.start(), 0, Occurrence(numeral, unit_after(source, match.end()), relation, hedge)))
     found.sort(key=lambda item: (item[0], item[1]))
     return tuple(occurrence for _, _, occurrence in found)
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A date the text writes, as spaces: `2019-03-04` is one date, not the numerals 2019, -3 and -4."""
+    return " " * len(match[0])
 
 
 def find_numerals(text: str) -> tuple[Numeral, ...]:

@@ -209,8 +209,10 @@ FINISH_RUN = """\
 Step 5. Finish the run: derive each assessed node's verdict from its checks (fails: a check failed; holds: one
 passed and none failed; undetermined: only errors; not_assessed: no check applies, or none was selected),
 check the graph with credencegraph (level assessed, rubric credences) and write graph.json, rejections.json
-and report.json. Refused, with the run as it was, when the graph does not pass: the message says what to fix
-(for example chunks still untyped). A later changing call reopens the run; finish it again afterwards.
+and report.json, with every assessed node's credence before and after the observations (`credences` counts
+those had exactly, those estimated with a recorded 95% bound, and the nodes with none, with reason and fix).
+Refused, with the run as it was, when the graph does not pass: the message says what to fix (for example
+chunks still untyped). A later changing call reopens the run; finish it again afterwards.
 Example: {"run": "runs/paper", "model": "<your model id>"}"""
 
 FINISH_RUN_ARGUMENTS: dict[str, Any] = changing({}, [])

@@ -374,9 +374,18 @@ FINISH_RUN: Final[Json] = _result(
             "How many references a reference-resolves check found wrong (failed), could not resolve "
             "(unresolved), or found a retraction or expression of concern against (notices)."
         ),
+        "credences": {
+            "type": "object",
+            "description": (
+                "How many credences (before and after the observations) were had exactly ('exact') or "
+                "estimated with a recorded 95% bound ('likelihood-weighting'), and how many nodes have none "
+                "('missing', the first in 'missing_shown' with their reason and fix; report.json's credences "
+                "has every entry)."
+            ),
+        },
         "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Digests by file."},
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,
     },
-    ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "files"],
+    ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "credences", "files"],
 )
