@@ -34,8 +34,8 @@ FIXES = {
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
         "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
-        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), items(s-N), or a predicate "
-        "(a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
+        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), cols(t-N), items(s-N), or a "
+        "predicate (a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -124,9 +124,9 @@ class RecomputeNumbers:
                     "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
                     "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
                     "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
-                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) (2-sided), "
-                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3)/cols(t-3): rows/columns of t-3's table, "
-                    "items(s-3): s-3's items. Predicates, checked true: == != < <= > >=, all(c, ...), "
+                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, "
+                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; "
+                    "items(s-3): its items. Predicates, checked true: == != < <= > >=, all(c, ...), "
                     "any, within(x, lo, hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true."
                 ),
                 "examples": [
