@@ -335,8 +335,9 @@ def _uncounted(function: str, chunk: str) -> tuple[str, str]:
         )
     return (
         ArithmeticCode.COLUMNS_NOT_COUNTED,
-        f"the table of {chunk} has no column count: its column specification declares a column no row fills, or "
-        "it was read from a PDF; a row's text leaves empty cells out, so its columns cannot be counted from it",
+        f"the run records no column count for the table of {chunk}: its column specification declares a column "
+        "no row fills, it was read from a PDF, or the chunk is a clause rather than a whole row (cite the row); a "
+        "row's text leaves empty cells out, so its columns are never counted from it",
     )
 
 

@@ -186,11 +186,7 @@ def column_count(declared: tuple[str, ...], widest: int) -> int | None:
     A row wider than the specification means the specification was misread (a `\\newcolumntype` of several
     columns): the rows win. A specification wider than every row (a column no row fills, or a specification
     read as more columns than it is) gives no count, rather than one a reader could not see."""
-    if widest <= 0:
-        return None
-    if not declared or widest >= len(declared):
-        return widest
-    return None
+    return widest if widest > 0 and widest >= len(declared) else None
 
 
 def _locator(row: RawRow, table: FoundTable) -> str:
