@@ -192,7 +192,11 @@ def recompute(
         operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, _uncited_rows(tree, counts)
     )
     _check_percent_columns(operands, numeral, read_by_header)
-    return _decide(bind_rows(tree, counts), operands, reported)
+    decided = _decide(bind_rows(tree, counts), operands, reported)
+    restated = _restated_operand(decided, operands, numeral, texts, columns)
+    if restated:
+        raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
+    return decided
 
 
 def decide_recorded(
@@ -456,6 +460,43 @@ def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str |
             f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
         )
     return None
+
+
+def _restated_operand(
+    decided: Recomputation,
+    operands: tuple[LiteralNode, ...],
+    numeral: Numeral,
+    texts: Sequence[str],
+    columns: Sequence[str],
+) -> str | None:
+    """The refusal message when the expression's value is one of its own operands, and that operand is the
+    reported numeral, and no chunk but the one reporting the result writes it: `max(49, 50)` against the 50 of the
+    sentence that writes both picks the result out of the text, whatever the function (max, abs, min, a
+    product by 1), so it recomputes nothing."""
+    value = abs(decided.value)
+    if value != abs(numeral.value):
+        return None
+    picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
+    if not picked:
+        return None
+    per_text = [
+        (*read_text(text), *(column_occurrences(text) if text in columns else ()))
+        for text in dict.fromkeys((*texts, *columns))
+    ]
+    writing = {index for index, found in enumerate(per_text) if any(abs(item.numeral.value) == value for item in found)}
+    reporting = {
+        index
+        for index, found in enumerate(per_text)
+        if any(item.reported and item.numeral.written == numeral.written for item in found)
+    }
+    if any(one != other for one in writing for other in reporting):
+        return None  # one chunk writes the operand, another reports the result: a real comparison
+    return (
+        f"the expression's value is its own operand {picked[0].text}, the reported result {numeral.written}, "
+        "which no cited chunk but the one reporting the result writes: it picks the result out of the text and "
+        "recomputes nothing (cite the chunk that writes the operand apart from the result, or recompute the "
+        "result from other numbers)"
+    )
 
 
 def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:

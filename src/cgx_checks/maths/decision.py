@@ -3,13 +3,14 @@ points as substitutions, and the outcomes' wording."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Final
 
 import sympy
 
-from cgx_checks.maths.build import BuiltStep, build_step, inexact, undefined
+from cgx_checks.maths.build import BuiltStep, at_point, build_step, inexact, undefined
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
@@ -93,7 +94,14 @@ def substitution(built: BuiltStep, point: Mapping[str, tuple[Fraction, Fraction]
 
 
 def witness_failed(
-    point: Mapping[str, Value], encoding: Encoding, found: str, difference: str, *, nowhere: str = ""
+    point: Mapping[str, Value],
+    encoding: Encoding,
+    found: str,
+    difference: str,
+    *,
+    nowhere: str = "",
+    method: str = "witness",
+    certificate: Mapping[str, Any] | None = None,
 ) -> MathsOutcome:
     """A step that fails at a point of the symbols' domains: the point, recorded, named in the detail with
     what was `found` there (`nowhere` names a point with no symbols)."""
@@ -102,9 +110,34 @@ def witness_failed(
     return MathsOutcome(
         "failed",
         f"at {where or nowhere} (in the symbols' domains) {found}",
-        method="witness",
+        method=method,
         witness=recorded,
         difference=difference,
+        certificate=certificate,
+    )
+
+
+def certified_failure(
+    written: BuiltStep, point: Mapping[str, Value], encoding: Encoding, *, method: str = "witness"
+) -> MathsOutcome | None:
+    """The failure at a point, when each side as written, evaluated apart with its error bound (see
+    `certify`), differs from the other there by more than the bounds allow; else None."""
+    from cgx_checks.maths.certify import certificate
+
+    found = certificate(written.lhs, written.rhs, substitution(written, point))
+    if found is None:
+        return None
+    recorded = found.to_json()
+    lhs, rhs = recorded["lhs"], recorded["rhs"]
+    return witness_failed(
+        point,
+        encoding,
+        f"lhs = {lhs['value']} (+- {lhs['bound']}) and rhs = {rhs['value']} (+- {rhs['bound']}), each evaluated "
+        f"apart to {recorded['digits']} digits: they differ by more than {recorded['margin']} times their bounds",
+        found.difference(),
+        nowhere="every point",
+        method=method,
+        certificate=recorded,
     )
 
 
@@ -143,3 +176,24 @@ def passed(method: str) -> MathsOutcome:
 
 def errored(code: str, detail: str) -> MathsOutcome:
     return error_outcome(code, detail)
+
+
+def exact_failure(
+    written: BuiltStep, point: Mapping[str, Value], encoding: Encoding, value: Any
+) -> MathsOutcome | None:
+    """The failure at a point where lhs - rhs evaluates exactly to a number sympy certifies nonzero; the
+    certificate records each side's exact value there (bound 0)."""
+    text = certified_nonzero(value)
+    if text is None:
+        return None
+    sides = substitution(written, point)
+    lhs, rhs = (attempt(functools.partial(at_point, substitution=sides), side) for side in (written.lhs, written.rhs))
+    recorded = {
+        "digits": "exact",
+        "lhs": {"value": short(lhs), "bound": "0"},
+        "margin": None,
+        "rhs": {"value": short(rhs), "bound": "0"},
+    }
+    return witness_failed(
+        point, encoding, f"lhs - rhs = {text}, which is not 0", text, nowhere="every point", certificate=recorded
+    )
