@@ -219,8 +219,14 @@ def _uncited_rows(tree: Node, counts: Mapping[str, int]) -> list[str]:
 
 
 def observation_key(recomputation: Recomputation) -> str:
-    """A canonical key of what the check observed: two checks with one key pass or fail together."""
+    """A canonical key of what the check observed: the same thing computed from the same operands. Two
+    checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
+    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
     key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+    operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
+    key += f";operands={','.join(operands)}"
+    if recomputation.rows:
+        key += f";rows={','.join(sorted(row for row, _ in recomputation.rows))}"
     if recomputation.unit is not None:
         key += f";unit={recomputation.unit}"
     if recomputation.relation != "=":
@@ -235,8 +241,9 @@ def observation_key(recomputation: Recomputation) -> str:
 def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
     """The key of an observation from what decides its outcome.
 
-    Only the exact value, the expected value and the rounding decide the outcome, so two proposals that
-    write the same arithmetic differently (`750 / 2` and `0.5 * 750` against 375) are one observation.
+    Only the exact value, the expected value and the rounding decide the outcome; `observation_key` adds
+    the operands, so two proposals that write the same arithmetic differently (`750 * 2` and `2 * 750`
+    against 1500) are one observation, and two that reach one value from other numbers are not.
     """
     return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
 
