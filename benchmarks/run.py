@@ -116,6 +116,27 @@ def calculus(workspace: Workspace, *, profile: bool) -> list[Figure]:
     ]
 
 
+def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    """The soundness corpus, from bench_corpus.py's own measurement: the wrong verdicts on each set (the
+    target is none) with the decided fraction; the figure's times are the worker's CPU seconds."""
+    import bench_corpus
+
+    true, false = bench_corpus.measure(workspace.quick)
+    return [
+        Figure(
+            "v",
+            "soundness corpus: wrong verdicts (true failed, false passed)",
+            true["cpu"] + false["cpu"],
+            0.0,
+            "none wrong",
+            f"{int(true['wrong'])} + {int(false['wrong'])} wrong; decided {true['decided']:.0%} of "
+            f"{int(true['total'])} true, {false['decided']:.0%} of {int(false['total'])} false",
+            "0 wrong",
+            true["wrong"] == 0 and false["wrong"] == 0,
+        )
+    ]
+
+
 BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "a": ("(a) a logged classify call against annotate_node; the fsync floor", bench_calls.figures),
     "b": ("(b) cold commands", bench_cold.figures),
@@ -128,6 +149,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
+    "v": ("(v) rederive-maths on the soundness corpus: wrong verdicts and the decided fraction", soundness),
 }
 
 

@@ -103,6 +103,25 @@ def certificate(lhs: Any, rhs: Any, substitution: Mapping[sympy.Basic, Any]) -> 
         return Certificate(left, right)
 
 
+def certify_task(payload: object) -> str:
+    """The worker's `certify` task: a parsed step and points in, the index of the first point where a
+    certificate shows its sides differ (or None) out, as JSON (the corpus shows its mutants false so)."""
+    import json
+
+    from cgx_checks.maths.build import build_step
+    from cgx_checks.maths.decision import substitution
+    from cgx_checks.maths.points import value_from_json
+
+    assert isinstance(payload, tuple)
+    step, points = payload
+    written = build_step(step, evaluate=False)
+    for index, point in enumerate(points):
+        values = {name: value_from_json(value) for name, value in point.items()}
+        if certificate(written.lhs, written.rhs, substitution(written, values)) is not None:
+            return json.dumps({"differ_at": index})
+    return json.dumps({"differ_at": None})
+
+
 def differs(left: Bounded, right: Bounded) -> bool:
     """Whether two bounded values differ by more than `MARGIN` times their bounds and `RELATIVE_FLOOR`."""
     difference = abs(left.value - right.value)
