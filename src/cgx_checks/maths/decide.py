@@ -62,8 +62,16 @@ from cgx_checks.maths.structure import ParsedStep, expandable, free_names, parse
 
 
 def symbolic_decision(payload: object) -> str:
-    """The worker's `decide` task: a parsed step in, the outcome's JSON out."""
-    return json.dumps(decide_step(parse_step(payload)).to_json(), sort_keys=True)
+    """The worker's `decide` task: a parsed step in, the outcome's JSON out. sympy raising where no stage
+    expects it decides nothing: the step is an error, never a failed call."""
+    step = parse_step(payload)
+    try:
+        outcome = decide_step(step)
+    except MemoryError:
+        raise
+    except Exception as error:
+        outcome = errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy raised {type(error).__name__} deciding the step")
+    return json.dumps(outcome.to_json(), sort_keys=True)
 
 
 def decide_step(step: ParsedStep) -> MathsOutcome:
@@ -210,20 +218,18 @@ def _constant_failure(step: ParsedStep, written: BuiltStep, value: Any) -> Maths
 
 
 def _witness_failure(step: ParsedStep, built: BuiltStep, written: BuiltStep, difference: Any) -> MathsOutcome | None:
-    """A failure at the first witness where the two sides, evaluated apart, are certified to differ; or,
-    for a step with no calculus, where lhs - rhs is exactly a nonzero number (exact arithmetic and
-    functions at an exact point, no antiderivative, no branch factor: a proof even where 30 digits cannot
-    tell the sides apart, as (x+1)^1000 + 1 from (x+1)^1000)."""
+    """A failure at the first witness where, for a step with no calculus, the two sides evaluated exactly
+    differ by a nonzero number (a proof even where 30 digits cannot tell them apart, as (x+1)^1000 + 1 from
+    (x+1)^1000), or where the two sides, each evaluated apart with an error bound, are certified to differ.
+    The symbolic difference there only skips a point where it is exactly 0."""
     free = free_names(step.lhs) | free_names(step.rhs)
     for whole in witness_points(step.encoding):
         point = {name: value for name, value in whole.items() if name in free}
         value = attempt(functools.partial(at_point, substitution=substitution(built, point)), difference)
         if value is not None and value == 0:
             continue
-        if (failure := certified_failure(written, point, step.encoding)) is not None:
+        if not step.calculus and (failure := exact_failure(written, point, step.encoding)) is not None:
             return failure
-        if step.calculus or value is None or value.has(sympy.exp_polar):
-            continue
-        if (failure := exact_failure(written, point, step.encoding, value)) is not None:
+        if (failure := certified_failure(written, point, step.encoding)) is not None:
             return failure
     return None

@@ -166,7 +166,12 @@ def short(value: Any) -> str:
         }
         if large:
             value = value.xreplace(large)
-    text = str(sympy.sstr(value))
+    try:
+        text = str(sympy.sstr(value))
+    except MemoryError:
+        raise
+    except Exception:  # sympy's printer can raise on its own results (Integral of floor, sympy 1.14)
+        text = f"a {type(value).__name__} sympy cannot print"
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
@@ -178,16 +183,17 @@ def errored(code: str, detail: str) -> MathsOutcome:
     return error_outcome(code, detail)
 
 
-def exact_failure(
-    written: BuiltStep, point: Mapping[str, Value], encoding: Encoding, value: Any
-) -> MathsOutcome | None:
-    """The failure at a point where lhs - rhs evaluates exactly to a number sympy certifies nonzero; the
-    certificate records each side's exact value there (bound 0)."""
-    text = certified_nonzero(value)
-    if text is None:
-        return None
+def exact_failure(written: BuiltStep, point: Mapping[str, Value], encoding: Encoding) -> MathsOutcome | None:
+    """The failure at a point where the two sides as written, evaluated exactly there, differ by a number
+    sympy certifies nonzero (for a step with no calculus: exact arithmetic and functions at an exact point,
+    no antiderivative); the certificate records each side's exact value (bound 0)."""
     sides = substitution(written, point)
     lhs, rhs = (attempt(functools.partial(at_point, substitution=sides), side) for side in (written.lhs, written.rhs))
+    if lhs is None or rhs is None:
+        return None
+    value = attempt(sympy.expand, lhs - rhs)
+    if value is None or value.has(sympy.exp_polar) or (text := certified_nonzero(value)) is None:
+        return None
     recorded = {
         "digits": "exact",
         "lhs": {"value": short(lhs), "bound": "0"},

@@ -66,7 +66,8 @@ SHOWN_DIGITS: Final = 20
 """Significant digits of a value in the record."""
 
 MAX_UNDEFINED: Final = 8
-"""Points where a side may be undefined before the check is an error."""
+"""Points (of every `POINTS` distinct ones) where a side may be undefined before the check is an error; a
+check that compared no point at all is an error too."""
 
 
 @attrs.frozen
@@ -188,8 +189,12 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             evaluator.functions,
         )
     compared = skipped = 0
+    seen: set[str] = set()
     for index, point in enumerate(points):
-        values = {name: value_from_json(raw_value) for name, raw_value in point.items()}
+        values = {name: value_from_json(raw_value) for name, raw_value in point.items() if name in evaluator.names}
+        if (recorded := json.dumps(values, sort_keys=True, default=str)) in seen:
+            continue  # the same values as an earlier point (a step with no free symbol has one point)
+        seen.add(recorded)
         agreement = evaluator.compare(values)
         if agreement is None:
             skipped += 1
@@ -220,11 +225,13 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             agreement.rhs,
             None if found is None else found.to_json(),
         )
-    if skipped > MAX_UNDEFINED:
+    distinct = len(seen)
+    if compared == 0 or skipped * POINTS > MAX_UNDEFINED * distinct:
         return _found(
             "error",
-            f"at {skipped} of {len(points)} points a side is undefined, a condition is on its boundary, or the sides "
-            f"seem to differ but no error bound shows it; at most {MAX_UNDEFINED} may be",
+            f"at {skipped} of {distinct} distinct points a side is undefined, a condition is on its boundary, or "
+            f"the sides seem to differ but no error bound shows it; at most {MAX_UNDEFINED} in {POINTS} may be, "
+            "and one point at least must be compared",
             str(MathsCode.NUMERIC_UNDEFINED),
             compared,
             skipped,
@@ -233,7 +240,8 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
     agreement_text = (
         f"the two conditions agree at {compared} points"
         if step.condition
-        else f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
+        else f"the sides agree at {compared} point{'' if compared == 1 else 's'} to a relative tolerance of "
+        f"{RELATIVE_TOLERANCE}"
     )
     return _found(
         "passed",

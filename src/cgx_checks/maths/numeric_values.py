@@ -68,6 +68,11 @@ class Evaluator:
         free = frozenset(free_symbols(built.lhs, built.rhs))
         return cls(built, step.condition, terms, free, functions, rounding)
 
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of the symbols free in the step (a bound variable's value changes nothing)."""
+        return frozenset(name for name, symbol in self.built.symbols.items() if symbol in self.free)
+
     def distribution(self) -> str | None:
         """The distribution a side holds, named, when it has one: DiracDelta is 0 at every point a draw
         can reach, and KroneckerDelta of a real or complex symbol almost everywhere, so agreeing there is
