@@ -137,6 +137,13 @@ def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
     ]
 
 
+def inference(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    """Figures (i), from bench_inference.py's own measurement (reported: CPU seconds, and against the gate)."""
+    import bench_inference
+
+    return bench_inference.figures(workspace, profile=profile)
+
+
 BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "a": ("(a) a logged classify call against annotate_node; the fsync floor", bench_calls.figures),
     "b": ("(b) cold commands", bench_cold.figures),
@@ -150,6 +157,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
     "v": ("(v) rederive-maths on the soundness corpus: wrong verdicts and the decided fraction", soundness),
+    "i": ("(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50", inference),
 }
 
 

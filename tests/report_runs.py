@@ -9,7 +9,7 @@ from typing import Any
 
 from paper_scripts import SCRIPTS
 
-from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call
+from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call, person_review
 
 PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
@@ -123,7 +123,7 @@ PAPER_CHECKS: dict[str, list[dict[str, Any]]] = {
 PAPER_REVIEWS: dict[str, str] = {
     "farr-normal-normal": "s-16a",
     "dynonet-paper": "s-241",
-    "hastings-powell-replication": "s-015",
+    "hastings-powell-replication": "s-031",
     "mlrc-warmstart-repro": "s-013b",
 }
 
@@ -151,28 +151,8 @@ def finished_paper(run: Path, papers: Path, paper: str) -> Path:
     if paper in PAPER_CHECKS:
         ok(call(run, "run_checks", proposals=PAPER_CHECKS[paper]))
     reason = "the argument given does not establish it"
-    ok(
-        call(
-            run,
-            "review",
-            node=PAPER_REVIEWS[paper],
-            verdict="fails",
-            reviewer="A. Reviewer",
-            reason=reason,
-            entered_by="person",
-        )
-    )
-    ok(
-        call(
-            run,
-            "review",
-            node="a-1",
-            verdict="holds",
-            reviewer="A. Reviewer",
-            reason="a standard premise",
-            entered_by="person",
-        )
-    )
+    ok(person_review(run, node=PAPER_REVIEWS[paper], verdict="fails", reviewer="A. Reviewer", reason=reason))
+    ok(person_review(run, node="a-1", verdict="holds", reviewer="A. Reviewer", reason="a standard premise"))
     ok(call(run, "finish_run"))
     return run
 
@@ -244,7 +224,6 @@ def finished_hostile(folder: Path) -> Path:
             verdict="holds",
             reviewer='<script>window.pwned = 4;</script> "Mallory"',
             reason="</dd><script>window.pwned = 5;</script>",
-            entered_by="agent",
         )
     )
     ok(call(run, "finish_run"))

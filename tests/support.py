@@ -46,6 +46,14 @@ def call(run: Path, tool: str, model: str = "test-model", **arguments: Any) -> d
     return payload
 
 
+def person_review(run: Path, **arguments: Any) -> dict[str, Any]:
+    """A review as the `review` command records one a person entered at a terminal (`by_person`), in process."""
+    from cgx_core.tooling.registry import call_tool
+
+    payload, _ = call_tool("review", {"run": str(run), "model": "person", **arguments}, by_person=True)
+    return payload
+
+
 # One classification of every chunk of the example paper, as an agent would send it.
 EXAMPLE_RECORDS: list[dict[str, Any]] = [
     {"node": "s-01", "type": "claim", "form": {"shape": "bound"}, "rests_on": ["s-14"], "hedge": "We show"},

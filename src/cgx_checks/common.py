@@ -7,11 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cgx_core.errors import CgxError
+from cgx_core.numbers.columns import TABLE_ROW, cells_text
 from cgx_core.plugin_api import Outcome, Refusal, RunView
 
 
 def cited_texts(run: RunView, target: str, cites: Sequence[str] | None) -> list[str] | Refusal:
-    """The texts of the chunks a proposal cites (the target itself when it cites none)."""
+    """The texts of the chunks a proposal cites (the target itself when it cites none), a table row's from
+    its label on."""
     ids = list(cites) if cites else [target]
     texts = []
     for node_id in ids:
@@ -21,7 +23,8 @@ def cited_texts(run: RunView, target: str, cites: Sequence[str] | None) -> list[
             return Refusal(
                 "unknown-node", f"cites names '{node_id}', which is not a chunk of the document", "cite chunk ids"
             )
-        texts.append(node.text)
+        # A table row's numerals are its cells': its "Table 2" title and caption id are start_run's words.
+        texts.append(cells_text(node.text) if node.unit == TABLE_ROW else node.text)
     return texts
 
 

@@ -10,10 +10,11 @@ from fractions import Fraction
 from typing import Any
 
 from cgx_checks.arithmetic.codes import MEANINGS
+from cgx_checks.arithmetic.predicate_check import counts_json
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
 from cgx_core.plugin_api import (
     CheckTypeRegistry,
     Outcome,
@@ -33,8 +34,8 @@ FIXES = {
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
         "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
-        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, and rows(t-N) for the number of body rows of the table "
-        "holding a cited row"
+        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), items(s-N), or a predicate "
+        "(a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -45,17 +46,23 @@ FIXES = {
     "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
     "unknown-function": (
         "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
-        "p_t1, p_r, p_chi2, p_F"
+        "p_t1, p_r, p_chi2, p_F, round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
+        "is_probability, is_proportion, is_percentage, is_pvalue, is_count, is_variance, is_sd, is_correlation, "
+        "is_condition_number"
     ),
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
         "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
         "only quantities of one dimension add, and a function such as ln takes a plain number"
     ),
-    "unit-missing": "write each numeral with the unit the text gives it (90 minutes + 20 h), so it is converted",
+    "unit-missing": (
+        "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
+        "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
+    ),
     "relation-not-in-text": (
         "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
-        "~ for 'approximately'), or leave it out when the text writes only one"
+        "~ for 'approximately'), or leave it out when the text writes only one; a predicate's result is the "
+        "text's own word for its relation or kind (identical, below, at least, within, decreasing, probability)"
     ),
     "hedge-undeclared": (
         "check a number the text states without this hedge; a hedge's tolerance is declared by the rubric's "
@@ -66,6 +73,14 @@ FIXES = {
         "merely appears again is not a recomputation"
     ),
     "function-domain": "check the argument: sqrt and even roots need a value >= 0, ln and log a value > 0",
+    "rounding-too-coarse": (
+        "round to the precision of the numeral compared with (round(x, 2) against 8.53), and compare a rounding "
+        "with the reported result or a numeral of the text"
+    ),
+    "enumeration-not-found": (
+        "cite the chunk that writes the enumeration ((a) (b), (i) (ii), (1) (2), \\item, first ... second), or "
+        "count its items another way"
+    ),
     "value-undecided": "the value is too close to the bound to decide: check another step",
 }
 
@@ -82,8 +97,8 @@ class RecomputeNumbers:
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
         "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
         "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s); units convert exactly. A percent numeral is a fraction (30% is 0.3), so relative "
-        "changes need no 100."
+        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
+        "(30% is 0.3), so relative changes need no 100."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -92,8 +107,8 @@ class RecomputeNumbers:
                 "items": {"type": "string", "maxLength": 100},
                 "maxItems": 20,
                 "description": (
-                    "The chunks (table rows included) that write the numbers; default: the target alone. Every "
-                    "numeral of the expression and the result must be written in one of them."
+                    "The chunks (table rows included) that write the numbers (default: the target); every "
+                    "numeral of the expression and the result must be in one."
                 ),
                 "examples": [["s-12", "s-40"]],
             },
@@ -102,23 +117,22 @@ class RecomputeNumbers:
                 "minLength": 1,
                 "maxLength": 2000,
                 "description": (
-                    "The computation, over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, "
-                    "12000 for 12,000, 30% for 30\\%, 11 for 'eleven'), each optionally followed by the unit the "
-                    "text writes after it; + - * / ** (whole exponents), parentheses, the constants pi and e, and "
-                    "sqrt(x), cbrt(x), root(x, n), ln(x), log(x) (natural), log(x, b), log10(x), log2(x), "
-                    "exp(x), abs(x), mean(a, b, ...), median, min, max; p-values p_t(t, df), p_z(z), p_r(r, df) "
-                    "(two-sided), p_t1, p_z1 (one), p_chi2(x, df), p_F(F, df1, df2); rows(t-3): how many body rows "
-                    "the cited row t-3's table has."
+                    "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
+                    "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
+                    "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
+                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) (2-sided), "
+                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3): body rows of t-3's table, items(s-3): "
+                    "items s-3 lists. Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, "
+                    "hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true ones."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
                     "90 min + 20 h + 1 day",
-                    "16.3e-5 / 4.52e-5",
                     "(93.2% - 25.4%) / 25.4%",
-                    "4.1e-3 m/s * 3600 s",
                     "rows(t-3)",
-                    "mean(90.1, 85.2, 80.6)",
                     "p_t(2.20, 28)",
+                    "round(8.537, 2)",
+                    "all(8.53 == 8.53, 6.40 == 6.41)",
                 ],
             },
             "result": {
@@ -127,17 +141,18 @@ class RecomputeNumbers:
                 "maxLength": 100,
                 "description": (
                     "The reported numeral as the text writes it (its digits set the rounding), with its unit "
-                    "when the expression has units; a percentage with its %."
+                    "when the expression has units; a percentage with its %. A predicate's: the text's word "
+                    "(identical, below, within, probability)."
                 ),
-                "examples": ["400", "2 days", "3.6", "30%", "2%", "14.76 m"],
+                "examples": ["400", "2 days", "30%", "14.76 m", "identical"],
             },
             "relation": {
                 "type": "string",
                 "enum": _RELATIONS,
                 "description": (
                     "How the text states the result: = (nothing written), < <= > >= ('less than', 'at most', "
-                    "'more than', 'at least'), ~ (a hedge: 'approximately', 'about', '\\approx'). Leave it out "
-                    "to take the one the text writes; it must be one the text writes before the result."
+                    "'more than', 'at least'), ~ (a hedge: 'approximately', '\\approx'). Leave it out to take "
+                    "the one the text writes before the result."
                 ),
                 "examples": ["<", "~"],
             },
@@ -168,6 +183,7 @@ class RecomputeNumbers:
             chunks=_chunks(run),
             rows=table_row_counts(run, cites) if "rows(" in expression else None,
             columns=[text for node_id in cites if (text := _row_text(run, node_id)) is not None],
+            items=_item_counts(run, cites) if "items(" in expression else None,
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -195,20 +211,20 @@ class RecomputeNumbers:
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge
             inputs["tolerance"] = _fraction(checked.tolerance)
-        if checked.rows:
-            inputs["rows"] = dict(checked.rows)
+        inputs.update(counts_json(checked.counts))
         return Prepared(target, inputs)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
         """The reported result, as read (`71.2%`, `2 day`): a sentence that reports two numbers takes a check of
-        each, while a second check of the same number on the same target is a duplicate."""
+        each, while a second check of the same number on the same target is a duplicate. A predicate's slot is
+        its word, case and spacing folded ("Identical" is "identical")."""
         from cgx_core.numbers import read_quantity
 
         result = str(inputs.get("result", ""))
         try:
             numeral, unit = read_quantity(result)
         except CgxError:
-            return result
+            return " ".join(result.split()).casefold()
         return numeral.written if unit is None else f"{numeral.written} {unit.text}"
 
     def observation_key(self, prepared: Prepared) -> str:
@@ -224,6 +240,7 @@ class RecomputeNumbers:
             str(inputs.get("relation", "=")),
             tolerance,
             inputs.get("rows"),
+            inputs.get("items"),
         )
         return observation_key(decided)
 
@@ -248,11 +265,12 @@ class RecomputeNumbers:
                 f"{_fraction(checked.tolerance)}",
                 code="tampered",
             )
-        if dict(checked.rows) != dict(inputs.get("rows") or {}):
+        counted = counts_json(checked.counts)
+        recorded_counts = {name: dict(inputs[name]) for name in _COUNTED if name in inputs}
+        if counted != recorded_counts:
             return Outcome(
                 "error",
-                f"the record counts the table rows {dict(inputs.get('rows') or {})}, the run's tables "
-                f"{dict(checked.rows)}",
+                f"the record counts {recorded_counts}, the run's chunks give {counted}",
                 code="tampered",
             )
         libraries = {}
@@ -260,6 +278,22 @@ class RecomputeNumbers:
             name, _, version = checked.library.partition(" ")
             libraries[name] = version
         return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
+
+
+_COUNTED = ("rows", "items")
+"""The counts of the run an expression may use, each recorded under its function's name."""
+
+
+def _item_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
+    """For each cited chunk, the number of items it enumerates (None when it writes no enumeration)."""
+    from cgx_checks.arithmetic.enumeration import enumerated_items
+
+    counts: dict[str, int | None] = {}
+    for node_id in cites:
+        node = run.node(node_id)
+        if node is not None and node.text is not None:
+            counts[node_id] = enumerated_items(node.text)
+    return counts
 
 
 def _fraction(value: Fraction) -> str:
@@ -272,7 +306,7 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
     for node in run.nodes():
         if node.text is not None and node.attributes.get("origin") == "document":
-            yield Chunk(node.id, node.unit, node.text)
+            yield Chunk(node.id, node.unit, cells_text(node.text) if node.unit == TABLE_ROW else node.text)
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:

@@ -180,9 +180,9 @@ def _parser() -> ArgumentParser:
         "report",
         "what a finished run says, for a person: text, and a self-contained HTML page or Markdown",
         "The text goes to stdout; --html writes one page that loads nothing (verdicts, credences before and after "
-        "the observations from credencegraph's inference, failed checks with their inputs, assumptions, coverage, "
-        "what awaits review, the run's identity). The run is replayed and verified now, offline, and the report "
-        "says what came of it; status 1 when either did not pass.",
+        "the observations as finish_run inferred them and what moved them, failed checks with their inputs, "
+        "assumptions, coverage, what awaits review, the run's identity). The run is replayed and verified now, "
+        "offline, and the report says what came of it; status 1 when either did not pass.",
     )
     report.add_argument("run")
     report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")
@@ -196,7 +196,8 @@ def _parser() -> ArgumentParser:
         "review",
         "record a person's verdict on a node or a check, as a logged check",
         "The review tool's call, made for a person: it becomes a check of the rubric's review type (human-review) "
-        "and moves credence through inference. A finished run is finished again afterwards (--no-finish: not).",
+        "and moves credence through inference. Run at a terminal, it is recorded as entered by the person; an "
+        "agent (no terminal) must pass --agent-model. A finished run is finished again afterwards (--no-finish: not).",
     )
     review.add_argument("run")
     subject = review.add_mutually_exclusive_group(required=True)
@@ -206,7 +207,9 @@ def _parser() -> ArgumentParser:
     review.add_argument("--reviewer", required=True, help="the person whose judgement this is")
     review.add_argument("--reason", required=True, help="why, in the reviewer's words")
     review.add_argument(
-        "--agent-model", metavar="MODEL", help="an agent running MODEL enters the person's verdict for them"
+        "--agent-model",
+        metavar="MODEL",
+        help="an agent running MODEL enters the person's verdict for them (required without a terminal)",
     )
     review.add_argument("--no-finish", action="store_true", help="leave a finished run reopened after the review")
     review.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")

@@ -1,7 +1,9 @@
 """`credencegraph-extract review RUN --node ID --verdict V --reviewer NAME --reason TEXT`: a person's review.
 
-It makes the `review` tool call, logged like any other. Made by the person, the call records the model as
-`person`; with `--agent-model MODEL` it records that an agent running MODEL entered the person's verdict.
+It makes the `review` tool call, logged like any other. Run by a person at a terminal (its standard input is
+one), the call is recorded as entered by the person, with the model `person`; with `--agent-model MODEL` it is
+recorded as entered by an agent running MODEL. Without a terminal and without `--agent-model` it is refused
+(`not-a-terminal`): an agent runs commands without a terminal, and its review must not pass for a person's.
 A review reopens a finished run (a refused one too: it is logged with its refusal), so the command finishes
 it again (a second logged call, by the same hands) unless `--no-finish` is given, and the report can be made
 straight away.
@@ -50,22 +52,31 @@ def review_command(
     finish: bool,
     wait: float,
 ) -> int:
+    from cgx_core.codes import Code
     from cgx_core.tooling.registry import call_tool
 
+    by_person = agent_model is None
+    if by_person and (sys.stdin is None or not sys.stdin.isatty()):
+        print_error(
+            Code.NOT_A_TERMINAL,
+            "a review is recorded as the person's only when they enter it at a terminal, and standard input is not "
+            "one: run this command yourself in a terminal, or, as an agent entering a person's verdict, pass "
+            "--agent-model with your model",
+        )
+        return ExitCode.ERROR
     finished_before = _was_finished(run)
     arguments: dict[str, Any] = {
         "run": run,
         "verdict": verdict,
         "reviewer": reviewer,
         "reason": reason,
-        "entered_by": "agent" if agent_model else "person",
         "model": agent_model or PERSON_MODEL,
     }
     if node is not None:
         arguments["node"] = node
     if check is not None:
         arguments["check"] = check
-    reviewed, is_error = call_tool("review", arguments, wait=wait)
+    reviewed, is_error = call_tool("review", arguments, wait=wait, by_person=by_person)
     if is_error:
         return _error(reviewed)
     out: dict[str, Any] = {"review": reviewed}

@@ -38,6 +38,10 @@ class Code(StrEnum):
     PAPER_NOT_UTF8 = "paper-not-utf8"
     PAPER_INVALID = "paper-invalid"
     PAPER_TOO_LARGE = "paper-too-large"
+    ARCHIVE_INVALID = "archive-invalid"
+    ARCHIVE_UNSAFE = "archive-unsafe"
+    ARCHIVE_TOO_LARGE = "archive-too-large"
+    ARCHIVE_NO_MAIN = "archive-no-main"
     RUBRIC_NOT_FOUND = "rubric-not-found"
     RUBRIC_INVALID = "rubric-invalid"
     RUBRIC_SUPPORTS = "rubric-supports"
@@ -45,6 +49,9 @@ class Code(StrEnum):
     CITED_INVALID = "cited-invalid"
     SOURCES_INVALID = "sources-invalid"
     OUTSIDE_ROOT = "outside-root"
+    HIDDEN_FILE = "hidden-file"
+    ROOT_REFUSED = "root-refused"
+    NOT_A_TERMINAL = "not-a-terminal"
     INGEST_OVER_BUDGET = "ingest-over-budget"
     IO_ERROR = "io-error"
     INTERNAL_ERROR = "internal-error"
@@ -135,6 +142,18 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.PAPER_NOT_UTF8: "A LaTeX file of the paper is not UTF-8.",
     Code.PAPER_INVALID: "The paper cannot be read (malformed LaTeX the reader refuses, or a PDF that is not one).",
     Code.PAPER_TOO_LARGE: "The paper is larger than this package ingests.",
+    Code.ARCHIVE_INVALID: "The paper's archive is not a .tar.gz, .tar, .zip or gzipped file, or it is damaged.",
+    Code.ARCHIVE_UNSAFE: (
+        "The paper's archive has a member that would be written outside its folder (an absolute path, a `..`), "
+        "or a link or device: nothing is unpacked."
+    ),
+    Code.ARCHIVE_TOO_LARGE: (
+        "The paper's archive is larger, has more members, or unpacks to more bytes than this package accepts "
+        "(a compression bomb is refused here, counted while decompressing)."
+    ),
+    Code.ARCHIVE_NO_MAIN: (
+        "The paper's archive has no .tex file with \\documentclass, or no file named by start_run's `main`."
+    ),
     Code.RUBRIC_NOT_FOUND: "The rubric file does not exist.",
     Code.RUBRIC_INVALID: "The rubric is not valid TOML, or credencegraph's loader refuses it.",
     Code.RUBRIC_SUPPORTS: (
@@ -149,7 +168,22 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.OUTSIDE_ROOT: (
         "A file of the paper (an \\input, the .bbl, a .bib, the cited works) lies outside the paper's root, by "
         "its path or through a symbolic link; the message names it and where it lies. Pass start_run `root`, a "
-        "folder that holds both, when the file belongs to the paper."
+        "folder that holds both, when the file belongs to the paper and the message names such a folder."
+    ),
+    Code.HIDDEN_FILE: (
+        "A file of the paper is hidden: a dot file, or reached through a dot folder under the root (such as "
+        "../../.aws/credentials), where private files live. It is never read, whatever the root; the message "
+        "names it."
+    ),
+    Code.ROOT_REFUSED: (
+        "start_run's root (or the paper's folder, when no root is given) is the file system's root, a home folder "
+        "or a folder above one, or a folder every user may write (such as /tmp): the paper could then reach "
+        "private files. Give the paper's own project folder."
+    ),
+    Code.NOT_A_TERMINAL: (
+        "The review command was run without a terminal (its standard input is not one) and without --agent-model: "
+        "a review is recorded as the person's only when they enter it at a terminal; an agent entering a person's "
+        "verdict names its model with --agent-model."
     ),
     Code.INGEST_OVER_BUDGET: (
         "Reading the paper used more CPU time or memory than its budget (the message says which and how much); "

@@ -6,13 +6,16 @@ of docs/plugins.md: a member is never removed or changed in meaning without a re
 first (and keeps it working), and `API_VERSION` says which version of this surface a plugin is built on.
 
 - `hookimpl`: the marker of a hook implementation (`@hookimpl def cgx_register_check_types(register)`);
-- `CheckType`: the protocol a check type implements (for type checkers: the registry checks the required
-  members and defaults the optional ones, so a member added later never rejects an existing plugin);
+- `CheckType`: the protocol a check type implements: exactly the members registration requires (`name`,
+  `tool`, `description`, `proposal_schema`, `prepare`, `run`); every other member is optional and defaulted,
+  so a member added later never rejects an existing plugin; `CheckTypeBase`: a base class with every
+  optional member written out at its default (since 1.1);
   `CheckTypeRegistry`: the `register` a hook is given;
 - the records: `Prepared`, `Refusal`, `Outcome` (what a check type returns), `RunView` and `NodeView` (what
   it may read of the run), `OfflineSource`, and the literal types `Result`, `ProposingTool`, `Mode`;
 - the numeral reader, the same one every built-in check uses: `read_numeral`, `read_quantity`,
-  `find_numerals`, `read_text`, `Numeral`, `fraction_text`, `NumeralError`;
+  `find_numerals`, `read_text`, `Numeral`, `fraction_text`, and `NumeralError` (what the reader raises: a
+  `CgxError` of its own class since 1.1, so catching it catches nothing else);
 - codes: a plugin owns its codes (`codes = define_codes({...})` on its check type, each code with its
   meaning); `define_codes` checks them (kebab-case, one line each) when the plugin is imported;
 - call control for long work: `checkpoint`, `progress`, `stopping`, `Cancelled`.
@@ -25,6 +28,7 @@ from typing import Final
 
 from cgx_core.checks.api import (
     CheckType,
+    CheckTypeBase,
     Mode,
     NodeView,
     Outcome,
@@ -36,19 +40,27 @@ from cgx_core.checks.api import (
 )
 from cgx_core.checks.installed import CheckTypeRegistry
 from cgx_core.checks.plugin_values import codes_problems
-from cgx_core.errors import CgxError as NumeralError
 from cgx_core.hookspecs import hookimpl
 from cgx_core.ingest.offline_sources import OfflineSource
-from cgx_core.numbers import Numeral, find_numerals, fraction_text, read_numeral, read_quantity, read_text
+from cgx_core.numbers import (
+    Numeral,
+    NumeralError,
+    find_numerals,
+    fraction_text,
+    read_numeral,
+    read_quantity,
+    read_text,
+)
 from cgx_core.run.call_control import Cancelled, checkpoint, progress, stopping
 
-API_VERSION: Final = (1, 0)
+API_VERSION: Final = (1, 1)
 """The version of this surface: the major number changes only when a deprecated member is removed."""
 
 __all__ = [
     "API_VERSION",
     "Cancelled",
     "CheckType",
+    "CheckTypeBase",
     "CheckTypeRegistry",
     "Mode",
     "NodeView",

@@ -15,20 +15,41 @@ Use them from a plugin's `conftest.py`::
         result = run.call("run_checks", proposals=[...])
 
 `cgx_run` starts a real run (through the same tool layer as an agent) on a tiny LaTeX paper with numbers,
-a percentage, equations, a citation and its bibliography; `cgx_plugin_manager` is a fresh plugin manager
-with every installed plugin loaded, exactly as the tools build it. docs/plugins.md lists the paper's
-chunks and the testing rubric's types; examples/plugins/percent-of/tests uses both fixtures.
+a percentage, equations, a citation and its bibliography; a `StartedRun` calls tools on it (`call`), reads a
+node or the check records as they stand (`node`, `checks`), and finishes, replays and verifies it
+(`verify`). `cgx_plugin_manager` is a fresh plugin manager with every installed plugin loaded, exactly as the
+tools build it, and `cgx_check_types` the check types it registers (`get(name)` gives one with its
+distribution and version). docs/plugins.md lists the paper's chunks and the testing rubric's types;
+examples/plugins/percent-of/tests uses the fixtures.
+
+This module is part of the public surface for plugin authors, with `cgx_core.plugin_api`, and follows the same
+deprecation policy; install the `testing` extra (`credencegraph-extract[testing]`) for pytest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
 import pytest
+
+if TYPE_CHECKING:
+    from cgx_core.checks.installed import CheckTypeRegistry
+
+__all__ = [
+    "RUBRIC",
+    "TINY_PAPER",
+    "StartedRun",
+    "Verified",
+    "assert_run_verifies",
+    "cgx_check_types",
+    "cgx_plugin_manager",
+    "cgx_run",
+    "write_tiny_paper",
+]
 
 TINY_PAPER = r"""\documentclass{article}
 \begin{document}
@@ -146,15 +167,44 @@ class StartedRun:
         payload, _ = call_tool(tool, args)
         return payload
 
-    def verify(self) -> None:
+    def node(self, node_id: str) -> dict[str, Any]:
+        """The node `node_id` of the run's graph as it stands, as JSON (its `attributes` hold a check node's
+        `check` record and `observed`); KeyError when the graph has no such node."""
+        for node in self._graph()["nodes"]:
+            if node["id"] == node_id:
+                return dict(node)
+        raise KeyError(node_id)
+
+    def checks(self) -> list[dict[str, Any]]:
+        """The check record of every check node of the run so far, in the order they were made."""
+        return [dict(node["attributes"]["check"]) for node in self._graph()["nodes"] if "check" in node["attributes"]]
+
+    def verify(self) -> Verified:
         """Finish the run (unless it is finished), replay it and verify it, as a user would before trusting
         it: raises AssertionError saying what failed (finish_run's error, the replay's first divergence,
         verify's differences or error). A check type's test calls it to show its checks replay byte for
-        byte and re-run to the same outcome."""
-        assert_run_verifies(self.path, source=self.paper)
+        byte and re-run to the same outcome; it returns how many checks verify found and re-ran."""
+        return assert_run_verifies(self.path, source=self.paper)
+
+    def _graph(self) -> dict[str, Any]:
+        from cgx_core.run.layout import RunPaths
+        from cgx_core.run.state import read_state_json
+
+        graph: dict[str, Any] = read_state_json(RunPaths(self.path).state)["graph"]
+        return graph
 
 
-def assert_run_verifies(run: Path, *, source: Path | None = None) -> None:
+@attrs.frozen
+class Verified:
+    """What `verify` found in a run that replayed byte for byte and verified without a difference."""
+
+    checks: int
+    """Check nodes in the finished graph."""
+    rerun: int
+    """Those that verify re-ran from their recorded inputs (the others rest on a judgement)."""
+
+
+def assert_run_verifies(run: Path, *, source: Path | None = None) -> Verified:
     """Finish the run at `run` (unless it is finished), replay it from its log (reading the paper at
     `source`, or the copy a run made with store_source keeps) and verify it; AssertionError when any fails."""
     from cgx_core.audit.replay import replay
@@ -172,6 +222,7 @@ def assert_run_verifies(run: Path, *, source: Path | None = None) -> None:
     verdict = verify_run(run)
     if verdict.error is not None or verdict.differences:
         raise AssertionError(f"verify: error {verdict.error}, differences {list(verdict.differences)}")
+    return Verified(verdict.checks, verdict.rerun)
 
 
 def write_tiny_paper(directory: Path) -> Path:
@@ -188,6 +239,15 @@ def cgx_plugin_manager() -> pluggy.PluginManager:
     from cgx_core.checks.installed import build_plugin_manager
 
     return build_plugin_manager()
+
+
+@pytest.fixture
+def cgx_check_types(cgx_plugin_manager: pluggy.PluginManager) -> CheckTypeRegistry:
+    """The check types the installed plugins register, as the tools see them: `get(name)` gives one with its
+    `distribution`, `version` and guarded `check_type` (whose `plugin` is the object the plugin registered)."""
+    from cgx_core.checks.installed import build_registry
+
+    return build_registry(cgx_plugin_manager)
 
 
 @pytest.fixture

@@ -102,6 +102,51 @@ def test_the_filters_hide_what_a_person_asked_not_to_see(visit: Open, example_pa
     clean(seen)
 
 
+def test_search_and_the_type_verdict_and_check_type_filters(visit: Open, example_page: Path, tmp_path: Path) -> None:
+    seen = visit(example_page)
+    page = seen.page
+    page.fill("#find-text", "3000 s of data")
+    assert seen.visible("#paper .node") == ["node-s-12"]
+    assert text_of(seen, "#filter-status") == "Showing 1 of 22 chunks."
+    page.fill("#find-text", "")
+    page.select_option("#find-kind", "derivation")
+    assert seen.visible("#paper .node") == ["node-s-07", "node-s-08", "node-s-09", "node-s-10"]
+    page.select_option("#find-verdict", "fails")
+    assert seen.visible("#paper .node") == ["node-s-09"]
+    page.select_option("#find-kind", "")
+    page.select_option("#find-verdict", "")
+    page.select_option("#find-check", "recompute-numbers")
+    assert seen.visible("#paper .node") == ["node-s-12", "node-s-13"]
+    page.get_by_role("button", name="Only fails").click()  # the buttons apply on top of the finders
+    assert seen.visible("#paper .node") == ["node-s-12"]
+    why = text_of(seen, "#node-s-12 .credence-why")
+    assert "Given its own checks alone: 0.129" in why and "Moved most by c-001 (-0.616)" in why
+    page.locator("body").click()
+    page.keyboard.press("Escape")  # clears the finders too
+    assert len(seen.visible("#paper .node")) == 22
+    page.locator("#node-s-12").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "credences.png"))
+    keep = os.environ.get("CGX_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(keep) / "credences.png"))
+    clean(seen)
+
+
+def test_the_graph_view_links_each_conclusion_to_its_premises_and_checks(visit: Open, example_page: Path) -> None:
+    seen = visit(example_page)
+    page = seen.page
+    entry = page.locator("#graph .g-node", has=page.locator('a[href="#node-s-12"]')).first
+    assert "rests on s-05" in entry.inner_text() and "observed by c-001" in entry.inner_text()
+    failed = entry.locator("a.g-check.r-failed")
+    assert failed.inner_text() == "c-001"
+    red = failed.evaluate("element => getComputedStyle(element).color")
+    assert red == "rgb(207, 34, 46)"  # --fails
+    failed.click()
+    assert page.evaluate("location.hash") == "#check-c-001"
+    clean(seen)
+
+
 def test_the_keys_filter_and_move_from_assessed_node_to_assessed_node(visit: Open, example_page: Path) -> None:
     seen = visit(example_page)
     focused = "document.activeElement.id"

@@ -4,6 +4,8 @@ script."""
 from __future__ import annotations
 
 import json
+import os
+import pty
 import shutil
 import subprocess
 import sys
@@ -13,14 +15,25 @@ import pytest
 from report_runs import checked_example, ok, review_rubric
 
 from cgx_core.audit.replay import replay
-from support import ROOT, call, tree
+from support import ROOT, call, person_review, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 
 
 def cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLI, *argv], capture_output=True, text=True, check=False)
+    """The command as an agent's shell runs it: no terminal (standard input is not a TTY)."""
+    return subprocess.run([CLI, *argv], capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+
+
+def at_terminal(*argv: str) -> subprocess.CompletedProcess[str]:
+    """The command as a person runs it: its standard input is a terminal (a pseudo-terminal's other end)."""
+    controller, terminal = pty.openpty()
+    try:
+        return subprocess.run([CLI, *argv], capture_output=True, text=True, check=False, stdin=terminal)
+    finally:
+        os.close(terminal)
+        os.close(controller)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +88,7 @@ def test_report_exits_1_and_says_so_when_verify_finds_a_difference(run: Path, tm
 def test_report_refuses_what_is_not_a_finished_run(run: Path, tmp_path: Path, setup: str, code: str) -> None:
     target = tmp_path / "missing"
     if setup == "unfinished":
-        ok(call(run, "review", node="s-13", verdict="holds", reviewer="A", reason="r", entered_by="person"))
+        ok(person_review(run, node="s-13", verdict="holds", reviewer="A", reason="r"))
         target = run
     html = tmp_path / "r.html"
     done = cli("report", str(target), "--html", str(html))
@@ -85,7 +98,7 @@ def test_report_refuses_what_is_not_a_finished_run(run: Path, tmp_path: Path, se
 
 
 def test_review_by_a_person_is_logged_refinishes_the_run_and_shows_in_the_report(run: Path, tmp_path: Path) -> None:
-    done = cli(
+    done = at_terminal(
         "review", str(run), "--node", "s-12", "--verdict", "fails", "--reviewer", "Ada Lovelace", "--reason",
         "12 runs of 300 s are 3600 s",
     )  # fmt: skip
@@ -115,11 +128,32 @@ def test_review_entered_by_an_agent_names_its_model_and_no_finish_leaves_the_run
 
 
 def test_a_refused_review_exits_2_with_the_fix_and_leaves_the_run_finished(run: Path) -> None:
-    done = cli("review", str(run), "--node", "s-05", "--verdict", "fails", "--reviewer", "A", "--reason", "r")
+    done = at_terminal("review", str(run), "--node", "s-05", "--verdict", "fails", "--reviewer", "A", "--reason", "r")
     assert done.returncode == 2
     assert done.stderr.startswith("error [check-not-assessed]: ") and "; checks go on nodes of" in done.stderr
     assert json.loads(done.stdout)["finish_run"]["finished"] is True  # the logged refusal reopened it
     assert cli("report", str(run), "--no-replay", "--no-verify").returncode == 0
+
+
+def test_review_without_a_terminal_is_refused_unless_the_agent_names_its_model(run: Path, tmp_path: Path) -> None:
+    """The attack: an agent runs `review` from its shell to pass its own verdict off as a person's."""
+    before = tree(run)
+    argv = ["review", str(run), "--node", "s-12", "--verdict", "holds", "--reviewer", "Ada Lovelace", "--reason", "r"]
+    done = cli(*argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error [not-a-terminal]: ") and done.stderr.count("\n") == 1
+    assert "--agent-model" in done.stderr
+    assert tree(run) == before
+    entered = cli(*argv, "--agent-model", "model-x")
+    assert entered.returncode == 0, entered.stderr
+    review = json.loads(entered.stdout)["review"]["checks"][0]
+    assert review["detail"] == "Ada Lovelace (entered by an agent acting for the person) judged that s-12 holds"
+    line = json.loads((run / "calls.jsonl").read_bytes().splitlines()[-2])
+    assert (line["tool"], line["model"], line["args"]["entered_by"]) == ("review", "model-x", "agent")
+    report = cli("report", str(run), "--no-replay", "--markdown", str(tmp_path / "r.md"))
+    assert report.returncode == 0, report.stderr
+    markdown = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "by Ada Lovelace, entered by an agent acting for the person (`model-x`)" in markdown
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from cgx_core.base.digests import file_digest
-from support import EXAMPLE_PREMISES, EXAMPLE_RECORDS, ROOT, call, start_example
+from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
@@ -33,9 +33,18 @@ def cli(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run of the example paper with two arithmetic checks and a citation check (cheap to verify)."""
-    run = tmp_path_factory.mktemp("template") / "run"
-    start_example(run)
+    """A finished run of the example paper with two arithmetic checks and a citation check (cheap to verify);
+    beside it, `other-rubric`: the same run made with a rubric of the same name and version but other values."""
+    folder = tmp_path_factory.mktemp("template")
+    rubric = folder / "rubric.toml"
+    rubric.write_text(EXAMPLE_RUBRIC.read_text().replace('"likely" = 0.7', '"likely" = 0.75'))
+    finished_example(folder / "other-rubric", rubric)
+    return finished_example(folder / "run", EXAMPLE_RUBRIC)
+
+
+def finished_example(run: Path, rubric: Path) -> Path:
+    arguments = {"paper": str(EXAMPLE / "paper.tex"), "rubric": str(rubric), "cited": str(EXAMPLE / "cited")}
+    assert "error" not in call(run, "start_run", **arguments)
     assert call(run, "classify", records=EXAMPLE_RECORDS)["refused"] == []
     assert call(run, "add_premises", records=EXAMPLE_PREMISES)["refused"] == []
     proposals = [
@@ -54,11 +63,10 @@ def _rewrite_json(path: Path, change: Any) -> None:
 
 
 def _reseal(run: Path) -> None:
-    """Record graph.json's and rubric.toml's digests in the manifest again, as if the run had been made so."""
+    """Record graph.json's digest in the manifest again, as if the run had been made so."""
 
     def seal(manifest: dict[str, Any]) -> None:
         manifest["finished"]["files"]["graph.json"] = file_digest(run / "graph.json")
-        manifest["rubric"]["digest"] = file_digest(run / "rubric.toml")
 
     _rewrite_json(run / "manifest.json", seal)
 
@@ -90,7 +98,7 @@ def make_set(template: Path, folder: Path, count: int) -> list[str]:
         what = kind(number)
         if what == "missing":
             continue
-        shutil.copytree(template, run)
+        shutil.copytree(template.parent / "other-rubric" if what == "other-rubric" else template, run)
         if what == "edited":
             log = run / "checks" / "c-001" / "log.txt"
             log.write_text(log.read_text() + "edited")
@@ -107,10 +115,6 @@ def make_set(template: Path, folder: Path, count: int) -> list[str]:
                     if node["id"] == "c-002"
                 ],
             )
-            _reseal(run)
-        elif what == "other-rubric":
-            rubric = run / "rubric.toml"
-            rubric.write_text(rubric.read_text().replace('"likely" = 0.7', '"likely" = 0.75'))
             _reseal(run)
     return runs
 

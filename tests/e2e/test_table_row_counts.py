@@ -132,10 +132,11 @@ def test_a_count_of_a_row_the_proposal_does_not_cite_is_refused_with_the_other_p
     assert "t-1 is not a table row among the cited chunks (add the row to `cites`)" in message
     assert "the numeral 7 of the expression is not in the cited chunks' text" in message  # both at once
     accepted = call(
-        "run_checks", run=str(run), proposals=[{**proposal, "expression": "rows(t-2) + 1", "cites": [datasets, "t-2"]}]
+        "run_checks", run=str(run), proposals=[{**proposal, "expression": "rows(t-2)", "cites": [datasets, "t-2"]}]
     )
-    # Any row of the table names it: t-2 counts the same four rows as t-1 would.
-    assert [check["detail"] for check in accepted["checks"]] == ["rows(t-2) + 1 = 5, reported 5 +- 0.5: passed"]
+    # Any row of the table names it: t-2 counts the same four rows as t-1 would (the row's "Table 1" title
+    # is start_run's, so its 1 is no operand: `rows(t-2) + 1` is refused).
+    assert [check["detail"] for check in accepted["checks"]] == ["rows(t-2) = 4, reported 5 +- 0.5: failed"]
 
 
 def test_a_rerun_reports_a_recorded_count_the_runs_tables_do_not_give(tmp_path: Path) -> None:

@@ -16,11 +16,12 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from report_runs import checked_example, review_rubric
 
 from cgx_core.tooling.registry import TOOLS
 from cgx_core.tooling.workflow import INSTRUCTIONS
 from cgx_mcp.server import build_server
-from support import EXAMPLE, EXAMPLE_RUBRIC
+from support import EXAMPLE, EXAMPLE_RUBRIC, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 
@@ -135,3 +136,35 @@ def test_over_stdio_results_and_errors_are_byte_identical_to_the_command_line(tm
         if is_error:
             error = json.loads(text)["error"]
             assert stderr == f"error [{error['code']}]: {error['message']}"
+
+
+def test_a_review_through_mcp_or_tool_is_the_agents_whatever_it_claims(tmp_path: Path) -> None:
+    """The attack: an agent's call claimed `entered_by: "person"` for Ada Lovelace and overrode a failed check;
+    now no caller of a tool can say who entered a review: it is recorded as the agent's, with its model."""
+    run = checked_example(tmp_path / "run", review_rubric(tmp_path))
+    forged = {
+        "run": str(run),
+        "check": "c-003",
+        "verdict": "holds",
+        "reviewer": "Ada Lovelace",
+        "reason": "I checked it",
+        "entered_by": "person",
+        "model": "model-x",
+    }
+    honest = {name: value for name, value in forged.items() if name != "entered_by"}
+
+    async def body(client: Client) -> tuple[Any, Any]:
+        return await client.call_tool("review", forged), await client.call_tool("review", honest)
+
+    refused, accepted = with_client(stdio_client(), body)
+    assert refused.is_error and refused.structured_content["error"]["code"] == "invalid-arguments"
+    assert "unknown argument(s) ['entered_by']" in refused.structured_content["error"]["message"]
+    assert not accepted.is_error, accepted.content
+    [check] = accepted.structured_content["checks"]
+    assert check["detail"].startswith("Ada Lovelace (entered by an agent acting for the person) judged that")
+    line = json.loads((run / "calls.jsonl").read_bytes().splitlines()[-1])
+    assert (line["model"], line["args"]["entered_by"]) == ("model-x", "agent")
+    before = tree(run)
+    status, stdout, _ = cli("review", forged)
+    assert status == 2 and json.loads(stdout)["error"]["code"] == "invalid-arguments"
+    assert tree(run) == before

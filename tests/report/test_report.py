@@ -4,10 +4,13 @@ and a hostile paper. The browser tests (tests/browser) check what a person sees 
 from __future__ import annotations
 
 import json
+import os
+import pty
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from credencegraph.core import load
@@ -17,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
-from report_runs import checked_example, finished_hostile, ok, review_rubric
+from report_runs import checked_example, finished_hostile, ok, review_rubric, start_example_with
 
 from cgx_core.errors import CgxError
 from cgx_core.report.html import content_security_policy, html_report
@@ -25,7 +28,7 @@ from cgx_core.report.integrity import Integrity, not_run, run_integrity
 from cgx_core.report.markdown import markdown_report, text_code, text_plain
 from cgx_core.report.model import RunReport, build_report
 from cgx_core.report.text import printable, text_report
-from support import ROOT, call
+from support import EXAMPLE_RECORDS, ROOT, call, person_review
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
@@ -40,22 +43,8 @@ def example() -> RunReport:
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reviewed")
     run = checked_example(folder / "run", review_rubric(folder))
-    ok(
-        call(
-            run, "review", check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000", entered_by="person"
-        )
-    )
-    ok(
-        call(
-            run,
-            "review",
-            node="a-1",
-            verdict="holds",
-            reviewer="Ada",
-            reason="white noise is stated",
-            entered_by="person",
-        )
-    )
+    ok(person_review(run, check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000"))
+    ok(person_review(run, node="a-1", verdict="holds", reviewer="Ada", reason="white noise is stated"))
     ok(call(run, "finish_run"))
     return run
 
@@ -73,8 +62,10 @@ def test_every_credence_is_credencegraphs_own_inference_on_the_finished_graph(ex
     assert [node.id for node in example.assessed] == [node.id for node in assessed]
     for entry in example.assessed:
         assert entry.credence is not None
-        assert entry.credence.before == marginal(network, entry.id, draws=0).point
-        assert entry.credence.after == conditional(network, entry.id, observed, draws=0).point
+        # finish_run's own engine (checks/inference.py), recorded to 6 places, agrees with credencegraph's.
+        assert entry.credence.method == "exact" and entry.credence.bound is None
+        assert entry.credence.before == pytest.approx(marginal(network, entry.id, draws=0).point, abs=5e-7)
+        assert entry.credence.after == pytest.approx(conditional(network, entry.id, observed, draws=0).point, abs=5e-7)
     s12 = example.node("s-12")
     assert s12 is not None and s12.credence is not None and s12.credence.after < s12.credence.before
 
@@ -136,7 +127,7 @@ def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp
     with pytest.raises(CgxError) as edited:
         build_report(run, SKIPPED)
     assert edited.value.code == "tampered"
-    ok(call(run, "review", node="s-13", verdict="holds", reviewer="Grace", reason="r", entered_by="person"))
+    ok(person_review(run, node="s-13", verdict="holds", reviewer="Grace", reason="r"))
     with pytest.raises(CgxError) as reopened:
         build_report(run, SKIPPED)
     assert reopened.value.code == "not-finished"
@@ -212,35 +203,36 @@ def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> No
 
 
 def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None:
-    folder = tmp_path
-    run = checked_example(folder / "run", review_rubric(folder))
+    run = tmp_path / "run"
+    start_example_with(run, review_rubric(tmp_path), store_source=False)  # replay needs the paper: --source
+    ok(call(run, "classify", records=EXAMPLE_RECORDS))
     ok(call(run, "finish_run"))
-    shutil.rmtree(run / "source")  # as if the run had not stored its document
-    manifest: dict[str, Any] = json.loads((run / "manifest.json").read_bytes())
-    manifest["store_source"] = False
-    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     integrity = run_integrity(run, replay=True, verify=False)
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary
     assert integrity.verify.summary == "not run: --no-verify was given"
 
 
-def test_a_node_inference_cannot_answer_for_is_listed_not_a_crash() -> None:
-    """Evidence of probability zero (a certain node whose perfect check failed): credencegraph refuses the
-    query, and the report lists the node with credencegraph's reason instead of failing."""
+def test_a_node_inference_cannot_answer_for_is_listed_with_its_reason_and_fix_not_a_crash() -> None:
+    """Evidence of probability zero (a certain node whose perfect check failed): no credence can be had, and
+    every wanted node is listed with the reason and what would fix it instead of failing."""
     from credencegraph.core import Graph, Node, Relation
 
-    from cgx_core.report.credences import credences
+    from cgx_core.checks.credences import credences
 
+    assessed = {"origin": "document", "assessment": {"verdict": "fails"}}
     graph = Graph()
-    graph.add_node(Node("s-1", base=1.0, attributes={"origin": "document"}))
-    graph.add_node(Node("s-2", base=0.5, attributes={"origin": "document"}))
+    graph.add_node(Node("s-1", base=1.0, attributes=assessed))
+    graph.add_node(Node("s-2", base=0.5, attributes=assessed))
+    graph.add_node(Node("s-3", attributes=assessed))
     graph.add_node(Node("c-001", kind="check", attributes={"origin": "evidence", "observed": False}))
     graph.add_relation(Relation("s-1-observes-c-001", "observes", "s-1", "c-001", sensitivity=1.0, false_pass=0.0))
-    found = credences(graph, ["s-1", "s-2"])
-    assert found.by_node == {}
-    assert found.failed["s-1"].startswith("ZeroProbabilityError")
-    assert set(found.failed) == {"s-1", "s-2"}
+    found = credences(graph)
+    assert found["nodes"] == {}
+    assert found["missing"]["s-1"]["reason"].startswith("ZeroProbabilityError")
+    assert found["missing"]["s-3"]["reason"] == "it is not an inference variable (no base)"
+    assert set(found["missing"]) == {"s-1", "s-2", "s-3"}
+    assert all(item["fix"] for item in found["missing"].values())
 
 
 @pytest.mark.parametrize(
@@ -278,3 +270,64 @@ def test_any_plain_text_renders_as_exactly_that_text(text: str) -> None:
     assert rendered.startswith("<p>a ") and rendered.endswith(" b</p>")
     inside = rendered.removeprefix("<p>a ").removesuffix(" b</p>")
     assert "<" not in inside and html.unescape(inside) == " ".join(text.split())
+
+
+def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
+    reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command is shown in every format; copied unedited it records nothing (VERDICT is refused), and with
+    the verdict, name and reason filled in, run from the folder above the run, it records the review."""
+    import shlex
+
+    from cgx_cli.main import main
+    from cgx_core.report.review_commands import review_command
+
+    copy = tmp_path / "run"
+    shutil.copytree(reviewed, copy)
+    report = build_report(copy, Integrity(not_run("test"), not_run("test")))
+    assert report.awaiting
+    html, markdown, text = html_report(report), markdown_report(report), text_report(report)
+    commands = [review_command(report.identity.directory, item) for item in report.awaiting]
+    for command in commands:
+        assert str(escape(command)) in html and command in text and text_code(command) in markdown
+    monkeypatch.chdir(tmp_path)
+    words = shlex.split(commands[0])
+    assert words[:2] == ["credencegraph-extract", "review"]
+    with pytest.raises(SystemExit):  # VERDICT is not a verdict: nothing is recorded
+        main(words[1:])
+    before = (copy / "calls.jsonl").read_bytes()
+    filled = [
+        {"VERDICT": "undetermined", "YOUR NAME": "Ada", "WHY": "not enough to say"}.get(word, word) for word in words
+    ]
+    # Run as the person copying it runs it: at a terminal (a pseudo-terminal's other end), from that folder.
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name(filled[0])), *filled[1:]],
+            cwd=tmp_path,
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 0, done.stderr
+    assert len((copy / "calls.jsonl").read_bytes()) > len(before)
+
+
+def test_a_node_without_a_credence_says_why_and_the_fix_in_finish_runs_result_and_every_format() -> None:
+    """finish_run's result counts it and shows its reason and fix; the formats share one sentence for it."""
+    from credencegraph.core import Graph, Node
+
+    from cgx_core.checks.credences import credences, credences_result
+    from cgx_core.report.credences import Missing, reading
+
+    graph = Graph()
+    graph.add_node(Node("s-1", attributes={"origin": "document", "assessment": {"verdict": "fails"}}))
+    result = credences_result(credences(graph))
+    assert result["missing"] == 1 and result["missing_shown"]["s-1"]["fix"].startswith("type it")
+    assert "fix" in result
+    said = reading(None, Missing("it is not an inference variable (no base)", "type it"), "fails")
+    assert said == ["No credence: it is not an inference variable (no base). To fix: type it."]

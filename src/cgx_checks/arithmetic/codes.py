@@ -22,6 +22,8 @@ class ArithmeticCode(StrEnum):
     EXPRESSION_IS_RESULT = "expression-is-result"
     FUNCTION_DOMAIN = "function-domain"
     VALUE_UNDECIDED = "value-undecided"
+    ROUNDING_TOO_COARSE = "rounding-too-coarse"
+    ENUMERATION_NOT_FOUND = "enumeration-not-found"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -45,4 +47,8 @@ MEANINGS: Final[dict[str, str]] = {
     ArithmeticCode.VALUE_UNDECIDED: (
         "An irrational value lies too close to the reported bound to decide at any precision."
     ),
+    ArithmeticCode.ROUNDING_TOO_COARSE: (
+        "round() or sig() rounds more coarsely than the numeral it is compared with, or is compared with none."
+    ),
+    ArithmeticCode.ENUMERATION_NOT_FOUND: "items(s-N) names a chunk in which no enumeration of items is found.",
 }

@@ -4,10 +4,12 @@ A plain expression (numerals without units, + - * / **, signs, parentheses) take
 are reduced fractions kept as two ints while computing (cheaper than `Fraction`'s operator protocol, and
 the same exact arithmetic); the result is a `Fraction`. Nothing is ever a float.
 
-Any other expression (units, pi, e, functions) is `measure`d: each value is an `Interval` (exact when it is
-rational, see `interval.py`) with a dimension, each numeral with a unit is converted to the base units
-exactly (`units.py`), + and - need equal dimensions (`unit-incompatible`), and a function's argument must
-be in its domain (`function-domain`) and, except for abs, roots and sqrt, dimensionless.
+Any other expression (units, pi, e, functions, comparisons and predicates, dates) is `measure`d: each
+value is an `Interval` (exact when it is rational, see `interval.py`) with a dimension, each numeral with a
+unit is converted to the base units exactly (`units.py`), + and - need equal dimensions
+(`unit-incompatible`), and a function's argument must be in its domain (`function-domain`) and, except for
+abs, roots and sqrt, dimensionless. A truth value is 1 or 0 with the dimension `predicates.TRUTH`; a date
+or time of day carries a dimension of its own that only subtracts (a duration) and compares.
 
 Bounds, each checked before the work it would cost:
 
@@ -24,14 +26,32 @@ The walk is iterative, so no tree is too deep to evaluate.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import gcd
 from typing import NamedTuple, NoReturn
 
 from cgx_checks.arithmetic.codes import ArithmeticCode
-from cgx_checks.arithmetic.interval import Arithmetic, Interval, Undecided, check_size, exact
+from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.arithmetic.predicates import (
+    CALENDAR,
+    CLOCK,
+    DATE,
+    KINDS,
+    POINTS,
+    ROUNDINGS,
+    SECONDS,
+    TRUTH,
+    TRUTH_FUNCTIONS,
+    calendar_value,
+    compare,
+    kind_admits,
+    rounded,
+    rounding_places,
+    truth,
+)
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary, fold, render
+from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary, fold, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
@@ -61,11 +81,21 @@ def evaluate(node: Node) -> Fraction:
     try:
         numerator, denominator = evaluate_pair(node)
     except _NotPlain:
-        measured = measure(node, 64)
+        measured = _measure_decided(node)
         if not measured.value.exact:
             raise CgxError(ArithmeticCode.EXPONENT_NOT_WHOLE, f"{_show(node)} is not a rational number") from None
         return measured.value.lo
     return Fraction(numerator, denominator)
+
+
+def _measure_decided(node: Node) -> Measured:
+    """The measure at the lowest precision that decides every comparison and rounding of the tree."""
+    for bits in PRECISIONS:
+        try:
+            return measure(node, bits)
+        except Undecided:
+            continue
+    raise CgxError(ArithmeticCode.VALUE_UNDECIDED, f"{_show(node)} cannot be decided at any precision")
 
 
 def evaluate_pair(node: Node) -> _Pair:
@@ -90,7 +120,7 @@ def evaluate_pair(node: Node) -> _Pair:
         elif isinstance(item, Unary):
             push((item,))
             push(item.operand)
-        elif isinstance(item, Constant | Call):
+        elif isinstance(item, Constant | Call | Compare):
             raise _NotPlain
         else:
             operation = item[0]
@@ -212,12 +242,68 @@ def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Me
         return operand if node.op == "+" else Measured(arithmetic.neg(operand.value), operand.dimension)
     if isinstance(node, Binary):
         return _binary(arithmetic, node, operands[0], operands[1])
+    if isinstance(node, Compare):
+        _same_dimension(node, operands)
+        return Measured(truth(compare(node.op, operands[0].value, operands[1].value)), TRUTH)
     assert isinstance(node, Call)
+    if node.name in CALENDAR:
+        return Measured(calendar_value(node), DATE if node.name == "date" else CLOCK)
+    if node.name in _PREDICATES:
+        return _predicate(node, operands)
     return _call(arithmetic, node, operands)
+
+
+_PREDICATES = frozenset({*TRUTH_FUNCTIONS, "count", *ROUNDINGS})
+
+
+def _predicate(node: Call, operands: list[Measured]) -> Measured:
+    """A truth value (all, any, within, sorted_desc, sorted_asc, is_<kind>), a count of true conditions, or
+    a rounding. Conditions are decided before they get here: a condition that cannot be decided raised
+    `Undecided`, so all() and any() never guess."""
+    name = node.name
+    if name in ("all", "any", "count"):
+        held = [operand.value.lo == 1 for operand in operands]
+        if name == "count":
+            return Measured(exact(Fraction(sum(held))), ())
+        return Measured(truth(all(held) if name == "all" else any(held)), TRUTH)
+    if name in ROUNDINGS or name in KINDS:
+        if operands[0].dimension:
+            raise CgxError(
+                ArithmeticCode.UNIT_INCOMPATIBLE,
+                f"{_show(node)} takes a plain number, not {dimension_text(operands[0].dimension)}",
+            )
+        if name in KINDS:
+            return Measured(truth(kind_admits(name, operands[0].value)), TRUTH)
+        return Measured(rounded(name, operands[0].value, rounding_places(node)), ())
+    _same_dimension(node, operands)
+    values = [operand.value for operand in operands]
+    if name == "within":
+        value, low, high = values
+        return Measured(truth(compare("<=", low, value) and compare("<=", value, high)), TRUTH)
+    op = ">=" if name == "sorted_desc" else "<="
+    return Measured(truth(all(compare(op, a, b) for a, b in pairwise(values))), TRUTH)
+
+
+def _same_dimension(node: Node, operands: list[Measured]) -> None:
+    dimension = operands[0].dimension
+    for operand in operands[1:]:
+        if operand.dimension != dimension:
+            raise CgxError(
+                ArithmeticCode.UNIT_INCOMPATIBLE,
+                f"{_show(node)} compares {dimension_text(dimension)} with {dimension_text(operand.dimension)}",
+            )
 
 
 def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measured) -> Measured:
     op = node.op
+    if left.dimension in POINTS or right.dimension in POINTS:
+        if op != "-" or left.dimension != right.dimension:
+            raise CgxError(
+                ArithmeticCode.UNIT_INCOMPATIBLE,
+                f"{_show(node)}: a date or time of day is only subtracted from another (a duration) or compared "
+                "with one",
+            )
+        return Measured(arithmetic.add(left.value, arithmetic.neg(right.value)), SECONDS)
     if op in ("+", "-"):
         if left.dimension != right.dimension:
             raise CgxError(

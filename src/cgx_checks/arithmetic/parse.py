@@ -25,8 +25,14 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
+from cgx_checks.arithmetic.predicates import (
+    PREDICATE_FUNCTIONS,
+    check_calendar_arguments,
+    check_rounding_argument,
+    check_truths,
+)
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
-from cgx_checks.arithmetic.tree import Binary, Call, Constant, Literal, Node, Rows, Unary
+from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_core.codes import Code
@@ -39,7 +45,8 @@ _TERMINAL_NAMES = {
     "NUMERAL": "a numeral",
     "NAME": "a constant or function",
     "UNIT": "a unit",
-    "ROW": "a table row (t-3)",
+    "ROW": "a chunk id (t-3, s-12)",
+    "COMPARE": "a comparison (== != < <= > >=)",
     "_MINUS": "'-'",
     "$END": "the end",
 }
@@ -51,9 +58,13 @@ FUNCTIONS: dict[str, range] = {"sqrt": range(1, 2), "cbrt": range(1, 2), "root":
 FUNCTIONS |= {"log": range(1, 3), "log10": range(1, 2), "log2": range(1, 2), "exp": range(1, 2), "abs": range(1, 2)}
 FUNCTIONS |= {name: range(1, MAX_ARGUMENTS + 1) for name in ("mean", "median", "min", "max")}
 FUNCTIONS |= {name: range(count, count + 1) for name, count in PVALUE_ARGUMENTS.items()}
+FUNCTIONS |= PREDICATE_FUNCTIONS
 """The functions an expression may call, with the numbers of arguments each takes. mean, median, min and max
 take any number of values (a table's column, the runs of an experiment), so the count of an average is
-never a number the agent supplies."""
+never a number the agent supplies; so do the predicates all, any, count, sorted_desc and sorted_asc."""
+
+COUNTS = ("rows", "items")
+"""The functions of a chunk id: the body rows of a cited row's table, the items a cited chunk enumerates."""
 
 
 def parse_expression(expression: str) -> Node:
@@ -72,7 +83,13 @@ def parse_expression(expression: str) -> Node:
         tree = cast(Node, expression_parser().parse(expression))
     except UnexpectedInput as error:
         raise CgxError(Code.EXPRESSION_INVALID, _describe(error, expression)) from None
+    if _MAY_HOLD_TRUTHS.search(expression):
+        check_truths(tree)
     return tree
+
+
+# Only an expression with a comparison or a predicate's name can hold a truth value: the others skip the walk.
+_MAY_HOLD_TRUTHS = re.compile("[<>=!\u2264\u2265\u2260]|all|any|count|within|sorted_|is_")
 
 
 @functools.cache
@@ -86,7 +103,7 @@ def expression_parser() -> Lark:
     return Lark.open_from_package(
         "cgx_checks.arithmetic",
         "arithmetic.lark",
-        start="sum",
+        start="expression",
         parser="lalr",
         lexer=_Lexer,
         transformer=_Builder(),
@@ -206,6 +223,11 @@ class _Builder(Transformer[Token, Node]):
             )
         return Constant(CONSTANTS[name], children[0].column or 0)
 
+    def compare(self, children: list[Any]) -> Compare:
+        left, token, right = children
+        op = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!="}.get(str(token), str(token))
+        return Compare(op, left, right, token.column or 0)
+
     def arguments(self, children: list[Node]) -> tuple[Node, ...]:
         return tuple(children)
 
@@ -219,11 +241,10 @@ class _Builder(Transformer[Token, Node]):
         name = str(children[0])
         arguments: tuple[Node, ...] = children[1]
         counts = FUNCTIONS.get(name)
-        if name == "rows":
+        if name in COUNTS:
             raise CgxError(
                 Code.EXPRESSION_INVALID,
-                f"rows at column {children[0].column} takes one table row id as its argument, such as rows(t-3): "
-                "the number of body rows of the table that holds it",
+                f"{name} at column {children[0].column} takes one {_COUNT_MEANINGS[name]}",
             )
         if counts is None:
             raise CgxError(
@@ -237,17 +258,23 @@ class _Builder(Transformer[Token, Node]):
                 Code.EXPRESSION_INVALID,
                 f"{name} at column {children[0].column} takes {wanted} argument(s), not {len(arguments)}",
             )
-        return Call(name, arguments, children[0].column or 0)
+        call = Call(name, arguments, children[0].column or 0)
+        if name in ("round", "sig"):
+            check_rounding_argument(call)
+        elif name in ("date", "time"):
+            check_calendar_arguments(call)
+        return call
 
     def rows(self, children: list[Token]) -> Rows:
         name, row = children
-        if str(name) != "rows":
+        if str(name) not in COUNTS:
             raise CgxError(
                 Code.EXPRESSION_INVALID,
-                f"{name} at column {name.column} takes a number as its argument, not the table row {row}; only "
-                f"rows({row}) takes a row: the number of body rows of its table",
+                f"{name} at column {name.column} takes a number as its argument, not the "
+                f"{'table row' if str(row).startswith('t-') else 'chunk'} {row}; only rows(t-N) takes a row: the "
+                "number of body rows of its table, and items(s-N) a chunk: the number of items it enumerates",
             )
-        return Rows(str(row), name.column or 0)
+        return Rows(str(row), name.column or 0, function=str(name))
 
     def neg(self, children: list[Node]) -> Unary:
         return Unary("-", children[0])
@@ -256,11 +283,17 @@ class _Builder(Transformer[Token, Node]):
         return Unary("+", children[0])
 
 
+_COUNT_MEANINGS = {
+    "rows": "table row id as its argument, such as rows(t-3): the number of body rows of the table that holds it",
+    "items": "chunk id as its argument, such as items(s-12): the number of items the chunk enumerates",
+}
+
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
     "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
-    "the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, and rows(t-N) (the number of body rows of the table "
-    "holding row t-N) are accepted"
+    "round, sig, date(y, m, d), time(h, m), the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), "
+    "items(s-N), and predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, "
+    "sorted_asc, is_<kind>) are accepted"
 )
 
 
@@ -274,4 +307,11 @@ def _describe(error: UnexpectedInput, expression: str) -> str:
         {terminal_text(expression_parser(), _TERMINAL_NAMES, name) for name in getattr(error, "expected", None) or ()}
     )
     accepted = f"; expected {', '.join(names)}" if names else ""
+    if "a unit" in names and isinstance(error, UnexpectedToken) and str(error.token)[:1].isalpha():
+        accepted += (
+            f" ({str(error.token)!r} after a number is no unit the numeral reader knows: write the unit as the text "
+            "does with a symbol or word it knows, such as s, min, h, d, m, km, L, Hz, GB, with at most one "
+            "qualifier word before it, as in 10 GPU hours (docs/numbers.md lists them), or an operator between a "
+            "number and a name, as in 2 * pi)"
+        )
     return f"the expression does not parse: unexpected {found}{accepted}. {_ACCEPTED}"

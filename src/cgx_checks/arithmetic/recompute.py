@@ -34,15 +34,41 @@ import attrs
 
 from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.decimals import decimal_text
+from cgx_checks.arithmetic.enumeration import without_labels
 from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
+from cgx_checks.arithmetic.predicate_check import (
+    PredicateCheck,
+    calendar_problems,
+    counts_json,
+    decide_predicate,
+    license_problems,
+    observation_key_of_predicate,
+    percentage_problems,
+    precision_text,
+    predicate_result,
+    repeat_problems,
+    rounding_problems,
+)
+from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, is_truth
+from cgx_checks.arithmetic.relation_words import word_meaning
+from cgx_checks.arithmetic.tree import (
+    Call,
+    Node,
+    bind_rows,
+    is_plain,
+    literals,
+    map_literals,
+    render,
+    table_rows,
+    walk,
+)
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
-from cgx_checks.arithmetic.tree import Node, bind_rows, is_plain, literals, render, table_rows
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
-from cgx_core.numbers.columns import column_occurrences
+from cgx_core.numbers.columns import column_occurrences, unit_unknown
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
@@ -107,8 +133,10 @@ class Recomputation:
     """The bits of precision that decided an irrational value (None for an exact one)."""
     library: str | None = None
     """The units library and its version, when units were converted."""
-    rows: tuple[tuple[str, int], ...] = ()
-    """Each `rows(t-N)` of the expression with the count of its table's body rows, in order."""
+    counts: tuple[tuple[str, str, int], ...] = ()
+    """Each `rows(t-N)` and `items(s-N)` of the expression with its count (function, chunk, count), in order."""
+    relations: tuple[tuple[str, str], ...] = ()
+    """Each relation of a count()'s conditions with the word of the text it stands for."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (keys sorted, fractions as `p/q`, decimals as strings)."""
@@ -136,8 +164,9 @@ class Recomputation:
             record["precision_bits"] = self.precision
         if self.library is not None:
             record["units_library"] = self.library
-        if self.rows:
-            record["rows"] = dict(self.rows)
+        record.update(counts_json(self.counts))
+        if self.relations:
+            record["relations"] = dict(self.relations)
         return dict(sorted(record.items()))
 
 
@@ -162,14 +191,20 @@ def recompute(
     chunks: Iterable[Chunk] = (),
     rows: Mapping[str, int] | None = None,
     columns: Sequence[str] = (),
-) -> Recomputation:
+    items: Mapping[str, int | None] | None = None,
+) -> Recomputation | PredicateCheck:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
     `relation` is the one the agent names (None: the one the text writes, when it writes one);
     `tolerances` the run's table (hedge phrase -> relative tolerance); `chunks` every chunk of the run,
     searched to say which chunk writes a numeral the cited ones do not; `rows` the number of body rows of
     the table of each table row the proposal cites (for `rows(t-N)`); `columns` the texts of the cited table
-    rows, whose cells are also read with the unit their column header names (`Recall (%): 78.4` is 78.4%).
+    rows, whose cells are also read with the unit their column header names (`Recall (%): 78.4` is 78.4%);
+    `items` the number of items each cited chunk enumerates (None: no enumeration found), for `items(s-N)`.
+
+    A truth-valued expression (a comparison, all, any, within, sorted_desc, sorted_asc, is_<kind>) is a
+    predicate: its `result` is the word the text states it with, and it passes when it holds
+    (`predicate_check.py`).
 
     Raises CgxError when the check cannot be run: the expression or result does not parse
     (`expression-invalid`), is over a cap (`expression-too-large`, `exponent-too-large`,
@@ -183,16 +218,39 @@ def recompute(
     if relation is not None and relation not in RELATIONS:
         raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
     tree = parse_expression(expression)
-    numeral, unit = read_quantity(result)
-    operands = literals(tree)
+    operands = text_literals(tree)
+    if any(item.function == "items" for item in table_rows(tree)):
+        texts = [without_labels(text) if isinstance(text, str) else text for text in texts]
+    written = _occurrences_of(texts)
     read_by_header = tuple(item for row in columns for item in column_occurrences(row))
-    occurrences = _occurrences_of(texts) + read_by_header
-    counts = dict(rows or {})
+    occurrences = written + read_by_header
+    counts, problems = _counts(tree, rows or {}, items or {})
+    problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
+    if is_truth(tree):
+        problems[:0] = _operand_problems(operands, occurrences, chunks)
+        if relation is not None:
+            problems.append((Code.EXPRESSION_INVALID, "`relation` applies to a numeric result, not to a predicate"))
+        meaning, result_problems = predicate_result(result, texts)
+        problems += result_problems
+        problems += license_problems(tree, meaning, texts)[1]
+        problems += rounding_problems(tree, None)
+        if problems:
+            raise ProposalProblems(problems, _listing(occurrences))
+        assert meaning is not None
+        return decide_predicate(
+            bind_rows(tree, counts), _operand_texts(operands), result, meaning, _count_list(tree, counts)
+        )
+    numeral, unit = read_quantity(result)
+    relations, license = license_problems(tree, None, texts)
+    problems += license + rounding_problems(tree, numeral)
     reported = _check_against_texts(
-        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, _uncited_rows(tree, counts)
+        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, problems
     )
     _check_percent_columns(operands, numeral, read_by_header)
-    decided = _decide(bind_rows(tree, counts), operands, reported)
+    bound = bind_rows(tree, counts)
+    decided = _decide(bound, operands, reported, tuple(sorted(relations.items())))
+    unknown = tuple(item for row in columns for item in unit_unknown(row))
+    _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
     restated = _restated_operand(decided, operands, numeral, texts, columns)
     if restated:
         raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
@@ -200,33 +258,93 @@ def recompute(
 
 
 def decide_recorded(
-    expression: str, result: str, relation: str, tolerance: Fraction | None, rows: Mapping[str, int] | None = None
-) -> Recomputation:
+    expression: str,
+    result: str,
+    relation: str,
+    tolerance: Fraction | None,
+    rows: Mapping[str, int] | None = None,
+    items: Mapping[str, int] | None = None,
+) -> Recomputation | PredicateCheck:
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
     the texts were checked when the proposal was prepared)."""
     tree = parse_expression(expression)
+    counts, problems = _counts(tree, rows or {}, dict(items or {}))
+    if problems:
+        raise CgxError(Code.INTERNAL_ERROR, "the record counts no chunk for a rows() or items() of its expression")
+    operands = text_literals(tree)
+    bound = bind_rows(tree, counts)
+    if is_truth(tree):
+        meaning = word_meaning(result) or result
+        return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counts))
     numeral, unit = read_quantity(result)
     hedge = "recorded" if tolerance is not None else None
-    counts = dict(rows or {})
-    if _uncited_rows(tree, counts):
-        raise CgxError(Code.INTERNAL_ERROR, "the record counts no table for a rows(t-N) of its expression")
-    return _decide(bind_rows(tree, counts), literals(tree), _Reported(numeral, unit, relation, hedge, tolerance))
+    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance))
 
 
-def _uncited_rows(tree: Node, counts: Mapping[str, int]) -> list[str]:
-    """The rows of `rows(t-N)` calls that are not table rows the proposal cites."""
-    return list(dict.fromkeys(item.row for item in table_rows(tree) if item.row not in counts))
+def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
+    """The numerals of an expression the text must write: all but the n of round(x, n) and sig(x, n) and the
+    parts of a date() or time() (whose date the text must write: `calendar_problems`)."""
+    if not any(isinstance(node, Call) and node.name in _AGENTS for node in walk(tree)):
+        return literals(tree)
+    agents = agent_arguments(tree)
+    return tuple(literal for literal in literals(tree) if id(literal) not in agents)
 
 
-def observation_key(recomputation: Recomputation) -> str:
+_AGENTS = ROUNDINGS | CALENDAR
+
+
+def _counts(
+    tree: Node, rows: Mapping[str, int], items: Mapping[str, int | None]
+) -> tuple[dict[tuple[str, str], int], list[tuple[str, str]]]:
+    """The count of each rows(t-N) and items(s-N) of the tree, and the problems of those the run cannot count:
+    a row or chunk the proposal does not cite, a chunk with no enumeration."""
+    counts: dict[tuple[str, str], int] = {}
+    problems: list[tuple[str, str]] = []
+    for item in table_rows(tree):
+        known = rows if item.function == "rows" else items
+        if item.row not in known:
+            what = "table row" if item.function == "rows" else "chunk"
+            problems.append(
+                (
+                    ArithmeticCode.OPERAND_NOT_IN_TEXT,
+                    f"{item.function}() counts in a chunk the proposal cites: {item.row} is not a {what} among the "
+                    f"cited chunks (add the {what.split()[-1]} to `cites`)",
+                )
+            )
+            continue
+        total = known[item.row]
+        if total is None:
+            problems.append(
+                (
+                    ArithmeticCode.ENUMERATION_NOT_FOUND,
+                    f"{item.row} writes no enumeration items() can count ((a) (b), (i) (ii), (1) (2), \\item, "
+                    "first ... second), or two that disagree",
+                )
+            )
+            continue
+        counts[item.function, item.row] = total
+    return counts, list(dict.fromkeys(problems))
+
+
+def _count_list(tree: Node, counts: Mapping[tuple[str, str], int]) -> tuple[tuple[str, str, int], ...]:
+    return tuple(dict.fromkeys((item.function, item.row, counts[item.function, item.row]) for item in table_rows(tree)))
+
+
+def _operand_texts(operands: tuple[LiteralNode, ...]) -> tuple[str, ...]:
+    return tuple(_operand_numeral(literal).written for literal in operands)
+
+
+def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
     """A canonical key of what the check observed: the same thing computed from the same operands. Two
     checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
     and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
+    if isinstance(recomputation, PredicateCheck):
+        return observation_key_of_predicate(recomputation)
     key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
     operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
     key += f";operands={','.join(operands)}"
-    if recomputation.rows:
-        key += f";rows={','.join(sorted(row for row, _ in recomputation.rows))}"
+    if recomputation.counts:
+        key += f";counted={','.join(sorted(f'{function}({row})' for function, row, _ in recomputation.counts))}"
     if recomputation.unit is not None:
         key += f";unit={recomputation.unit}"
     if recomputation.relation != "=":
@@ -274,18 +392,41 @@ def _check_against_texts(
     tolerances: Mapping[str, Fraction],
     occurrences: tuple[Occurrence, ...],
     chunks: Iterable[Chunk],
-    uncited_rows: Sequence[str] = (),
+    earlier: Sequence[tuple[str, str]] = (),
 ) -> _Reported:
-    problems: list[tuple[str, str]] = []
-    if uncited_rows:
+    problems = _operand_problems(operands, occurrences, chunks) + list(earlier)
+    results = [
+        item
+        for item in occurrences
+        if item.reported and item.numeral.written == numeral.written and (unit is None or item.unit == unit)
+    ]
+    reported = _Reported(numeral, unit, relation or "=", None, None)
+    if not results:
+        with_unit = f" with the unit {unit.written}" if unit is not None else ""
         problems.append(
             (
                 ArithmeticCode.OPERAND_NOT_IN_TEXT,
-                "rows() counts the rows of a table the proposal cites: "
-                + ", ".join(uncited_rows)
-                + " is not a table row among the cited chunks (add the row to `cites`)",
+                f"the result {numeral.written}{with_unit} is not written in the cited chunks' text (compared as "
+                "written, since its digits set the rounding)",
             )
         )
+    else:
+        reported, relation_problems = _relation(numeral, unit, relation, tolerances, results)
+        problems.extend(relation_problems)
+    problems.extend(_units_missing(operands, numeral, unit, occurrences))
+    free = _free_evidence(operands, numeral)
+    if free:
+        problems.append((ArithmeticCode.EXPRESSION_IS_RESULT, free))
+    if problems:
+        raise ProposalProblems(problems, _listing(occurrences))
+    return reported
+
+
+def _operand_problems(
+    operands: tuple[LiteralNode, ...], occurrences: tuple[Occurrence, ...], chunks: Iterable[Chunk]
+) -> list[tuple[str, str]]:
+    """The numerals of the expression the cited chunks do not write, or not with the unit it gives them."""
+    problems: list[tuple[str, str]] = []
     missing: list[str] = []
     wrong_unit: list[str] = []
     for literal in operands:
@@ -316,31 +457,7 @@ def _check_against_texts(
                 "the expression gives units the text does not write: " + ", ".join(wrong_unit),
             )
         )
-    results = [
-        item
-        for item in occurrences
-        if item.reported and item.numeral.written == numeral.written and (unit is None or item.unit == unit)
-    ]
-    reported = _Reported(numeral, unit, relation or "=", None, None)
-    if not results:
-        with_unit = f" with the unit {unit.written}" if unit is not None else ""
-        problems.append(
-            (
-                ArithmeticCode.OPERAND_NOT_IN_TEXT,
-                f"the result {numeral.written}{with_unit} is not written in the cited chunks' text (compared as "
-                "written, since its digits set the rounding)",
-            )
-        )
-    else:
-        reported, relation_problems = _relation(numeral, unit, relation, tolerances, results)
-        problems.extend(relation_problems)
-    problems.extend(_units_missing(operands, numeral, unit, occurrences))
-    free = _free_evidence(operands, numeral)
-    if free:
-        problems.append((ArithmeticCode.EXPRESSION_IS_RESULT, free))
-    if problems:
-        raise ProposalProblems(problems, _listing(occurrences))
-    return reported
+    return problems
 
 
 def _relation(
@@ -417,6 +534,58 @@ def _check_percent_columns(
             ],
             "the header's unit applies to every cell of its column",
         )
+
+
+def _check_unknown_columns(
+    tree: Node,
+    operands: tuple[LiteralNode, ...],
+    reported: _Reported,
+    unknown: tuple[Occurrence, ...],
+    outcome: str,
+) -> None:
+    """Refuse a percentage whose outcome depends on whether plain cells under a header naming no unit are
+    percentages: `abs(93 - 94)` against "changed by 1%" passes if the column is in percent and fails if it
+    is not, and only the paper can say which. The check is decided on both readings; when they agree (a
+    relative change, `(95 - 90) / 90` against 5.6%, is the same on both) the unit does not matter."""
+    if not reported.numeral.written.endswith("%"):
+        return
+    values = {abs(item.numeral.value) for item in unknown}
+    cells = [
+        literal
+        for literal in operands
+        if literal.unit is None
+        and not literal.text.endswith("%")
+        and abs(Fraction(literal.numerator, literal.denominator)) in values
+    ]
+    if not cells:
+        return
+
+    def as_percent(literal: LiteralNode) -> LiteralNode:
+        if literal not in cells:
+            return literal
+        value = Fraction(literal.numerator, literal.denominator * 100)
+        return literal._replace(text=literal.text + "%", numerator=value.numerator, denominator=value.denominator)
+
+    other: str
+    try:
+        other = _decide(map_literals(tree, as_percent), operands, reported).outcome
+    except CgxError:
+        other = "error"
+    if other == outcome:
+        return
+    shown = ", ".join(dict.fromkeys(literal.text for literal in cells))
+    raise ProposalProblems(
+        [
+            (
+                ArithmeticCode.UNIT_MISSING,
+                f"{shown} {'are cells' if len(cells) > 1 else 'is a cell'} of a column whose header names no unit, "
+                f"and the result {reported.numeral.written} is a percentage: the check is {outcome} if the cells are "
+                f"plain numbers and {other} if they are percentages, so it is not decided; cite a chunk that "
+                "writes the cells' unit, or check a claim that does not depend on it",
+            )
+        ],
+        "a column's unit is read from every header row above it (`Probability (%) / original`)",
+    )
 
 
 def _units_missing(
@@ -548,13 +717,16 @@ def _listing(occurrences: tuple[Occurrence, ...]) -> str:
 # -- deciding --------------------------------------------------------------------------------------------
 
 
-def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) -> Recomputation:
+def _decide(
+    tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported, relations: tuple[tuple[str, str], ...] = ()
+) -> Recomputation:
     numeral = reported.numeral
     rendered = render(tree)
-    operand_texts = tuple(_operand_numeral(literal).written for literal in operands)
-    counted = tuple((item.row, item.total) for item in table_rows(tree) if item.total is not None)
+    operand_texts = _operand_texts(operands)
+    counted = tuple((item.function, item.row, item.total) for item in table_rows(tree) if item.total is not None)
     common = {
-        "rows": tuple(dict.fromkeys(counted)),
+        "counts": tuple(dict.fromkeys(counted)),
+        "relations": relations,
         "expression": rendered,
         "operands": operand_texts,
         "result": numeral.written,
@@ -596,6 +768,8 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
         library = f"pint {library_version()}" if used_units else None
         unit_text = reported.unit.text if reported.unit is not None else None
         detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
+        if reported.relation == "=" and _rounds(tree):
+            detail = f"{detail.rpartition(': ')[0]} ({precision_text(numeral)}): {outcome}"
         return Recomputation(
             value=middle,
             outcome=outcome,
@@ -605,11 +779,27 @@ def _decide(tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported) 
             library=library,
             **common,  # type: ignore[arg-type]
         )
+    if _coarse_dates(tree):
+        raise CgxError(
+            ArithmeticCode.VALUE_UNDECIDED,
+            f"{rendered} uses a date written to a month or a year, which stands for every day in it: its value "
+            f"spans more than the reported {numeral.written} admits, so it cannot be decided",
+        )
     raise CgxError(
         ArithmeticCode.VALUE_UNDECIDED,
         f"the value of {rendered} lies within 2^-{PRECISIONS[-1]} of the bound of the reported {numeral.written}: "
         "it cannot be decided",
     )
+
+
+def _coarse_dates(tree: Node) -> bool:
+    """Whether the expression has a date of a month or a year (an interval of days, not one instant)."""
+    return any(isinstance(node, Call) and node.name == "date" and len(node.arguments) < 3 for node in walk(tree))
+
+
+def _rounds(tree: Node) -> bool:
+    """Whether the expression rounds (round, sig): its detail then says how precisely the result is written."""
+    return any(isinstance(node, Call) and node.name in ROUNDINGS for node in walk(tree))
 
 
 def band(reported: _Reported) -> tuple[Fraction, Fraction]:

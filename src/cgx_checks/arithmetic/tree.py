@@ -8,7 +8,7 @@ signs or operators, which the parenthesis cap does not bound) can never raise Re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from cgx_core.numbers.units import Unit
@@ -48,7 +48,7 @@ class Constant(NamedTuple):
 
 
 class Call(NamedTuple):
-    """A function of the fixed set (`sqrt`, `cbrt`, `root`, `ln`, `log`, `log10`, `log2`, `exp`, `abs`)."""
+    """A function of the fixed set (`sqrt`, `ln`, `mean`, `p_t`, `round`, `all`, `date`, ...: parse.FUNCTIONS)."""
 
     name: str
     arguments: tuple[Node, ...]
@@ -56,15 +56,27 @@ class Call(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """`rows(t-3)`: the number of body rows of the table that holds the row `t-3`, a count the run's tables
-    give rather than a numeral the text writes. `total` is None until the check binds it from the run."""
+    """A count the run gives rather than a numeral the text writes: `rows(t-3)`, the body rows of the table
+    that holds the row `t-3`; `items(s-12)`, the items the chunk `s-12` enumerates. `function` names which;
+    `total` is None until the check binds it from the run."""
 
     row: str
     column: int
     total: int | None = None
+    function: str = "rows"
 
 
-type Node = Literal | Unary | Binary | Constant | Call | Rows
+class Compare(NamedTuple):
+    """A comparison of two values (`8.53 == 8.53`, `0.7 >= 0.65`): a truth value, written at the top of an
+    expression or as a condition of all(), any() or count(). `op` is one of `== != < <= > >=`."""
+
+    op: str
+    left: Node
+    right: Node
+    column: int
+
+
+type Node = Literal | Unary | Binary | Constant | Call | Rows | Compare
 
 # Binding strength of each form, loosest first, as in the grammar: sum, product, unary sign, power, atom.
 _SUM, _PRODUCT, _UNARY, _POWER, _ATOM = range(1, 6)
@@ -83,7 +95,7 @@ def children(node: Node) -> tuple[Node, ...]:
     """The direct operands of a node, left to right."""
     if isinstance(node, Unary):
         return (node.operand,)
-    if isinstance(node, Binary):
+    if isinstance(node, Binary | Compare):
         return (node.left, node.right)
     if isinstance(node, Call):
         return node.arguments
@@ -103,6 +115,15 @@ def literals(node: Node) -> tuple[Literal, ...]:
     return tuple(found)
 
 
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of the tree, the root first (iteratively: no tree is too deep)."""
+    stack: list[Node] = [node]
+    while stack:
+        item = stack.pop()
+        yield item
+        stack.extend(reversed(children(item)))
+
+
 def table_rows(node: Node) -> tuple[Rows, ...]:
     """The `rows(...)` counts of an expression, left to right."""
     found: list[Rows] = []
@@ -116,18 +137,28 @@ def table_rows(node: Node) -> tuple[Rows, ...]:
     return tuple(found)
 
 
-def bind_rows(node: Node, counts: dict[str, int]) -> Node:
-    """The tree with each `rows(t-N)` given its count from `counts` (row id -> rows of its table)."""
+def bind_rows(node: Node, counts: dict[tuple[str, str], int]) -> Node:
+    """The tree with each `rows(t-N)` and `items(s-N)` given its count from `counts`
+    ((function, chunk id) -> count)."""
     if not table_rows(node):
         return node
-    return fold(node, lambda item: item._replace(total=counts[item.row]) if isinstance(item, Rows) else item, _rebuilt)
+    return fold(
+        node,
+        lambda item: item._replace(total=counts[item.function, item.row]) if isinstance(item, Rows) else item,
+        _rebuilt,
+    )
+
+
+def map_literals(node: Node, change: Callable[[Literal], Literal]) -> Node:
+    """The tree with each numeral replaced by `change(numeral)` (to decide it on another reading of them)."""
+    return fold(node, lambda item: change(item) if isinstance(item, Literal) else item, _rebuilt)
 
 
 def _rebuilt(operation: Node, operands: list[Node]) -> Node:
     """An operation with new operands."""
     if isinstance(operation, Unary):
         return operation._replace(operand=operands[0])
-    if isinstance(operation, Binary):
+    if isinstance(operation, Binary | Compare):
         return operation._replace(left=operands[0], right=operands[1])
     assert isinstance(operation, Call)
     return operation._replace(arguments=tuple(operands))
@@ -136,7 +167,7 @@ def _rebuilt(operation: Node, operands: list[Node]) -> Node:
 class _Combine(NamedTuple):
     """On fold's stack: combine the values of this operation's operands, now computed."""
 
-    operation: Unary | Binary | Call
+    operation: Unary | Binary | Call | Compare
 
 
 def fold[T](node: Node, leaf: Callable[[Node], T], combine: Callable[[Node, list[T]], T]) -> T:
@@ -152,7 +183,7 @@ def fold[T](node: Node, leaf: Callable[[Node], T], combine: Callable[[Node, list
             operands = values[len(values) - count :]
             del values[len(values) - count :]
             values.append(combine(item.operation, operands))
-        elif isinstance(item, Unary | Binary | Call):
+        elif isinstance(item, Unary | Binary | Call | Compare):
             stack.append(_Combine(item))
             stack.extend(reversed(children(item)))
         else:
@@ -169,7 +200,7 @@ def is_plain(node: Node) -> bool:
         if isinstance(item, Literal):
             if item.unit is not None:
                 return False
-        elif isinstance(item, Constant | Call):
+        elif isinstance(item, Constant | Call | Compare):
             return False
         else:
             stack.extend(children(item))
@@ -191,8 +222,8 @@ def render(node: Node) -> str:
         elif isinstance(item, Constant):
             done.append((item.name, _ATOM))
         elif isinstance(item, Rows):
-            done.append((f"rows({item.row})", _ATOM))
-        elif isinstance(item, Unary | Binary | Call):
+            done.append((f"{item.function}({item.row})", _ATOM))
+        elif isinstance(item, Unary | Binary | Call | Compare):
             stack.append((item,))
             stack.extend(reversed(children(item)))
         else:
@@ -207,6 +238,10 @@ def render(node: Node) -> str:
                 left = _wrap(left_text, left_level, left_min)
                 right = _wrap(right_text, right_level, right_min)
                 done.append((f"{left} {operation.op} {right}", _BINARY_LEVEL[operation.op]))
+            elif isinstance(operation, Compare):
+                right_text, _ = done.pop()
+                left_text, _ = done.pop()
+                done.append((f"{left_text} {operation.op} {right_text}", _SUM))
             elif isinstance(operation, Call):
                 count = len(operation.arguments)
                 arguments = [text for text, _ in done[len(done) - count :]] if count else []

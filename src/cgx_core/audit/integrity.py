@@ -9,9 +9,15 @@ keeps of that log, and every digest the manifest or the log records.
   of its last line (its head). A finished run whose log is not exactly that is `tampered`: its last line was
   edited or deleted, or the chain was recomputed after a line was rewritten. A log that holds the anchored
   calls and more is a run that went on after it finished: it is no longer finished (`not-finished`);
+- the manifest against start_run's log line, which records what the run was made of: the paper's files, the
+  rubric, the bibliography, the cited copies and offline sources, and (since issue 29) the tolerances' name and
+  digest, the limits and the versions. An edit of any of them in manifest.json, digests recomputed, is
+  `tampered`; a run made before the log recorded the last three says so (`unanchored`) rather than pass them;
 - every file whose digest the manifest holds: rubric.toml, tolerances.toml, ingested.json, each cited copy,
   each finished file (graph.json, rejections.json, report.json), the stored source; and each file of sources/,
   which is named by its own digest;
+- in a run whose log ends at its anchored finish, the folders of checks/: each must be a check of the graph
+  that finish recorded (an extra checks/c-NNN would otherwise sit unseen beside the real ones);
 - state.json, when it says it reflects the anchored call, must be the state that call recorded.
 
 All the problems found are named at once, in one `tampered` error. What no check here can see: a directory
@@ -29,8 +35,12 @@ from typing import Any
 from cgx_core.base.digests import file_digest, graph_json_digest, hex_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.evidence import check_record
 from cgx_core.run import log
 from cgx_core.run.layout import RunPaths
+
+ANCHORED_SINCE_ISSUE_29 = ("tolerances", "limits", "versions")
+"""What start_run's log line records of the manifest since issue 29; a run made before records none of it."""
 
 
 def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = True) -> None:
@@ -52,9 +62,81 @@ def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = 
 
 
 def log_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> tuple[str | None, list[str]]:
-    """The log against its hash chain (raises `run-corrupt`) and against the manifest's anchor: whether the
-    run went on past its anchored finish (and how), and the problems found."""
-    found = log.scan(paths.log, 0, 1, None)
+    """The log against its hash chain (raises `run-corrupt`), the manifest against start_run's line, and the
+    log against the manifest's anchor: whether the run went on past its anchored finish (and how), and the
+    problems found."""
+    entries = log.scan(paths.log, 0, 1, None).entries
+    went_on, problems = _anchor_problems(paths, manifest, entries)
+    return went_on, [*start_problems(paths, manifest, entries), *problems]
+
+
+def _recorded_at_start(manifest: Mapping[str, Any], logged: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """What start_run's log line records of the manifest, by the name of the line's argument: (the line's value,
+    the manifest's)."""
+    rubric, bibliography = _mapping(manifest.get("rubric")), _mapping(manifest.get("bibliography"))
+    manifest_values = {
+        "paper": manifest.get("document"),
+        "rubric": rubric.get("digest"),  # the manifest's rubric name is the rubric's own, the line's its file's
+        "bibliography": bibliography.get("files"),
+        "cited": manifest.get("cited"),
+        "offline_sources": manifest.get("offline_sources"),
+        "store_source": manifest.get("store_source"),
+        **{name: manifest.get(name) for name in ANCHORED_SINCE_ISSUE_29},
+    }
+    logged_values = {**logged, "rubric": _mapping(logged.get("rubric")).get("digest")}
+    return {name: (logged_values.get(name), value) for name, value in manifest_values.items()}
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def start_problems(paths: RunPaths, manifest: Mapping[str, Any], entries: tuple[log.Entry, ...]) -> list[str]:
+    """The manifest against what start_run's line (in the hash chain, and through the anchor in the finish)
+    recorded; a field the line does not record (a run made before it did) is `unanchored`, not compared."""
+    if not entries or entries[0].line.tool != "start_run":
+        return []  # not a run: replay and verify say so
+    logged = entries[0].line.args
+    differing = [
+        name
+        for name, (recorded, value) in _recorded_at_start(manifest, logged).items()
+        if (name in logged or name not in ANCHORED_SINCE_ISSUE_29) and recorded != value
+    ]
+    if not differing:
+        return []
+    return [
+        f"'{paths.root.name}/manifest.json': its {', '.join(differing)} differ from what start_run recorded in the "
+        "log (call 1)"
+    ]
+
+
+def unanchored(paths: RunPaths) -> list[str]:
+    """What the manifest holds that this run's log does not record (it was made before the log did), so an edit
+    of it cannot be detected; [] for a run made since, or a log without a start."""
+    try:
+        with paths.log.open("rb") as handle:
+            first = log.parse_line(handle.readline().removesuffix(b"\n"))
+    except OSError:
+        return []  # no log: check_run says so
+    if first is None or first.tool != "start_run":
+        return []
+    return [name for name in ANCHORED_SINCE_ISSUE_29 if name not in first.args]
+
+
+def unanchored_note(paths: RunPaths) -> str | None:
+    """The note verify and replay give for a run made before its log recorded everything the manifest holds."""
+    missing = unanchored(paths)
+    if not missing:
+        return None
+    return (
+        f"made before its log recorded the manifest's {' and '.join(missing)}: an edit of those in manifest.json "
+        "(and of tolerances.toml, with its digest) cannot be detected; a run made now records them"
+    )
+
+
+def _anchor_problems(
+    paths: RunPaths, manifest: Mapping[str, Any], entries: tuple[log.Entry, ...]
+) -> tuple[str | None, list[str]]:
     finished = manifest.get("finished")
     if not isinstance(finished, Mapping):
         return None, []
@@ -62,7 +144,6 @@ def log_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> tuple[str | No
     anchor = finished.get("log")
     if not isinstance(anchor, Mapping):
         return None, [f"'{run}/manifest.json' records no anchor of the log (its length and head) for its finish"]
-    entries = found.entries
     calls = anchor.get("calls")
     if not isinstance(calls, int) or calls < 1 or calls != finished.get("seq"):
         return None, [f"'{run}/manifest.json': its anchor names call {calls}, its finish call {finished.get('seq')}"]
@@ -84,7 +165,7 @@ def log_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> tuple[str | No
         ]
     if head.line.tool != "finish_run":
         return None, [f"'{run}/calls.jsonl': the anchored call {calls} is {head.line.tool}, not finish_run"]
-    return None, _state_problems(paths, head)
+    return None, _state_problems(paths, head) + _check_folder_problems(paths)
 
 
 def _anchor_holds(entry: log.Entry, anchor: Mapping[str, Any]) -> bool:
@@ -146,6 +227,26 @@ def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
             if path.is_file() and hex_of(file_digest(path)) != path.name:
                 problems.append(f"'{paths.root.name}/sources/{path.name}' is not the source its name's digest names")
     return problems
+
+
+def _check_folder_problems(paths: RunPaths) -> list[str]:
+    """In a run whose log ends at its anchored finish, every entry of checks/ against the checks of graph.json
+    (whose digest the manifest and the finish's line hold): a folder no check names was added, or left by a
+    call that never committed."""
+    if not paths.checks.is_dir():
+        return []
+    try:
+        nodes = json.loads(paths.graph.read_bytes())["nodes"]
+        checks = {node["id"] for node in nodes if check_record(node["attributes"]) is not None}
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # graph.json itself is refused by its digest
+    return [
+        f"'{paths.root.name}/checks/{path.name}' is not a check of the run: the graph its finish recorded has no "
+        f"check '{path.name}' (it was added, or left by a call that never committed; the next changing call "
+        "removes such a folder)"
+        for path in sorted(paths.checks.iterdir())
+        if path.name not in checks
+    ]
 
 
 def graph_problem(paths: RunPaths, graph: Mapping[str, Any]) -> str | None:

@@ -17,11 +17,12 @@ from typing import Any
 
 import attrs
 
-from cgx_core.audit.integrity import digest_problems, log_problems
+from cgx_core.audit.integrity import digest_problems, log_problems, start_problems, unanchored_note
 from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.paper import IngestRequest
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
@@ -56,8 +57,9 @@ def reingest(run: Run, source: Path | None) -> bytes:
     paper = _document_path(run, source)
     recorded = run.manifest["document"]["files"]
     bibliography = run.manifest["bibliography"]["files"]
-    root = _root_of(paper, recorded[0]["name"])
-    for item in bibliography:
+    archive = run.manifest["document"].get("archive") if is_archive(paper) else None
+    root = None if archive is not None else _root_of(paper, recorded[0]["name"])
+    for item in bibliography if archive is None else ():  # an archive's .bib is inside it, compared below
         path = (root if root is not None else paper.parent) / item["name"]
         if not path.is_file() or file_digest(path) != item["digest"]:
             raise CgxError(
@@ -69,6 +71,7 @@ def reingest(run: Run, source: Path | None) -> bytes:
         rubric=run.paths.rubric.read_bytes(),
         rubric_name=run.manifest["rubric"]["name"],
         bibliography_names=tuple(item["name"] for item in bibliography),
+        main=archive["main"] if archive is not None else None,
     )
     ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
     found = [item.to_json() for item in ingested.files]
@@ -129,10 +132,11 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     from cgx_core.tooling.registry import handler_for
 
     run = Run(root, handler_for)
-    tampered = digest_problems(run.paths, run.manifest)
+    found = log.scan(run.paths.log, 0, 1, None)
+    # Before anything is rebuilt: the files against their digests, the manifest against start_run's line.
+    tampered = digest_problems(run.paths, run.manifest) + start_problems(run.paths, run.manifest, found.entries)
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
-    found = log.scan(run.paths.log, 0, 1, None)
     if not found.entries or found.entries[0].line.tool != "start_run":
         raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
     ingested = reingest(run, source)
@@ -176,6 +180,9 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
+    note = unanchored_note(run.paths)
+    if note is not None:
+        body["notes"] = [note]
     if found.tail is not None:
         body["uncommitted_tail"] = found.tail.to_json()
     # state.json is derived, and its layout may change between versions: compare it as JSON, when it reflects

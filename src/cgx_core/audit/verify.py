@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from cgx_core.audit.integrity import check_run, graph_problem
+from cgx_core.audit.integrity import check_run, graph_problem, unanchored_note
 from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_code, recorded_detail
@@ -48,7 +48,8 @@ class RunVerdict:
     differences: tuple[str, ...]
     error: Mapping[str, str] | None = None
     notes: tuple[str, ...] = ()
-    """What changed without being a difference: a check type re-run by another version of its plugin."""
+    """What changed without being a difference (a check type re-run by another version of its plugin), or what
+    this run cannot prove (made before its log recorded all its manifest holds)."""
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self, recurse=True)
@@ -124,7 +125,7 @@ def verify_run(root: Path) -> RunVerdict:
         tolerances=run_tolerances(root, manifest),
     )
     differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
-    notes: list[str] = []
+    notes: list[str] = [note for note in (unanchored_note(paths),) if note is not None]
     errors: list[str] = []
     checks = rerun = 0
     for node in graph["nodes"]:

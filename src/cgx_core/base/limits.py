@@ -26,6 +26,13 @@ MAX_ARGUMENT_BYTES: Final = 2 * 1024 * 1024
 """A call's arguments as JSON, all together: what one accepted call can add to the log (a classify call
 typing every chunk of a 300-chunk paper takes about 40 kB)."""
 
+MAX_ARCHIVE_BYTES: Final = 64 * 1024 * 1024
+"""An archive of a paper's sources as given (arXiv's own limit on a submission is 50 MB)."""
+MAX_ARCHIVE_UNPACKED_BYTES: Final = 256 * 1024 * 1024
+"""What an archive of sources may unpack to, counted while decompressing (a zip bomb's headers lie)."""
+MAX_ARCHIVE_MEMBERS: Final = 5000
+"""Members of one archive of sources (figures included)."""
+
 MAX_INPUT_FILES: Final = 500
 MAX_CHUNKS: Final = 20000
 

@@ -1,6 +1,7 @@
 """The public API for check-type plugins: what a check type provides, and what it gets back.
 
-A check type is an object with the attributes and methods of `CheckType`. A plugin registers it through
+A check type is an object with the attributes and methods of `CheckType` (a subclass of `CheckTypeBase`
+has the optional ones at their defaults). A plugin registers it through
 the `cgx_register_check_types` hook (see `cgx_core.hookspecs` and docs/plugins.md). The built-in types in
 `cgx_checks` use exactly this API, through the same entry-point group, so a third party's type is a
 first-class citizen by construction.
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
 
+from cgx_core.base.digests import canonical_json
 from cgx_core.codes import Code
 from cgx_core.ingest.offline_sources import OfflineSource
 
@@ -100,10 +103,18 @@ class Prepared:
     """A proposal validated against the run: the target, and the inputs the check will run from.
 
     `inputs` is JSON, recorded in the check record and in `checks/c-NNN/inputs.json`; `rerun` gets it
-    back, so it must hold everything the check needs."""
+    back, so it must hold everything the check needs.
+
+    `memo` is never recorded, compared or sent anywhere: it is what `prepare` worked out (a parsed
+    expression, a decided value) for `observation_key` and `run` to reuse, so a check type decides a
+    proposal once. Within one call the engine hands this very `Prepared` to both (a third party's memo stays
+    in its worker, kept for the proposal's inputs); `rerun` (verify) and any `Prepared` rebuilt from a
+    record have `memo=None`, so a type must still be able to work from `inputs` alone, and a memo must hold
+    only what those inputs and the run's document decide (never what a later check of the call changes)."""
 
     target: str
     inputs: Mapping[str, Any]
+    memo: Any = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -132,50 +143,65 @@ class Outcome:
     notices: Sequence[Mapping[str, Any]] = ()
 
 
+def default_observation_key(inputs: Mapping[str, Any]) -> str:
+    """The observation key of a type that defines none: the recorded inputs themselves, as canonical JSON,
+    so only two proposals with the very same inputs are one observation."""
+    return canonical_json(dict(inputs)).decode()
+
+
 @runtime_checkable
 class CheckType(Protocol):
-    """A check type. `name` is the rubric's `[checks]` key.
+    """A check type: exactly what registration requires. `name` is the rubric's `[checks]` key.
 
     `tool` is the tool that proposes it (`run_checks`, `judge_citation`, or `review` for a person's
-    verdict); `proposal_schema` is the JSON schema of a proposal's own fields (besides `type` and
-    `target`); `fallback_for` names the type this one stands in for when that one errs (it is then never
-    proposed directly); `uses_model` says the result rests on the calling model's judgement (its model is
-    recorded); `retry_after_error` lets a check that erred be followed by another on the same target and
-    slot.
+    verdict); `description` is what the agent reads to propose it; `proposal_schema` is the JSON schema of
+    a proposal's own fields (besides `type` and `target`).
 
-    Optional members (read with a default, so they are not part of the protocol's required surface):
-    `codes`, the check type's own codes with their meanings (`plugin_api.define_codes`), the only codes
-    besides the engine's (`PLUGIN_CODES`) its refusals and error outcomes may use; and
-    `another_source_codes`, those of its codes whose error says the source the agent gave is not the
-    cited work's, so the check moves no credence and the agent should try another source (finish_run
-    lists such checks as `untied_citation_checks`)."""
+    Everything else is optional and read with a default, so a member this package adds later never
+    rejects an existing plugin: subclass `CheckTypeBase` to get the defaults written out (and type-checked),
+    or leave them out. The optional members: `fallback_for` (the type this one stands in for when that one
+    errs: it is then never proposed directly; default None), `uses_model` (the result rests on the calling
+    model's judgement, whose model is recorded; default False), `retry_after_error` (a check that erred may be
+    followed by another on the same target and slot; default False), `codes` (the type's own codes with their
+    meanings, `plugin_api.define_codes`: the only codes besides the engine's its refusals and error outcomes
+    may use; default none), `another_source_codes` (those of its codes whose error says the source the
+    agent gave is not the cited work's: finish_run lists such checks as `untied_citation_checks`; default
+    none), and the methods `slot_of`, `observation_key` and `rerun` (see `CheckTypeBase`)."""
 
     name: str
     tool: ProposingTool
     description: str
     proposal_schema: Mapping[str, Any]
-    fallback_for: str | None
-    uses_model: bool
-    retry_after_error: bool
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         """Validate a proposal against the run; refuse it with a fix when it cannot be run."""
-        ...
-
-    def slot_of(self, inputs: Mapping[str, Any]) -> str:
-        """What tells independent checks of this type on one target apart (a citation check's entry);
-        "" for a type that takes one check per target."""
-        ...
-
-    def observation_key(self, prepared: Prepared) -> str:
-        """A canonical key: two proposals that would pass or fail together have one key."""
         ...
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
         """Run the check, in bounded time."""
         ...
 
-    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
-        """Run the check again from its recorded inputs, for `verify`; None when it cannot be re-run
-        (a check that rests on a model's judgement)."""
-        ...
+
+class CheckTypeBase:
+    """A base class for a check type with every optional member of `CheckType` at its default.
+
+    A subclass sets `name`, `tool`, `description` and `proposal_schema` and defines `prepare` and `run`;
+    it overrides what else it needs. `rerun` is deliberately not defined here: a type that defines it is
+    re-run by `verify` from its recorded inputs, and one that does not is reported as not re-runnable (a
+    check that rests on a model's or a person's judgement)."""
+
+    fallback_for: str | None = None
+    uses_model: bool = False
+    retry_after_error: bool = False
+    codes: Mapping[str, str] = MappingProxyType({})
+    another_source_codes: frozenset[str] = frozenset()
+
+    def slot_of(self, inputs: Mapping[str, Any]) -> str:
+        """What tells independent checks of this type on one target apart (a citation check's entry);
+        "" (the default) for a type that takes one check per target."""
+        return ""
+
+    def observation_key(self, prepared: Prepared) -> str:
+        """A canonical key: two proposals that would pass or fail together have one key. The default is
+        the inputs themselves; a type whose inputs can say one thing in several ways should normalise."""
+        return default_observation_key(prepared.inputs)

@@ -24,7 +24,7 @@ import attrs
 from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.base.json_schema import problems
 from cgx_core.base.json_values import json_kind
-from cgx_core.checks.api import CheckType, Outcome, Prepared, Refusal
+from cgx_core.checks.api import Outcome, Prepared, Refusal
 from cgx_core.checks.guard import GuardedCheckType, PluginFailed
 from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
 from cgx_core.checks.view import GraphRunView
@@ -205,7 +205,7 @@ class Proposals:
                 found.append(Refused(Code.PROPOSAL_INVALID, message, fix))
         return found
 
-    def _type_problems(self, kind: str) -> tuple[CheckType | None, list[Refused]]:
+    def _type_problems(self, kind: str) -> tuple[GuardedCheckType | None, list[Refused]]:
         """The check type a proposal names when this tool can propose it (its schema then checks the
         fields, even when the rubric does not declare it), and what is wrong with the type."""
         installed = self.registry.get(kind)
@@ -239,7 +239,7 @@ class Proposals:
             ]
         return check_type, found
 
-    def _field_problem(self, check_type: CheckType, proposal: Mapping[str, Any]) -> Refused | None:
+    def _field_problem(self, check_type: GuardedCheckType, proposal: Mapping[str, Any]) -> Refused | None:
         """Every field of the proposal its type's schema does not accept, named at once."""
         fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
         schema = {"type": "object", **check_type.proposal_schema}
@@ -254,7 +254,7 @@ class Proposals:
             else f"a {check_type.name} proposal has no fields besides type and target",
         )
 
-    def _problems(self, proposal: Any) -> tuple[CheckType | None, list[Refused]]:
+    def _problems(self, proposal: Any) -> tuple[GuardedCheckType | None, list[Refused]]:
         """The proposal's check type, and every problem that can be seen before the plugin reads it: its
         shape, its type, its fields and its target, all at once."""
         found = self._shape_problems(proposal)
@@ -272,7 +272,7 @@ class Proposals:
             found.extend([field] if field is not None else [])
         return check_type, found
 
-    def _target_problem(self, check_type: CheckType, target: str) -> Refused | None:
+    def _target_problem(self, check_type: GuardedCheckType, target: str) -> Refused | None:
         node = self.graph.nodes.get(target)
         if node is None:
             return Refused(Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes")
@@ -305,7 +305,7 @@ class Proposals:
             )
         return None
 
-    def _repeat_problem(self, check_type: CheckType, prepared: Prepared, key: str) -> Refused | None:
+    def _repeat_problem(self, check_type: GuardedCheckType, prepared: Prepared, key: str) -> Refused | None:
         slot = check_type.slot_of(prepared.inputs)
         for earlier in self.existing:
             if earlier.type != check_type.name:
@@ -328,7 +328,7 @@ class Proposals:
                 )
         return None
 
-    def _may_follow_error(self, check_type: CheckType, target: str, slot: str, key: str) -> bool:
+    def _may_follow_error(self, check_type: GuardedCheckType, target: str, slot: str, key: str) -> bool:
         """Whether a check may follow its type's errored checks at this target and slot.
 
         An error moves no credence, so a type that says so (`retry_after_error`: a citation check on
@@ -355,7 +355,7 @@ class Proposals:
 
     # -- running one check ----------------------------------------------------------------------------
 
-    def _outcome(self, check_type: CheckType, prepared: Prepared, cid: str) -> Outcome:
+    def _outcome(self, check_type: GuardedCheckType, prepared: Prepared, cid: str) -> Outcome:
         if self.context.mode == "recover":
             folder = self.run.paths.checks / cid
             try:
@@ -380,7 +380,7 @@ class Proposals:
                 raise  # the wall clock decides no check's result: the proposal is refused instead
             return Outcome("error", failure.message, log=failure.log + "\n", code=failure.code)
 
-    def _record(self, check_type: CheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
+    def _record(self, check_type: GuardedCheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
         from credencegraph.core import Node, Relation
 
         cid = check_id(self.number)
@@ -408,7 +408,7 @@ class Proposals:
             "log": {"path": f"checks/{cid}/", "digest": files_digest(files)},
             "observation": key,
         }
-        if isinstance(check_type, GuardedCheckType) and check_type.budget is not None:
+        if check_type.budget is not None:
             record["tool"]["budget"] = check_type.budget.to_json()  # what bounded a third party's code
         if outcome.notices:
             record["notices"] = [dict(notice) for notice in outcome.notices]
@@ -440,7 +440,7 @@ class Proposals:
         self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
         return cid
 
-    def _fallback(self, primary: CheckType, proposal: Mapping[str, Any], target: str) -> CheckType | None:
+    def _fallback(self, primary: GuardedCheckType, proposal: Mapping[str, Any], target: str) -> GuardedCheckType | None:
         node = self.graph.nodes[target]
         for name, declared in self.rubric.checks.items():
             installed = self.registry.get(name)
@@ -469,7 +469,7 @@ class Proposals:
             return
         assert check_type is not None and isinstance(proposal, dict)
         target = proposal["target"]
-        chain: list[CheckType] = [check_type]
+        chain: list[GuardedCheckType] = [check_type]
         current: Mapping[str, Any] = proposal
         while chain:
             kind = chain.pop()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 import attrs
 
 from cgx_core.base.digests import canonical_json
-from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView
+from cgx_core.checks.api import Outcome, Prepared, ProposingTool, Refusal, RunView, default_observation_key
 from cgx_core.checks.plugin_values import (
     MAX_KEY_CHARS,
     code_problems,
@@ -183,8 +183,8 @@ class GuardedCheckType:
 
     def observation_key(self, prepared: Prepared) -> str:
         if "observation_key" not in self._methods:
-            return canonical_json(dict(prepared.inputs)).decode()
-        value = self._call("observation_key", (prepared.target, dict(prepared.inputs)), None)
+            return default_observation_key(prepared.inputs)
+        value = self._call("observation_key", (prepared.target, dict(prepared.inputs)), None, prepared)
         found = (
             [] if isinstance(value, str) else [f"observation_key must return a string, got a {type(value).__name__}"]
         )
@@ -194,7 +194,7 @@ class GuardedCheckType:
         return value  # type: ignore[no-any-return]
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
-        value = self._call("run", (prepared.target, dict(prepared.inputs), model), run)
+        value = self._call("run", (prepared.target, dict(prepared.inputs), model), run, prepared)
         self._checked("run", outcome_problems(value))
         self._checked("run", self._code_problems(value.code))
         return value  # type: ignore[no-any-return]
@@ -218,20 +218,26 @@ class GuardedCheckType:
 
     # -- the one place a plugin's code is called ------------------------------------------------------------
 
-    def _call(self, method: str, arguments: tuple[Any, ...], view: RunView | None) -> Any:
+    def _call(
+        self, method: str, arguments: tuple[Any, ...], view: RunView | None, prepared: Prepared | None = None
+    ) -> Any:
+        """Call `method` with `arguments` (plain values); `prepared` is the very `Prepared` an in-process type
+        gets back in observation_key and run, with its memo (a worker keeps a third party's memo itself)."""
         if self._worker is None:
-            return self._in_process(method, arguments, view)
+            return self._in_process(method, arguments, view, prepared)
         return self._isolated(self._worker.get(), method, arguments, view)
 
-    def _in_process(self, method: str, arguments: tuple[Any, ...], view: RunView | None) -> Any:
+    def _in_process(
+        self, method: str, arguments: tuple[Any, ...], view: RunView | None, prepared: Prepared | None
+    ) -> Any:
         function = getattr(self.plugin, method)
         try:
             if method == "prepare":
                 return function(arguments[0], view)
             if method == "observation_key":
-                return function(Prepared(*arguments))
+                return function(prepared or Prepared(*arguments))
             if method == "run":
-                return function(Prepared(arguments[0], arguments[1]), view, model=arguments[2])
+                return function(prepared or Prepared(arguments[0], arguments[1]), view, model=arguments[2])
             if method == "rerun":
                 return function(arguments[0], view)
             return function(*arguments)

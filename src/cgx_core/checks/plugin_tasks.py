@@ -22,6 +22,7 @@ from typing import Any, Final
 import attrs
 
 from cgx_core.base.budget_worker import OutOfCpu, ask
+from cgx_core.base.digests import canonical_json
 from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
 from cgx_core.checks.plugin_values import error_message, error_trace
 from cgx_core.ingest.offline_sources import OfflineSource
@@ -139,12 +140,16 @@ def call(payload: tuple[str, str, str, Mode, tuple[Any, ...]]) -> tuple[Any, ...
         view = RemoteRunView(mode)
         if method == "prepare":
             value = check_type.prepare(arguments[0], view)
+            if isinstance(value, Prepared) and value.memo is not None:
+                _keep_memo((module, name, _memo_key(value.inputs)), value.memo)
         elif method == "slot_of":
             value = check_type.slot_of(arguments[0])
         elif method == "observation_key":
-            value = check_type.observation_key(Prepared(*arguments))
+            memo = _memos.get((module, name, _memo_key(arguments[1])))
+            value = check_type.observation_key(Prepared(*arguments, memo=memo))
         elif method == "run":
-            value = check_type.run(Prepared(arguments[0], arguments[1]), view, model=arguments[2])
+            memo = _memos.pop((module, name, _memo_key(arguments[1])), None)
+            value = check_type.run(Prepared(arguments[0], arguments[1], memo=memo), view, model=arguments[2])
         elif method == "rerun":
             value = check_type.rerun(arguments[0], view)
         else:
@@ -154,6 +159,28 @@ def call(payload: tuple[str, str, str, Mode, tuple[Any, ...]]) -> tuple[Any, ...
         raise  # the worker's budget: it reports them itself
     except BaseException as error:  # the plugin's code, whatever it raised (SystemExit and KeyboardInterrupt too)
         return ("raised", type(error).__name__, error_message(error), error_trace(error)[-MAX_TRACE_CHARS:])
+
+
+MAX_MEMOS: Final = 64
+"""How many proposals' memos a worker keeps between their prepare and their run (a call runs its proposals
+one after another, so a few are enough; the oldest goes first)."""
+
+_memos: dict[tuple[str, str, str], Any] = {}
+
+
+def _memo_key(inputs: Any) -> str:
+    """The proposal a memo belongs to: its inputs as canonical JSON (the parent sends them back as given)."""
+    try:
+        return canonical_json(_copied(inputs)).decode()
+    except (TypeError, ValueError):
+        return repr(inputs)
+
+
+def _keep_memo(key: tuple[str, str, str], memo: Any) -> None:
+    _memos.pop(key, None)
+    _memos[key] = memo
+    while len(_memos) > MAX_MEMOS:
+        del _memos[next(iter(_memos))]
 
 
 def plain(value: Any) -> tuple[Any, ...]:

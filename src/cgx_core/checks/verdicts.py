@@ -16,6 +16,7 @@ from cgx_core.checks.engine import existing_checks
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.divorce import divorced
 from cgx_core.graph.edit import replace_nodes
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import stamped_node
@@ -76,11 +77,31 @@ def assess(graph: Graph, rubric: Rubric, run_id: str, tool: str) -> Graph:
     return replace_nodes(graph, {node.id: stamped_node(graph.nodes[node.id], run_id, tool) for node in assessed})
 
 
-def gate(graph: Graph, rubric: Rubric) -> None:
-    """Refuse a graph that does not pass `credencegraph check --level assessed --rubric-credences`."""
+ASSESSED_CODES = frozenset({"unassessed", "no-evidence", "missing-reason", "compile-error"})
+
+
+def gate_findings(graph: Graph, rubric: Rubric) -> list[Any]:
+    """What `credencegraph check --level assessed --rubric-credences` finds, without building a table per fan-in.
+
+    At `assessed` credencegraph compiles the graph, and compiling builds each variable's table over all its
+    parents (2^33 entries for a claim on 32 results). Compiling the parent-divorced graph (graph/divorce.py)
+    fails exactly when the graph's does (same bases, observations and cycles), so the levels below and the
+    rubric's credences are checked on the graph itself and the assessed level on the divorced one, keeping
+    its findings of that level about the run's own nodes."""
     from credencegraph.rubric import check_graph
 
-    findings = check_graph(graph, rubric, "assessed", rubric_credences=True)
+    checked = divorced(graph)
+    if checked is graph:
+        return list(check_graph(graph, rubric, "assessed", rubric_credences=True))
+    findings = list(check_graph(graph, rubric, "typed", rubric_credences=True))
+    return findings + [
+        finding for finding in check_graph(checked, rubric, "assessed") if finding.diagnostic in ASSESSED_CODES
+    ]
+
+
+def gate(graph: Graph, rubric: Rubric) -> None:
+    """Refuse a graph that does not pass `credencegraph check --level assessed --rubric-credences`."""
+    findings = gate_findings(graph, rubric)
     if not findings:
         return
     counts: dict[str, int] = {}

@@ -26,10 +26,14 @@ from cgx_core.base.digests import bytes_digest
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_CHUNKS, MAX_INPUT_FILES, MAX_LATEX_BYTES, MAX_PDF_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
+from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
 from cgx_core.ingest.paper_root import PaperRoot
+from cgx_core.ingest.sentences import mend_sentences
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
+
+    from cgx_core.ingest.pdf.reading import PdfReading
 
 _INPUT_MACROS = frozenset({"input", "include"})
 _BIB_MACROS = frozenset({"bibliography", "addbibresource", "addglobalbib"})
@@ -78,6 +82,9 @@ class Document:
     """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
     the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
+    pdf: PdfReading | None = attrs.field(default=None, eq=False, repr=False)
+    """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
+    from them: cgx_core.ingest.pdf)."""
 
     @property
     def main(self) -> DocumentFile:
@@ -120,18 +127,21 @@ def read_bibliography(boundary: PaperRoot, path: Path, *, what: str, named_by: s
 
 
 def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
-    from credencegraph.ingest.pdf import PdfError, read_pdf
+    from credencegraph.ingest.pdf import PdfError
+
+    from cgx_core.ingest.pdf.reading import read_pdf_document
 
     data = path.read_bytes()
     if not data.startswith(b"%PDF-"):
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' is named .pdf but is not a PDF (no %PDF- header)")
     try:
-        chunks = read_pdf(path)
+        reading = read_pdf_document(path)
     except PdfError as error:
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")
-    return _checked(Document("pdf", (DocumentFile(name, data),), tuple(chunks), (), root=boundary), path)
+    document = Document("pdf", (DocumentFile(name, data),), reading.chunks, (), root=boundary, pdf=reading)
+    return _checked(document, path)
 
 
 class _LatexFiles:
@@ -220,6 +230,43 @@ class _LatexFiles:
             for match in _UNFOLLOWED.finditer(text)
         )
 
+    def walk_classes(self) -> list[Chunk]:
+        """The front matter of the files the main file's classes and packages input themselves (see
+        `class_files`); a file that cannot be read within the root is listed as not followed."""
+        main = self.order[0]
+        chunks: list[Chunk] = []
+        for name, extension in loaded_classes(_uncommented(self.files[main].data.decode("utf-8"))):
+            loaded = f"{name}{extension}"
+            for argument in self.class_inputs(name, loaded, main):
+                path = self.folder / argument
+                label = _input_label(argument)
+                try:
+                    file = self.boundary.name_of(path, what=label, named_by=loaded)
+                    if file in self.files:  # the document inputs it too: credencegraph reads it
+                        continue
+                    if not path.is_file():
+                        self.not_followed.append(f"{label} (loaded by {loaded}: no such file)")
+                        continue
+                    text = self.read(path, what=label, named_by=loaded)
+                except CgxError as error:
+                    self.not_followed.append(f"{label} (loaded by {loaded}: {error.code})")
+                    continue
+                chunks.extend(front_matter(file, _uncommented(text)))
+        return chunks
+
+    def class_inputs(self, name: str, loaded: str, main: str) -> list[str]:
+        """The files a class or package inputs: from its file in the paper's folder, read within the root,
+        else what `KNOWN_INPUTS` says its published source inputs."""
+        local = self.folder / loaded
+        try:
+            self.boundary.name_of(local, what=f"the class '{loaded}'", named_by=main)
+            if local.is_file():
+                return inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
+        except CgxError as error:
+            self.not_followed.append(f"{loaded} (loaded by {main}: {error.code})")
+            return []
+        return list(KNOWN_INPUTS.get(name, ())) if loaded.endswith(".cls") else []
+
     def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...]) -> None:
         r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).
 
@@ -263,7 +310,9 @@ class _LatexFiles:
         if not found and self.prints_bibliography:
             # The paper prints a bibliography whose .bib it does not name (a class file adds it, as
             # ReScience's does): the .bib files beside the main file are the ones LaTeX would find.
-            beside = sorted(path for path in self.folder.glob("*.bib") if path.is_file())
+            beside = sorted(
+                path for path in self.folder.glob("*.bib") if path.is_file() and not path.name.startswith(".")
+            )
             found = [self.boundary.name_of(path, what=f"the bibliography '{path.name}'") for path in beside]
         return tuple(found)
 
@@ -286,6 +335,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
     files = _LatexFiles(main, boundary)
     files.walk(main)
+    front = files.walk_classes()
     try:
         with watch(files.admits) as reading:
             chunks = read_latex(main)
@@ -303,7 +353,12 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
         raise _unadmitted(files, reading.refused[0])
     ordered = tuple(files.files[name] for name in files.order)
     document = Document(
-        "latex", ordered, tuple(chunks), files.bibliographies(), root=boundary, not_followed=tuple(files.not_followed)
+        "latex",
+        ordered,
+        mend_sentences([*front, *chunks]),
+        files.bibliographies(),
+        root=boundary,
+        not_followed=tuple(files.not_followed),
     )
     return _checked(document, main)
 

@@ -9,6 +9,7 @@ process; replay runs the same step to rebuild the graph a run started from.
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ import attrs
 
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES
 from cgx_core.errors import CgxError
+from cgx_core.ingest.archive import is_archive, unpack
 from cgx_core.ingest.bibliography import (
     BibEntry,
     annotate_references,
@@ -25,7 +27,9 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
-from cgx_core.ingest.tables import read_tables
+from cgx_core.ingest.pdf.limits import pdf_limits
+from cgx_core.ingest.pdf.tables import read_pdf_tables
+from cgx_core.ingest.tables import TableReading, read_tables
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -44,6 +48,8 @@ class IngestRequest:
     """start_run's `bibliography` argument: a .bib the paper does not name."""
     bibliography_names: tuple[str, ...] | None = None
     """For replay: the .bib files the run recorded, by name relative to the root (instead of finding them)."""
+    main: str | None = None
+    """start_run's `main` argument: the main file inside an archive of sources (else it is found)."""
 
 
 @attrs.frozen
@@ -62,16 +68,30 @@ class Ingested:
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
     not_followed: tuple[str, ...] = ()
     """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
+    limits: dict[str, Any] | None = None
+    """What a PDF run could not read (cgx_core.ingest.pdf.limits); None for LaTeX."""
+    archive: dict[str, str] | None = None
+    """The archive of sources the paper was unpacked from: its name, digest and main file (cgx_core.ingest.archive)."""
 
 
 def ingest_paper(request: IngestRequest) -> Ingested:
-    """Read the paper and build the ingested graph (in this process: `cgx_core.ingest.worker` bounds it)."""
+    """Read the paper and build the ingested graph (in this process: `cgx_core.ingest.worker` bounds it). An
+    archive of sources is unpacked into a fresh folder, read with that folder as the root, and removed."""
+    paper = Path(request.paper)
+    if not is_archive(paper):
+        return _ingest_read(request, read_document(paper, Path(request.root) if request.root is not None else None))
+    with tempfile.TemporaryDirectory(prefix="cgx-archive-") as folder:
+        unpacked = unpack(paper, Path(folder), request.main)
+        ingested = _ingest_read(request, read_document(unpacked.main, Path(folder)))
+        return attrs.evolve(ingested, archive=unpacked.to_json())
+
+
+def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
     from credencegraph.core import dumps
 
     from cgx_core.graph.rubric import load_rubric_bytes
 
     rubric = load_rubric_bytes(request.rubric, request.rubric_name)
-    document = read_document(Path(request.paper), Path(request.root) if request.root is not None else None)
     bibs = _bibliographies(request, document)
     graph, report = ingest(document, bibs, rubric)
     if request.bibliography is None and request.bibliography_names is None:
@@ -89,7 +109,15 @@ def ingest_paper(request: IngestRequest) -> Ingested:
         keys,
         tuple(reference_identifiers(graph)),
         document.not_followed,
+        _limits(document),
     )
+
+
+def _limits(document: Document) -> dict[str, Any] | None:
+    """What a PDF run could not read; its tables read again (cheap, and the same: reading is a function)."""
+    if document.pdf is None:
+        return None
+    return pdf_limits(document.pdf, read_pdf_tables(document.pdf.analysis, document.chunks), document.chunks)
 
 
 def _bibliographies(request: IngestRequest, document: Document) -> list[DocumentFile]:
@@ -115,6 +143,10 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
             entries.setdefault(key, entry)
     tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
     chunks = tables.prose(document.chunks)
+    if document.pdf is not None:
+        pdf_tables = read_pdf_tables(document.pdf.analysis, chunks)
+        chunks = pdf_tables.prose(chunks)
+        tables = TableReading(pdf_tables.rows)
     resolved = {chunk.key for chunk in chunks if chunk.unit == "reference" and chunk.key}
     cited = list(dict.fromkeys([*cited_keys(chunks), *tables.cites]))
     added = reference_chunks(entries, cited, resolved)

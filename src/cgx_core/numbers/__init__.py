@@ -8,12 +8,13 @@ type's grammar lexed. docs/numbers.md has the table of
 written forms; the modules' docstrings have the rules and why.
 """
 
-from cgx_core.numbers.numeral import Numeral, fraction_text, numeral_from_parts
+from cgx_core.numbers.numeral import Numeral, NumeralError, fraction_text, numeral_from_parts
 from cgx_core.numbers.reader import Occurrence, find_numerals, read_numeral, read_quantity, read_text, read_token
 from cgx_core.numbers.units import Unit, read_unit
 
 __all__ = [
     "Numeral",
+    "NumeralError",
     "Occurrence",
     "Unit",
     "find_numerals",

@@ -8,9 +8,19 @@ plain 78.4 compares 0.784 with 78.4 and fails on a true claim.
 
 `column_occurrences` reads a table row's text as `cgx_core.ingest.tables` writes it (the title, then
 `row LABEL` or `unlabelled row`, then `Header: cell` parts joined by `; `) and gives, for each numeral of a
-cell whose header ends with a unit in parentheses or brackets, the same numeral carrying that unit (a
+cell whose header names a unit in parentheses or brackets, the same numeral carrying that unit (a
 percent header makes a percent numeral). They are added to the numerals the row's text writes, never in
 place of them: the plain 78.4 stays readable too.
+
+A header of several rows is written top to bottom, joined with ` / ` (`Probability (\\%) / original` for a
+`\\multicolumn` over two columns above `original` and `reproduction`), so the unit is read from *every*
+header row above the cell: a grouped header's unit applies to each column under it. Two rows that name
+different units leave the column's unit unknown (`unit_unknown`), as does a header that names none: a
+percentage computed from such cells cannot be decided on one reading of them (see the arithmetic check).
+
+`cells_text` is the row's text without what start_run adds to it (its `Table N` title, `\\ref{...}` and
+caption reference): the numerals a check may take from a row are the paper's cells, never the 2 of
+"Table 2" or the 112 of "caption s-112".
 """
 
 from __future__ import annotations
@@ -34,26 +44,58 @@ _PERCENT = frozenset({"%", "percent", "pct"})
 
 def column_occurrences(row_text: str) -> tuple[Occurrence, ...]:
     """Each numeral of the row's cells read with the unit its header names (nothing for other headers)."""
-    found = _ROW.search(row_text)
-    if found is None:
-        return ()
-    parts = row_text[found.start() + 2 :].split("; ")[1:]  # the first part is the row's label
     occurrences: list[Occurrence] = []
-    for part in parts:
-        header, separator, cell = part.partition(": ")
-        if not separator:
-            continue
+    for header, cell in _cells(row_text):
         unit = header_unit(header)
         if unit is None:
             continue
-        for occurrence in read_text(cell):
-            if occurrence.unit is not None or occurrence.numeral.written.endswith("%") or not occurrence.reported:
-                continue
+        for occurrence in _plain_numerals(cell):
             if isinstance(unit, str):  # a percentage
                 occurrences.append(attrs.evolve(occurrence, numeral=_percent(occurrence.numeral)))
             else:
                 occurrences.append(attrs.evolve(occurrence, unit=unit))
     return tuple(occurrences)
+
+
+def unit_unknown(row_text: str) -> tuple[Occurrence, ...]:
+    """The plain numerals of the row's cells whose header names no unit, or names two that differ: cells
+    that may be percentages, counts or anything else the paper does not say."""
+    return tuple(
+        occurrence
+        for header, cell in _cells(row_text)
+        if header_unit(header) is None
+        for occurrence in _plain_numerals(cell)
+    )
+
+
+def cells_text(row_text: str) -> str:
+    """The row's own text, from its label on: the paper's cells without the title start_run adds."""
+    found = _ROW.search(row_text)
+    return row_text if found is None else row_text[found.start() + 2 :]
+
+
+def _cells(row_text: str) -> list[tuple[str, str]]:
+    """(header, cell) of each cell of a row's text, its label's included; the header is "" for a cell
+    written without one (a table without a header); [] for a text that is no row."""
+    found = _ROW.search(row_text)
+    if found is None:
+        return []
+    label, *parts = row_text[found.start() + 2 :].split("; ")
+    parts.insert(0, label.removeprefix("row ") if label.startswith("row ") else "")
+    cells = []
+    for part in parts:
+        header, separator, cell = part.partition(": ")
+        cells.append((header, cell) if separator else ("", part))
+    return cells
+
+
+def _plain_numerals(cell: str) -> list[Occurrence]:
+    """The numerals a cell reports without a unit or percent sign of its own."""
+    return [
+        occurrence
+        for occurrence in read_text(cell)
+        if occurrence.unit is None and not occurrence.numeral.written.endswith("%") and occurrence.reported
+    ]
 
 
 def row_title(row_text: str) -> str:
@@ -63,14 +105,38 @@ def row_title(row_text: str) -> str:
 
 
 def header_unit(header: str) -> Unit | str | None:
-    """The unit a column header ends with: `"%"` for a percentage, a `Unit`, or None."""
+    """The unit a column's header rows name (each row's part, top to bottom): `"%"` for a percentage, a
+    `Unit`, or None when none names one or two name different ones."""
+    named = {unit for part in _header_rows(header) if (unit := _row_unit(part)) is not None}
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def _header_rows(header: str) -> list[str]:
+    """A header's rows: its parts between the ` / ` that join them, outside parentheses and brackets (the
+    unit `(m / s)` is one part)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(header):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and header.startswith(" / ", index):
+            parts.append(header[start:index])
+            start = index + 3
+    parts.append(header[start:])
+    return parts
+
+
+def _row_unit(header: str) -> Unit | str | None:
+    """The unit one header row ends with, in parentheses or brackets."""
     found = _HEADER_UNIT.search(header)
     if found is None:
         return None
     text = re.sub(r"[$\\{}]", "", found["unit"]).strip()
     if text.lower() in _PERCENT:
         return "%"
-    read = read_unit(text)
+    read = read_unit(text, alone=True)
     if read is None or read[1] != len(text):
         return None
     return read[0]

@@ -15,7 +15,15 @@ from typing import Any
 
 import attrs
 
+from cgx_core.errors import CgxError
+
 _HALF = Fraction(1, 2)
+
+
+class NumeralError(CgxError):
+    """A numeral the reader cannot read, or one over its caps: its own class, so a check type that catches
+    it catches only what the reader raises (it is still a `CgxError`, with one of the reader's codes:
+    `expression-invalid`, `expression-too-large`, `exponent-too-large`)."""
 
 
 @attrs.frozen

@@ -23,7 +23,7 @@ The rules, and why:
 * Digits glued to an identifier are not numerals: after a letter (`v2`, `H2O`), after `_` (`H_0`), or
   after a letter and a hyphen outside mathematics (`s-012`, `CIFAR-10`). Inside mathematics a hyphen after
   a letter subtracts (`$T-1$` contains 1). A control word is not an identifier: `\pm0.5` contains 0.5.
-* Version and section numbers (`1.2.3`) are not numerals.
+* Version and section numbers (`1.2.3`) are not numerals, nor is an ISO date (`2019-03-04`, see `dates.py`).
 * Powers of ten: `2.7e-9` is one numeral. `4.1 \times 10^{-3}` (also `\cdot`, U+00D7, U+00B7, U+22C5, `*`, with
   `$` anywhere between the parts, as in `4.1$\times$10$^{-3}$`) is `4.1e-3`; `10^{4}`, `10$^4$` and
   `$10^4$` are `1e4`. Their written parts (`4.1`, `10`, `-3`, the power `1e-3`) are parts. Another base
@@ -52,9 +52,9 @@ from typing import NoReturn
 import attrs
 
 from cgx_core.codes import Code
-from cgx_core.errors import CgxError
+from cgx_core.numbers.dates import ISO_DATE
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
-from cgx_core.numbers.numeral import Numeral, numeral_from_parts
+from cgx_core.numbers.numeral import Numeral, NumeralError, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
 from cgx_core.numbers.siunitx import expand_siunitx
 from cgx_core.numbers.units import Unit, clean_unit_text, read_unit, unit_after
@@ -133,7 +133,7 @@ _NOT_DIGIT = re.compile(r"[^0-9]")
 
 def read_text(text: str) -> tuple[Occurrence, ...]:
     """Every numeral of a chunk's text where it is written, in order (rules: module docstring)."""
-    source = _NAMES.sub(" ", expand_siunitx(text))
+    source = ISO_DATE.sub(_blank, _NAMES.sub(" ", expand_siunitx(text)))
     spans = _math_spans(source)
     starts = [start for start, _ in spans]
     found: list[tuple[int, int, Occurrence]] = []
@@ -150,6 +150,11 @@ def read_text(text: str) -> tuple[Occurrence, ...]:
         found.append((match.start(), 0, Occurrence(numeral, unit_after(source, match.end()), relation, hedge)))
     found.sort(key=lambda item: (item[0], item[1]))
     return tuple(occurrence for _, _, occurrence in found)
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A date the text writes, as spaces: `2019-03-04` is one date, not the numerals 2019, -3 and -4."""
+    return " " * len(match[0])
 
 
 def find_numerals(text: str) -> tuple[Numeral, ...]:
@@ -295,7 +300,7 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
     MAX_EXPONENT.
     """
     if len(text) > MAX_RESULT_CHARS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} has {len(text)} characters; at most {MAX_RESULT_CHARS} are accepted",
         )
@@ -315,12 +320,12 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
     if chosen is None:
         _not_a_numeral(text, role)
     assert chosen is not None
-    rest = clean_unit_text(cleaned[end:]).strip()
+    rest = clean_unit_text(cleaned[end:]).rstrip()
     unit: Unit | None = None
-    if rest:
+    if rest.strip():
         found = read_unit(rest)
         if found is None or rest[found[1] :].strip() or chosen.written.endswith("%"):
-            _not_a_numeral(text, role)
+            _not_a_unit(text, role, rest[found[1] :] if found else rest)
         unit = found[0]
     return chosen, unit
 
@@ -329,7 +334,7 @@ def read_numeral(text: str, role: str = "result") -> Numeral:
     """One numeral as an agent writes it, without a unit (see `read_quantity`)."""
     numeral, unit = read_quantity(text, role)
     if unit is not None:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_INVALID, f"the {role} {text!r} has a unit ({unit.written}); give the number alone"
         )
     return numeral
@@ -347,17 +352,17 @@ def read_token(
     """A numeral token a grammar has lexed (`350`, `6.25`, `1.2e3`: ASCII digits, a point, an `e` power), read
     with the reader's rules to the same exact value and written form. A caller that lexes a `%` or a scale
     suffix (`50k`) strips it and passes `percent` or `exponent`; a grammar with a larger power cap passes its
-    own `max_exponent` and `exponent_code`. CgxError when the token is over the caps."""
+    own `max_exponent` and `exponent_code`. NumeralError when the token is over the caps."""
     mantissa, marker, power = text.lower().partition("e")
     if marker:
         exponent = _read_exponent(power)
         if abs(exponent) > max_exponent:
-            raise CgxError(
+            raise NumeralError(
                 exponent_code, f"the numeral {text[:30]} at column {column} has a power of ten above {max_exponent}"
             )
     integer, _, fraction = mantissa.partition(".")
     if len(integer) + len(fraction) > MAX_NUMERAL_DIGITS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the numeral at column {column} has {len(integer) + len(fraction)} digits; "
             f"at most {MAX_NUMERAL_DIGITS} are accepted",
@@ -368,19 +373,31 @@ def read_token(
 def _check_caps(match: re.Match[str], text: str, role: str) -> None:
     digits = len(_NOT_DIGIT.sub("", match["grouped"] or match["integer"] or "")) + len(match["fraction"] or "")
     if digits > MAX_NUMERAL_DIGITS:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} {text[:20]!r}... has {digits} digits; at most {MAX_NUMERAL_DIGITS} are accepted",
         )
     exponent = match["e"] or match["times"] or match["timesb"] or match["power"] or match["powerb"]
     if exponent is not None and abs(_read_exponent(exponent)) > MAX_EXPONENT:
-        raise CgxError(
+        raise NumeralError(
             Code.EXPONENT_TOO_LARGE, f"the {role} {text[:30]!r} has a power of ten above {MAX_EXPONENT} in magnitude"
         )
 
 
+def _not_a_unit(text: str, role: str, unread: str) -> NoReturn:
+    """The refusal of a quantity whose unit cannot be read: it names the words and what to write."""
+    words = " ".join(unread.split())[:40]
+    raise NumeralError(
+        Code.EXPRESSION_INVALID,
+        f"the {role} {text[:60]!r} ends with {words!r}, which the numeral reader does not read as a unit: write "
+        "the unit as the text does with a symbol or word it knows (s, min, h, d, day, m, km, g, kg, L, mL, Hz, "
+        "GB, %, ...; one qualifier word may stand before it, as in '10 GPU hours'), or the number alone; "
+        "docs/numbers.md lists the units",
+    )
+
+
 def _not_a_numeral(text: str, role: str) -> NoReturn:
-    raise CgxError(
+    raise NumeralError(
         Code.EXPRESSION_INVALID,
         f"the {role} {text[:60]!r} is not one numeral; write it as the text does, such as 350, -4, 0.35, 0.8%, "
         "1.2e3, 12,000 or 2 days",

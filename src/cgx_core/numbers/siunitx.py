@@ -65,6 +65,30 @@ _UNITS: Final = {
     "litre": "L",
     "liter": "L",
 }
+_ABBREVIATED_PREFIXES: Final = {
+    "s": "fpnum",
+    "m": "fpnumck",
+    "g": "fpnumk",
+    "mol": "pnumk",
+    "A": "pnumk",
+    "L": "um",
+    "Hz": "mkMGT",
+    "N": "mkM",
+    "Pa": "kMG",
+    "V": "mk",
+    "W": "umkMG",
+    "J": "k",
+    "eV": "mkMGT",
+    "B": "kMGT",
+}
+_ABBREVIATED: Final = {
+    prefix + base: prefix.replace("u", "\N{MICRO SIGN}") + base
+    for base, prefixes in (_ABBREVIATED_PREFIXES | {"min": "", "h": "", "K": ""}).items()
+    for prefix in ("", *prefixes)
+}
+r"""siunitx's abbreviated units (`\ps`, `\km`, `\GHz`, ...), each written as the symbol `units.py` reads."""
+_SPELLED_OUT: Final = frozenset(name for name in _UNITS if len(name) > 3)
+r"""Unit macros whose name is a whole word (`\second`, `\metre`): read as a unit after a numeral in prose too."""
 _POWERS: Final = {"square": 2, "cubic": 3, "squared": 2, "cubed": 3}
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # so no exponent reads as a numeral of its own
 _UNIT_MACRO = re.compile(r"\\([A-Za-z]+)(?:\s*\{([^{}]*)\})?|\s+|~|\\[,;:! ]|\.")
@@ -123,8 +147,8 @@ def unit_text(argument: str) -> str:
             terms[-1][1] = int(terms[-1][1]) * _POWERS[name]
         elif name == "tothe" and terms and (match[2] or "").strip().lstrip("-").isdigit():
             terms[-1][1] = int(terms[-1][1]) * int((match[2] or "").strip())
-        elif name in _UNITS:
-            symbol = _UNITS[name]
+        elif name in _UNITS or (name in _ABBREVIATED and not prefix):
+            symbol = _UNITS.get(name) or _ABBREVIATED[name]
             if prefix and symbol == "kg":
                 return ""
             exponent = -power_next if divide_next else power_next
@@ -133,6 +157,32 @@ def unit_text(argument: str) -> str:
         else:
             return ""
     return " ".join(str(symbol) + ("" if power == 1 else str(power).translate(_SUPERSCRIPT)) for symbol, power in terms)
+
+
+_POSTFIX: Final = frozenset({"squared", "cubed", "tothe"})
+_MACRO_WITH_ARGUMENT = re.compile(r"\\([A-Za-z]+)(?![A-Za-z])(?:\s*\{[^{}]*\})?")
+_PROSE_UNIT = re.compile(
+    r"(?:\s|~|\\[,;:! ])*(?P<run>(?:\\(?:[A-Za-z]+)(?![A-Za-z])(?:\s*\{[^{}]*\})?(?:\s|~|\\[,;:! ])*){1,8})"
+)
+
+
+def prose_unit(text: str) -> str | None:
+    r"""The unit siunitx's macros write at the start of a prose text (`~\ps`, `\,\metre\per\second`), as plain
+    unit text, or None. In prose only multi-letter abbreviations (`\ps`, `\km`) and spelled-out units (`\second`)
+    are read, with prefixes, `\per` and powers: a one-letter macro such as `\L` or `\H` is a character or an
+    accent outside a siunitx argument. The run of macros stops before the first that is not a unit's."""
+    found = _PROSE_UNIT.match(text)
+    if found is None:
+        return None
+    macros = list(_MACRO_WITH_ARGUMENT.finditer(found["run"]))
+    kept = 0
+    for index, macro in enumerate(macros):
+        name = macro[1]
+        if name in _SPELLED_OUT or (name in _ABBREVIATED and len(name) > 1) or (kept and name in _POSTFIX):
+            kept = index + 1
+        elif name not in _PREFIXES and name not in _POWERS and name not in ("per", "tothe"):
+            break
+    return unit_text("".join(macro.group() for macro in macros[:kept])) or None if kept else None
 
 
 def _arguments(text: str, position: int, name: str) -> tuple[list[str], str | None, int] | None:

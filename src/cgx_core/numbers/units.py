@@ -30,6 +30,7 @@ from typing import Final
 import attrs
 
 from cgx_core.numbers.limits import MAX_UNIT_EXPONENT, MAX_UNIT_TERMS
+from cgx_core.numbers.siunitx import prose_unit
 
 PREFIX_SYMBOLS: Final = {
     "P": "peta",
@@ -66,7 +67,8 @@ SYMBOLS: Final[dict[str, tuple[str, bool, bool]]] = {
     "A": ("ampere", False, True),
     "B": ("byte", False, True),
     "b": ("bit", False, True),
-    "L": ("liter", False, True),
+    "L": ("liter", True, True),
+    "d": ("day", True, False),
     "K": ("kelvin", True, False),
     "min": ("minute", True, False),
     "h": ("hour", True, False),
@@ -106,6 +108,17 @@ WORDS: Final[dict[str, tuple[str, bool]]] = {
     "electronvolt": ("electron_volt", True),
 }
 
+SPACED: Final = frozenset({"d", "L"})
+"""Symbols read as a unit standing first only after a space or tie (`0.5~d`, `2 L`), or alone (a header's
+`(d)`): glued to a numeral (`2d`, `3L`) they are a product or a name. In a compound unit (`cm~d^{-1}`) they
+are read as any term."""
+
+QUALIFIER_STOP: Final = frozenset(
+    "per of to and or in on at by for from with than times a an the each every over under about around into "  # noqa: SIM905
+    "within after before between more less fewer plus minus vs versus as is are was were".split()
+)
+"""Words never read as a qualifier between a numeral and its unit (`3 per second` is a rate, not 3 s)."""
+
 INFORMATION: Final = frozenset({"bit", "byte"})
 """Base units of information: pint counts them as dimensionless; the check gives them a dimension."""
 
@@ -122,14 +135,26 @@ _SEPARATOR = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*(?P<op>/|\*(?!\*)|\u00b7|\u22
 _WRAPPERS = re.compile(r"\\(?:mathrm|textrm|text|mbox|mathsf|mathup|rm|upright)(?![A-Za-z])|[{}$]")
 _MACRO_LETTERS = re.compile(r"\\(?:mu|micro)(?![A-Za-z])\s*|\\(?:Omega|ohm)(?![A-Za-z])")
 _WINDOW = 120  # characters after a numeral looked at for its unit
+_QUALIFIER = re.compile(r"[A-Za-z][A-Za-z-]{1,29}(?![A-Za-z0-9_])")
+# A factor of mathematics between a numeral and its unit: `1.3\times10^{-7}\sqrt{\tau}~m`, `2\sigma~m`.
+_GREEK = (
+    "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|kappa|lambda|nu|xi|rho|sigma|tau|phi"
+    "|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|Phi|Psi"
+)
+_FACTOR = re.compile(
+    rf"(?:(?:[ \t~$]|\\[,;:! ])*(?:\\sqrt\s*\{{[^{{}}]{{1,40}}\}}|\\(?:{_GREEK})(?![A-Za-z]))"
+    rf"(?:\s*\^\s*(?:\{{[^{{}}]{{1,10}}\}}|[0-9A-Za-z]))?){{1,3}}"
+)
 
 
 @attrs.frozen
 class Unit:
-    """A unit as terms (pint name, exponent), merged and sorted; `written` is only for messages."""
+    """A unit as terms (pint name, exponent), merged and sorted; `written` is only for messages, and so is
+    `qualifier`, a word the text writes between the numeral and the unit (`10 GPU hours`: hours, of GPUs)."""
 
     terms: tuple[tuple[str, int], ...]
     written: str = attrs.field(eq=False)
+    qualifier: str | None = attrs.field(default=None, eq=False)
 
     @property
     def text(self) -> str:
@@ -168,17 +193,31 @@ def unit_name(token: str) -> str | None:
     return None
 
 
-def read_unit(text: str, start: int = 0) -> tuple[Unit, int] | None:
+def read_unit(text: str, start: int = 0, *, alone: bool = False) -> tuple[Unit, int] | None:
     """The unit written at `start` (after optional spacing) and where it ends, or None.
 
     A term is read only when its token is a known unit; a separator is consumed only when a unit term
-    follows it, so `750 Hz / 2` ends the unit after `Hz`.
+    follows it, so `750 Hz / 2` ends the unit after `Hz`. One qualifier word may stand before the unit
+    (`10 GPU hours`, `3 wall-clock days`): a word of letters that is no unit and not in `QUALIFIER_STOP`,
+    read only when a unit follows it. `alone` says the text is a unit by itself (a header's `(d)`), so
+    a `SPACED` symbol needs no space before it.
     """
     gap = _GAP.match(text, start)
     position = gap.end() if gap else start
-    first = _term(text, position)
+    spaced = alone or position > start
+    first = _term(text, position, spaced=spaced)
+    qualifier = None
     if first is None:
-        return None
+        word = _QUALIFIER.match(text, position)
+        if word is None or word.group().lower() in QUALIFIER_STOP or unit_name(word.group()) is not None:
+            return None
+        after = _GAP.match(text, word.end())
+        if after is None or after.end() == word.end():
+            return None
+        first = _term(text, after.end(), spaced=True)
+        if first is None:
+            return None
+        qualifier = word.group()
     terms = [first[0]]
     end = first[1]
     while len(terms) < MAX_UNIT_TERMS:
@@ -198,12 +237,12 @@ def read_unit(text: str, start: int = 0) -> tuple[Unit, int] | None:
     canonical = tuple(sorted((name, power) for name, power in merged.items() if power != 0))
     if not canonical:
         return None
-    return Unit(canonical, " ".join(text[position:end].split())), end
+    return Unit(canonical, " ".join(text[position:end].split()), qualifier), end
 
 
-def _term(text: str, position: int) -> tuple[tuple[str, int], int] | None:
+def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, int], int] | None:
     match = _TERM.match(text, position)
-    if match is None:
+    if match is None or (not spaced and match["name"] in SPACED):
         return None
     name = unit_name(match["name"])
     if name is None:
@@ -221,12 +260,22 @@ def _term(text: str, position: int) -> tuple[tuple[str, int], int] | None:
 
 
 def unit_after(text: str, end: int) -> Unit | None:
-    """The unit a text writes right after a numeral ending at `end`, looking through LaTeX wrappers."""
+    r"""The unit a text writes right after a numeral ending at `end`, looking through LaTeX wrappers,
+    siunitx's unit macros (`~\ps`, `\,\metre\per\second`) and a factor of mathematics before the unit
+    (`1.3\times10^{-7}\sqrt{\tau}~m`: the numeral's unit is m, the factor is in `written`)."""
     window = text[end : end + _WINDOW]
     if not window or (window[0].isalnum() and not window[0].isalpha()):
         return None
-    found = read_unit(clean_unit_text(window))
-    return found[0] if found else None
+    factor = _FACTOR.match(window)
+    rest = window[factor.end() :] if factor else window
+    macros = prose_unit(rest)
+    found = read_unit(" " + macros if macros else clean_unit_text(rest))
+    if found is None:
+        return None
+    if factor is None:
+        return found[0]
+    written = " ".join(clean_unit_text(factor.group()).split())
+    return attrs.evolve(found[0], written=f"{written} {found[0].written}")
 
 
 def clean_unit_text(text: str) -> str:

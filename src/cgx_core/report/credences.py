@@ -1,14 +1,14 @@
-"""Credences before and after the observations, from credencegraph's inference on the finished graph.
+"""The credences a person reads, as finish_run recorded them in report.json (checks/credences.py says how).
 
-Before is the marginal with no evidence (the rubric's bases and strengths); after is conditioned on every
-check's `observed` value (passes and fails; an errored check carries none and moves nothing). Both are exact
-(`draws=0`): the report shows points, not bands.
+The report never re-infers a finished run: report.json is checked against the manifest's digest, and its
+`credences` are what the run proves. A run finished before they were recorded has them computed here, the
+same way, from its graph.json.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -16,48 +16,110 @@ if TYPE_CHECKING:
     from credencegraph.core import Graph
 
 
+SHOWN_CHANGE = 0.0005
+"""A difference a person sees at three decimals."""
+
+
+@attrs.frozen
+class Mover:
+    """One observation, and how much leaving it out would change the node's credence (after minus without)."""
+
+    check: str
+    by: float
+
+
 @attrs.frozen
 class Credence:
-    """A node's credence before and after the observations."""
+    """A node's credence before and after the observations, how it was had, and what moved it."""
 
     before: float
     after: float
+    method: str = "exact"
+    bound: float | None = None
+    """The 95% half-width of an approximate credence; None when exact."""
+    own_checks: float | None = None
+    """For a node whose own check failed: its credence given its own checks alone."""
+    moved_by: tuple[Mover, ...] = ()
+    shared: tuple[str, ...] = ()
+    """Shared assumptions it rests on whose credence the observations moved."""
+
+    @property
+    def approximate(self) -> bool:
+        return self.bound is not None
+
+
+@attrs.frozen
+class Missing:
+    """Why a node has no credence, and what would give it one."""
+
+    reason: str
+    fix: str
 
 
 @attrs.frozen
 class Credences:
-    """Each node's credence, and the nodes inference could not answer for (with credencegraph's reason)."""
-
-    by_node: dict[str, Credence]
-    failed: dict[str, str]
-    observed: dict[str, bool]
-
-
-def observations(graph: Graph) -> dict[str, bool]:
-    """Every check's observed value: true for a pass, false for a fail."""
-    return {node.id: bool(node.attributes["observed"]) for node in graph if "observed" in node.attributes}
+    method: str
+    by_node: Mapping[str, Credence]
+    missing: Mapping[str, Missing]
+    moved_by_note: str | None
 
 
-def credences(graph: Graph, node_ids: Iterable[str]) -> Credences:
-    """Before and after for each of `node_ids` (inference variables; others are skipped)."""
-    from credencegraph.core import CredenceGraphError
-    from credencegraph.inference import conditional, marginal
-    from credencegraph.semantics import CompileError, compile_graph
+def _credence(entry: Mapping[str, Any]) -> Credence:
+    return Credence(
+        before=float(entry["before"]),
+        after=float(entry["after"]),
+        method=str(entry.get("method", "exact")),
+        bound=float(entry["bound"]) if "bound" in entry else None,
+        own_checks=float(entry["own_checks"]) if "own_checks" in entry else None,
+        moved_by=tuple(Mover(str(item["check"]), float(item["by"])) for item in entry.get("moved_by", ())),
+        shared=tuple(str(item) for item in entry.get("shared", ())),
+    )
 
-    observed = observations(graph)
-    wanted = list(node_ids)
-    try:
-        network = compile_graph(graph)
-    except CompileError as error:
-        return Credences({}, dict.fromkeys(wanted, f"the graph does not compile: {error}"), observed)
-    by_node: dict[str, Credence] = {}
-    failed: dict[str, str] = {}
-    for node_id in wanted:
-        try:
-            before = marginal(network, node_id, draws=0).point
-            after = conditional(network, node_id, observed, draws=0).point if observed else before
-        except (CredenceGraphError, KeyError) as error:
-            failed[node_id] = f"{type(error).__name__}: {error}"
-            continue
-        by_node[node_id] = Credence(float(before), float(after))
-    return Credences(by_node, failed, observed)
+
+def read_credences(summary: Mapping[str, Any], graph: Graph) -> Credences:
+    """report.json's credences (computed from `graph` when an older run has none)."""
+    recorded = summary.get("credences")
+    if not isinstance(recorded, Mapping):
+        from cgx_core.checks.credences import credences
+
+        recorded = credences(graph)
+    return Credences(
+        method=str(recorded["method"]),
+        by_node={node_id: _credence(entry) for node_id, entry in recorded["nodes"].items()},
+        missing={
+            node_id: Missing(str(item["reason"]), str(item["fix"])) for node_id, item in recorded["missing"].items()
+        },
+        moved_by_note=recorded.get("moved_by"),
+    )
+
+
+def explanation(credence: Credence, verdict: str | None) -> list[str]:
+    """The sentences that say how to read a credence: how it was had, and what moved it."""
+    said: list[str] = []
+    if credence.approximate:
+        said.append(f"Approximate ({credence.method}): within ±{credence.bound:.3f} at 95%.")
+    if credence.own_checks is not None:
+        alone = f"Given its own checks alone: {credence.own_checks:.3f}"
+        if credence.after - credence.own_checks >= SHOWN_CHANGE:
+            alone += (
+                f"; given every observation: {credence.after:.3f}, raised by the others (steps that rest on it, "
+                "or share its premises, passed)"
+            )
+        elif credence.own_checks - credence.after >= SHOWN_CHANGE:
+            alone += f"; given every observation: {credence.after:.3f}, lowered by the others"
+        said.append(alone + ".")
+    if credence.moved_by:
+        shown = ", ".join(f"{mover.check} ({mover.by:+.3f})" for mover in credence.moved_by)
+        said.append(f"Moved most by {shown}.")
+    if credence.shared:
+        said.append(
+            f"Moved through shared assumption{'s' if len(credence.shared) > 1 else ''} {', '.join(credence.shared)}."
+        )
+    return said
+
+
+def reading(credence: Credence | None, missing: Missing | None, verdict: str | None) -> list[str]:
+    """What every format says under a node: how to read its credence, or why it has none and the fix."""
+    if credence is not None:
+        return explanation(credence, verdict)
+    return [f"No credence: {missing.reason}. To fix: {missing.fix}."] if missing is not None else []

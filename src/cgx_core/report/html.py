@@ -16,8 +16,13 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from cgx_core.report.model import RunReport
+from markupsafe import Markup
+
+from cgx_core.report.credences import reading
+from cgx_core.report.mathml import equation, inline
+from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.plot import plot
+from cgx_core.report.review_commands import review_command
 
 WORDS = {
     "holds": "holds",
@@ -70,6 +75,16 @@ def where(locator: str) -> str:
     return locator
 
 
+def maths_of(node: NodeEntry) -> Markup | None:
+    """The node's maths rendered as MathML: a display equation whole, a sentence's `$...$` spans in place."""
+    if node.unit == "equation":
+        return equation(node.text)
+    if "$" not in node.text:
+        return None
+    rendered = inline(node.text)
+    return rendered if "<math" in rendered else None
+
+
 def html_report(report: RunReport) -> str:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
     from markupsafe import Markup
@@ -82,7 +97,13 @@ def html_report(report: RunReport) -> str:
         keep_trailing_newline=True,
     )
     environment.filters.update(shown=shown, without_repeats=without_repeats, where=where)
-    environment.globals.update(WORDS=WORDS, WORD_OF_RESULT=WORD_OF_RESULT)
+    environment.globals.update(
+        WORDS=WORDS,
+        WORD_OF_RESULT=WORD_OF_RESULT,
+        credence_reading=reading,
+        review_command=review_command,
+        maths_of=maths_of,
+    )
     template = environment.get_template("report.html.j2")
     return template.render(
         report=report,

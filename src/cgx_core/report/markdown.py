@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import string
 
+from cgx_core.report.credences import reading
 from cgx_core.report.html import WORD_OF_RESULT, WORDS, shown, where, without_repeats
 from cgx_core.report.model import NodeEntry, RunReport
+from cgx_core.report.review_commands import review_command
 from cgx_core.report.text import printable
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
@@ -45,6 +47,19 @@ def _node_line(node: NodeEntry) -> str:
     return f"- `{node.id}` {node.kind}{verdict}{_credence(node)}{location}: {text_code(node.text)}"
 
 
+def _credences(report: RunReport) -> list[str]:
+    """How each credence reads (what moved it, its own checks, its bound), and every node that has none."""
+    out = ["## Credences", "", f"Inference: {text_plain(report.credence_method)}."]
+    if report.moved_by_note:
+        out.append(f"What moved each credence most: {text_plain(report.moved_by_note)}.")
+    out.append("")
+    for node in report.assessed:
+        said = reading(node.credence, report.credence_failures.get(node.id), node.verdict)
+        if said:
+            out.append(f"- `{node.id}`{_credence(node)}: {text_plain(' '.join(said))}")
+    return [*out, ""]
+
+
 def markdown_report(report: RunReport) -> str:
     identity = report.identity
     integrity = report.integrity
@@ -67,9 +82,9 @@ def markdown_report(report: RunReport) -> str:
         f"{len(report.assessed)} assessed nodes, {len(report.checks)} checks ({len(report.failed_checks)} failed), "
         f"{len(report.reviews)} reviews, {len(report.assumptions)} assumptions added by the agent.",
         "",
-        "## Failed checks",
-        "",
     ]
+    out += _credences(report)
+    out += ["## Failed checks", ""]
     if not report.failed_checks:
         out += ["No check failed.", ""]
     for check in report.failed_checks:
@@ -94,7 +109,8 @@ def markdown_report(report: RunReport) -> str:
     for item in report.awaiting:
         subject = f"{item['check']} ({item['type']}) on {item['node']}" if "check" in item else item["node"]
         premise = f" (a premise of {', '.join(item['conclusions'])})" if item.get("conclusions") else ""
-        out.append(f"- {subject}: {', '.join(item['why'])}{premise}")
+        command = f": {text_code(review_command(report.identity.directory, item))}" if report.review_type else ""
+        out.append(f"- {subject}: {', '.join(item['why'])}{premise}{command}")
     if report.awaiting:
         out.append("")
     if report.review_type is None:

@@ -20,7 +20,7 @@ from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
-from cgx_core.report.credences import Credence, credences
+from cgx_core.report.credences import Credence, Missing, read_credences
 from cgx_core.report.integrity import Integrity
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
@@ -134,7 +134,9 @@ class RunReport:
     awaiting: tuple[Mapping[str, Any], ...]
     review_type: str | None
     review_targets: tuple[str, ...]
-    credence_failures: Mapping[str, str]
+    credence_failures: Mapping[str, Missing]
+    credence_method: str
+    moved_by_note: str | None
     refused_records: int
     untyped: int
 
@@ -323,10 +325,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         incoming.setdefault(relation.target, {}).setdefault(relation.type, []).append(relation.source)
 
     shown = [node for node in graph if node.attributes.get("origin") in ("document", "analyst")]
-    variables = [
-        node.id for node in shown if isinstance(node.attributes.get("assessment"), Mapping) or node.kind == "assumption"
-    ]
-    found = credences(graph, [node_id for node_id in variables if graph.nodes[node_id].base is not None])
+    found = read_credences(summary, graph)
     nodes = []
     for node in shown:
         assessment = node.attributes.get("assessment")
@@ -388,7 +387,9 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         awaiting=tuple(awaiting_review(graph_json["nodes"], graph_json["relations"], models_of)),
         review_type=review_type,
         review_targets=tuple(rubric.checks[review_type].targets) if review_type else (),
-        credence_failures=found.failed,
+        credence_failures=found.missing,
+        credence_method=found.method,
+        moved_by_note=found.moved_by_note,
         refused_records=int(summary.get("refused_records", 0)),
         untyped=len(summary.get("coverage", {}).get("untyped", [])),
     )

@@ -6,7 +6,9 @@ drive the reader's terminal), so every string is printed with its non-printable 
 
 from __future__ import annotations
 
+from cgx_core.report.credences import reading
 from cgx_core.report.model import NodeEntry, RunReport
+from cgx_core.report.review_commands import review_command
 
 TEXT_WIDTH = 90
 
@@ -55,6 +57,11 @@ def text_report(report: RunReport) -> str:
     for node in report.assessed:
         verdict = node.verdict or ""
         lines.append(f"  {node.id:5} {node.kind:16} {verdict:13} {_credence(node)}  {_short(node.text)}")
+        said = reading(node.credence, report.credence_failures.get(node.id), node.verdict)
+        lines += [f"        {printable(sentence)}" for sentence in said]
+    lines.append(f"  Inference: {report.credence_method}.")
+    if report.moved_by_note:
+        lines.append(f"  What moved each credence most: {printable(report.moved_by_note)}.")
     lines += ["", "Failed checks:" if report.failed_checks else "Failed checks: none."]
     lines += [
         f"  {check.id} {check.type} on {check.target}: {printable(check.detail)}" for check in report.failed_checks
@@ -74,6 +81,8 @@ def text_report(report: RunReport) -> str:
     for item in report.awaiting:
         where = f"{item['check']} ({item['type']}) on {item['node']}" if "check" in item else item["node"]
         lines.append(f"  {where}: {', '.join(item['why'])}")
+        if report.review_type is not None:
+            lines.append(f"      {printable(review_command(report.identity.directory, item))}")
     if report.review_type is None:
         lines.append("  (the rubric declares no review check type, so this run cannot record a review)")
     if report.uncalibrated:

@@ -9,6 +9,7 @@ a log line that the next call completes: nothing a committed line records is los
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -244,6 +245,7 @@ class Run:
         with RunLock(self.paths.lock, wait_seconds=wait):
             self._remove_stale_temporaries()
             state, recovery = self._recover()
+            self._remove_uncommitted_checks(state)
             context = CallContext(self, state.seq + 1, "live", call.model)
             effect = compute(context, state)
             checkpoint()  # the last place a cancelled call stops: nothing of it is written yet
@@ -284,6 +286,16 @@ class Run:
         for pattern in (".*.tmp-*", "checks/*/.*.tmp-*"):
             for path in self.paths.root.glob(pattern):
                 path.unlink(missing_ok=True)
+
+    def _remove_uncommitted_checks(self, state: RunState) -> None:
+        """Remove each checks/c-NNN folder of no node of the committed graph: a call killed between writing
+        its check's files and its commit left it. Verify refuses a finished run with a folder no check names
+        (it could be a forger's), so none may outlive the next call."""
+        if not self.paths.checks.is_dir():
+            return
+        for folder in self.paths.checks.iterdir():
+            if folder.is_dir() and not folder.is_symlink() and folder.name not in state.graph.nodes:
+                shutil.rmtree(folder)
 
     def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
         state = self._stored_state()

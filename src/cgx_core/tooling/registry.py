@@ -180,9 +180,14 @@ def logged_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in args.items() if name != "run" and name not in CALLER_FIELDS}
 
 
-def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, Any]:
+def _execute(tool: Tool, args: Mapping[str, Any], wait: float, by_person: bool) -> Mapping[str, Any]:
     module = importlib.import_module(tool.module)
     custom: Callable[..., Mapping[str, Any]] | None = getattr(module, "execute", None)
+    if by_person:  # only a review is ever a person's call (the review command's, at a terminal)
+        if tool.name != "review":
+            raise CgxError(Code.INVALID_ARGUMENTS, f"{tool.name} is an agent's call; only a review is a person's")
+        person: Mapping[str, Any] = module.execute(args, wait=wait, by_person=True)
+        return person
     if custom is not None:
         return custom(args, wait=wait)
     from cgx_core.run.transaction import Call, Run
@@ -194,18 +199,25 @@ def _execute(tool: Tool, args: Mapping[str, Any], wait: float) -> Mapping[str, A
 
 
 def call_tool(
-    name: str, arguments: Any, *, wait: float = DEFAULT_LOCK_WAIT, control: Control | None = None
+    name: str,
+    arguments: Any,
+    *,
+    wait: float = DEFAULT_LOCK_WAIT,
+    control: Control | None = None,
+    by_person: bool = False,
 ) -> tuple[dict[str, Any], bool]:
     """Call a tool: its JSON result and whether it is an error. Never raises (but for KeyboardInterrupt),
     never prints. With a `control`, the call reports its progress to it and stops, committing nothing,
-    when it is cancelled (see `cgx_core.run.call_control`)."""
+    when it is cancelled (see `cgx_core.run.call_control`). `by_person` records a review as entered by the
+    person: only the `review` command passes it, when a person runs it at a terminal (MCP, `tool` and
+    `batch` never do, so an agent's review is always recorded as the agent's)."""
     try:
         tool = TOOLS.get(name)
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.input_schema())
         with controlled(control):
-            payload = dict(_execute(tool, args, wait))
+            payload = dict(_execute(tool, args, wait, by_person))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
         return payload, False
     except Cancelled:

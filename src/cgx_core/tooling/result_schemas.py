@@ -171,9 +171,21 @@ START_RUN: Final[Json] = _result(
                 "not_followed": _object(
                     {"macros": _array(_string()), "message": _string()},
                     ["macros", "message"],
-                    "File macros credencegraph's reader does not follow (\\import, \\subfile): their prose is not "
-                    "in the run's chunks.",
+                    "File macros credencegraph's reader does not follow (\\import, \\subfile), and files a class "
+                    "or package \\inputs that are missing or outside the root: their prose is not in the run's chunks.",
                 ),
+                "archive": _object(
+                    {"name": _string(), "digest": _string(), "main": _string()},
+                    ["name", "digest", "main"],
+                    "The archive of sources the paper was read from, and its main file.",
+                ),
+                "limits": {
+                    "type": "object",
+                    "description": (
+                        "A PDF only: what it could not give (figures, tables without rows, an unnumbered reference "
+                        "list, unreadable glyphs), with a message to pass on. Prefer LaTeX sources when they exist."
+                    ),
+                },
             },
             ["format", "files"],
         ),
@@ -361,9 +373,18 @@ FINISH_RUN: Final[Json] = _result(
             "How many references a reference-resolves check found wrong (failed), could not resolve "
             "(unresolved), or found a retraction or expression of concern against (notices)."
         ),
+        "credences": {
+            "type": "object",
+            "description": (
+                "How many credences (before and after the observations) were had exactly ('exact') or "
+                "estimated with a recorded 95% bound ('likelihood-weighting'), and how many nodes have none "
+                "('missing', the first in 'missing_shown' with their reason and fix; report.json's credences "
+                "has every entry)."
+            ),
+        },
         "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Digests by file."},
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,
     },
-    ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "files"],
+    ["finished", "graph", "verdicts", "untied_citation_checks", "uncalibrated", "review", "credences", "files"],
 )

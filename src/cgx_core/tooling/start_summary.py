@@ -45,6 +45,9 @@ PAGE_ROOM: Final = 6_000
 """The characters a rubric's listing leaves for the first page at least, before it is shortened."""
 PROPOSAL_ROOM: Final = 8_000
 """The characters set aside for the proposal schemas of the declared check types."""
+_DOCUMENT_EXTRAS: Final = ("not_followed", "archive", "limits")
+"""What the manifest may say of the document beyond its files: macros not followed, the archive of sources
+it was unpacked from, and what a PDF could not give (`limits`)."""
 NEXT: Final = (
     "classify every chunk (classify), then add the premises of each conclusion (add_premises); the nodes not "
     'listed here come from get_state {"run": <run>, "start": <next>} (or {"type": "unassigned"} for what is '
@@ -141,7 +144,7 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
         "document": {
             "format": manifest["document"]["format"],
             "files": first(manifest["document"]["files"]),
-            **{name: manifest["document"][name] for name in ("not_followed",) if name in manifest["document"]},
+            **{name: manifest["document"][name] for name in _DOCUMENT_EXTRAS if name in manifest["document"]},
         },
         "rubric": manifest["rubric"],
         "counts": _counts(nodes),

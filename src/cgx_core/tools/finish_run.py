@@ -10,6 +10,7 @@ from typing import Any
 from credencegraph.core import dumps
 
 from cgx_core.base.digests import bytes_digest
+from cgx_core.checks.credences import credences, credences_result
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.verdicts import assess, gate, report
 from cgx_core.run.call_control import progress
@@ -28,17 +29,21 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     rubric = run.rubric
     live = context.mode == "live"
     if live:
-        progress(0, 2, "deriving the verdicts")
+        progress(0, 3, "deriving the verdicts")
     graph = assess(state.graph, rubric, run.id, TOOL)
     if live:
-        progress(1, 2, "checking the graph with credencegraph")
+        progress(1, 3, "checking the graph with credencegraph")
     gate(graph, rubric)
+    if live:
+        progress(2, 3, "computing the credences")
     graph_bytes = dumps(graph).encode("utf-8") + b"\n"
     rejections = {"run": run.id, "seq": context.seq, "rejections": list(state.rejections)}
     registry = installed_check_types()
     another_source = {installed.check_type.name: installed.check_type.another_source_codes for installed in registry}
     summary = report(graph, rubric, state.rejections, context.seq, another_source)
-    summary = {"run": run.id, "graph": bytes_digest(graph_bytes), **summary}
+    summary = {"run": run.id, "graph": bytes_digest(graph_bytes), **summary, "credences": credences(graph)}
+    if "limits" in run.manifest["document"]:  # a PDF's: what the report's reader must know it lacks
+        summary["document_limits"] = run.manifest["document"]["limits"]
     derived = {
         "graph.json": graph_bytes,
         "rejections.json": _json(rejections),
@@ -52,6 +57,7 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         "references": {name: len(items) for name, items in summary["references"].items()},
         "uncalibrated": len(summary["uncalibrated"]),
         "review": {name: len(items) for name, items in summary["review"].items()},
+        "credences": credences_result(summary["credences"]),
         "files": {name: bytes_digest(data) for name, data in derived.items()},
     }
     return Effect(graph=graph, result=result, finished=True, derived=derived)

@@ -4,12 +4,18 @@ declares for reviews (human-review, a plugin like every check type).
 The verdict never sets a credence: it becomes an evidence node observed with the rubric's sensitivity and
 false_pass, and inference moves the node's credence. A review of a check is a verdict on the check's target
 in view of that check (see cgx_checks.human_review); the check itself stays as it was.
+
+Who entered the review is never an argument: a caller could claim anything. Every call through MCP, `tool` or
+`batch` is recorded as entered by an agent, with the model it names; only the `review` command, when a person
+runs it at a terminal, calls with `by_person` and is recorded as entered by the person (docs/guarantees.md,
+"Who entered a review", says what that does and does not prove).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import attrs
 
@@ -20,11 +26,24 @@ from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
 from cgx_core.refusals import Refused
 from cgx_core.run.state import Effect, RunState
-from cgx_core.run.transaction import CallContext
+from cgx_core.run.transaction import Call, CallContext, Run
 
 TOOL = "review"
 DEFAULT_TYPE = "human-review"
-FIELDS = ("verdict", "reviewer", "reason", "entered_by")
+FIELDS = ("verdict", "reviewer", "reason")
+EnteredBy = Literal["person", "agent"]
+
+
+def execute(args: Mapping[str, Any], *, wait: float, by_person: bool = False) -> dict[str, Any]:
+    """The review call, logged with who entered it: the person only when `by_person` (the `review` command at
+    a terminal says so), an agent otherwise. The log line records it, so replay and recovery apply it again."""
+    from cgx_core.tooling.registry import handler_for, logged_arguments
+
+    entered_by: EnteredBy = "person" if by_person else "agent"
+    logged = {**logged_arguments(args), "entered_by": entered_by}
+    call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
+    run = Run(Path(args["run"]), handler_for)
+    return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
 
 
 def _unknown_check(state: RunState, check: str) -> Effect:
@@ -57,7 +76,8 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     }
     if "check" in args:
         proposal["check"] = args["check"]
-    if args["entered_by"] == "agent":
+    proposal["entered_by"] = args.get("entered_by", "agent")
+    if proposal["entered_by"] == "agent":
         proposal["model"] = context.model  # whose hands entered the person's verdict
     effect = apply_proposals(context, state, [proposal], tool=TOOL)
     if not effect.rejections:

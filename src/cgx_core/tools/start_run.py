@@ -18,6 +18,7 @@ from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.cited import CitedCopy, read_cited
 from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.ingest.paper import Ingested, IngestRequest
@@ -55,28 +56,57 @@ def _read_limited(path: Path, limit: int, code: Code, what: str) -> bytes:
     return path.read_bytes()
 
 
-def _cited_copies(args: Mapping[str, Any], paper: Path, ingested: Ingested) -> list[CitedCopy]:
-    """The cited copies, from a folder the paper's boundary admits (read_cited refuses links inside it)."""
+def _admitted_folder(args: Mapping[str, Any], name: str, what: str) -> Path:
+    """The folder argument `name` (cited, sources), once the paper's boundary admits it: under the paper's root,
+    links followed, through no hidden folder (the readers refuse links inside it)."""
+    folder = Path(args[name])
+    root = Path(args["root"]) if "root" in args else None
+    PaperRoot.for_paper(Path(args["paper"]), root).name_of(folder, what=f"the {what} folder '{folder.name}'")
+    return folder
+
+
+def _cited_copies(args: Mapping[str, Any], ingested: Ingested) -> list[CitedCopy]:
     if "cited" not in args:
         return []
-    folder = Path(args["cited"])
-    root = Path(args["root"]) if "root" in args else None
-    PaperRoot.for_paper(paper, root).name_of(folder, what=f"the cited works folder '{folder.name}'")
-    return read_cited(folder, set(ingested.reference_keys))
+    return read_cited(_admitted_folder(args, "cited", "cited works"), set(ingested.reference_keys))
+
+
+def _check_archive_arguments(args: Mapping[str, Any], paper: Path) -> None:
+    """`main` names a file inside an archive of sources; `root` and `bibliography` name folders and files
+    beside a paper, which an archive's paper has none of (its root is the archive)."""
+    archive = is_archive(paper)
+    if "main" in args and not archive:
+        raise CgxError(
+            Code.INVALID_ARGUMENTS,
+            f"start_run: main names the main file inside an archive of sources, and '{paper.name}' is not one "
+            "(.tar.gz, .tgz, .tar, .zip or .gz): leave main out",
+        )
+    for name in ("root", "bibliography"):
+        if archive and name in args:
+            raise CgxError(
+                Code.INVALID_ARGUMENTS,
+                f"start_run: {name} does not apply to an archive of sources, whose root is the archive itself: "
+                f"leave {name} out (a .bib the paper names inside the archive is read)",
+            )
 
 
 def _document_record(ingested: Ingested) -> dict[str, Any]:
     """The document as the manifest, the log and the result name it: its format, its files by name and
     digest, and what it names that the reader does not follow (only when there is such a thing)."""
     record: dict[str, Any] = {"format": ingested.format, "files": [item.to_json() for item in ingested.files]}
+    if ingested.archive is not None:
+        record["archive"] = ingested.archive
+    if ingested.limits is not None:
+        record["limits"] = ingested.limits
     if ingested.not_followed:
         record["not_followed"] = {
             "macros": list(ingested.not_followed),
             "message": (
-                "credencegraph's reader does not follow these macros (the import and subfiles packages): the prose "
-                "of the files they name is not in the run's chunks (only their tables are, as table rows), so it "
+                "credencegraph's reader does not follow these macros (the import and subfiles packages), and the "
+                "files a class or package inputs that are missing or outside the root are not read: the prose "
+                "of those files is not in the run's chunks (an imported file's tables are, as table rows), so it "
                 "cannot be classified or checked. Tell the person you work for; a copy of the paper with each "
-                "replaced by \\input{dir/file} is read whole"
+                "replaced by \\input{dir/file} (and the missing file put beside the main file) is read whole"
             ),
         }
     return record
@@ -106,6 +136,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
     rubric = load_rubric_bytes(rubric_data, rubric_path.name)  # refused here, before the paper is read
     tolerances_name, tolerances_data, _ = table_for_rubric(rubric_path, rubric.identity())
     paper = Path(args["paper"])
+    _check_archive_arguments(args, paper)
+    if not is_archive(paper):
+        # The root refused here, before the paper is read: no folder a paper could reach private files from.
+        PaperRoot.for_paper(paper, Path(args["root"]) if "root" in args else None)
     progress(0, 3, "reading the paper")
     budget = default_budget()
     request = IngestRequest(
@@ -114,13 +148,15 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         rubric=rubric_data,
         rubric_name=rubric_path.name,
         bibliography=args.get("bibliography"),
+        main=args.get("main"),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")
-    cited = _cited_copies(args, paper, ingested)
+    cited = _cited_copies(args, ingested)
     offline: tuple[list[OfflineSource], int] | None = None
     if "sources" in args:
-        offline = read_offline_sources(Path(args["sources"]), list(ingested.reference_identifiers))
+        folder = _admitted_folder(args, "sources", "offline sources")
+        offline = read_offline_sources(folder, list(ingested.reference_identifiers))
     store = bool(args.get("store_source", False))
     progress(2, 3, "writing the run")
 
@@ -175,6 +211,10 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
             "cited": manifest["cited"],
             **_offline_manifest(offline),
             "store_source": store,
+            # What the manifest holds besides digests, anchored in the log so an edit of it is seen (integrity).
+            "tolerances": manifest["tolerances"],
+            "limits": manifest["limits"],
+            "versions": manifest["versions"],
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
         response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)

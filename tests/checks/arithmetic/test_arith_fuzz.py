@@ -58,9 +58,10 @@ def outcome(expression: str) -> Fraction | str:
 def test_every_sentence_of_the_grammar_parses_then_evaluates_or_is_refused(expression: str) -> None:
     result = outcome(expression)
     # A sentence of the grammar always parses: only a cap, an arithmetic refusal, a name used as the other
-    # kind (a function as a constant) or a function given the wrong number of arguments may stop it.
+    # kind (a function as a constant), a function given the wrong number of arguments, or a truth value
+    # where a number belongs (or a number where a condition belongs) may stop it.
     if result == Code.EXPRESSION_INVALID:
-        with pytest.raises(CgxError, match="argument"):
+        with pytest.raises(CgxError, match=r"argument|where a number belongs|takes conditions"):
             parse_expression(expression)
     if isinstance(result, Fraction):
         assert type(result) is Fraction

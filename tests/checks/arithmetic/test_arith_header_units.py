@@ -87,7 +87,8 @@ Oslo & 78.4 \\
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
-    payload, is_error = call_tool(tool, {"model": "test-model", **arguments})
+    model = {} if tool == "get_state" else {"model": "test-model"}
+    payload, is_error = call_tool(tool, {**model, **arguments})
     assert not is_error, payload
     return payload
 
@@ -114,3 +115,136 @@ def test_through_the_tools_a_true_best_value_passes_and_a_wrong_mean_fails(tmp_p
     )
     assert [check["result"] for check in checked["checks"]] == ["passed", "failed"]
     assert replay(run, source=None, sources=None).identical
+
+
+GROUPED = r"""\documentclass{article}
+\begin{document}
+On the first task the probability of a correct answer changed by 1\%. On the second task it changed by 1\% too.
+
+\begin{table}
+\caption{Probabilities.}\label{tab:probability}
+\begin{tabular}{lcc}
+ & \multicolumn{2}{c}{Probability (\%)} \\
+Task & original & reproduction \\
+\hline
+First & 93 & 94 \\
+Second & 90 & 92 \\
+\end{tabular}
+\end{table}
+
+\begin{table}
+\caption{Scores.}\label{tab:scores}
+\begin{tabular}{lcc}
+Task & original & reproduction \\
+\hline
+First & 93 & 94 \\
+Second & 90 & 95 \\
+\end{tabular}
+\end{table}
+The second task's score rose by 5.6\% and the first task's by 1\%, as Table 2 shows.
+\end{document}
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "unit"),
+    [
+        ("Probability (\\%) / original", "%"),
+        ("Time (h) / mean", "h"),
+        ("Speed (m / s)", "m / s"),
+        ("(\\%) / a", "%"),
+        ("Duration (d)", "d"),
+        ("Cost (GPU h)", "GPU h"),
+        ("Volume [L]", "L"),
+    ],
+)
+def test_a_unit_in_any_header_row_above_the_cell_is_its_column_s(header: str, unit: str) -> None:
+    found = header_unit(header)
+    assert found == unit if isinstance(found, str) else found is not None and found.written == unit
+
+
+def test_two_header_rows_naming_different_units_leave_the_unit_unknown() -> None:
+    assert header_unit("Time (s) / median (ms)") is None
+
+
+def grouped_run(tmp_path: Path) -> Path:
+    (tmp_path / "paper.tex").write_text(GROUPED, encoding="utf-8")
+    run = tmp_path / "run"
+    rubric = ROOT / "examples" / "rubrics" / "paper.toml"
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(rubric), store_source=True)
+    return run
+
+
+def sentence(run: Path, words: str) -> str:
+    """The id of the chunk whose text has these words."""
+    nodes = call("get_state", run=str(run))["nodes"]
+    return next(str(node["id"]) for node in nodes if words in (node.get("text") or ""))
+
+
+def test_a_grouped_percent_header_makes_both_columns_percent_so_a_true_change_passes(tmp_path: Path) -> None:
+    run = grouped_run(tmp_path)
+    state = call("get_state", run=str(run), unit="table-row")
+    texts = {node["id"]: node["text"] for node in state["nodes"]}
+    assert "Probability (\\%) / original: 93" in texts["t-1"]
+    first, second = sentence(run, "first task the"), sentence(run, "second task it")
+    records = [{"node": node, "type": "result", "rests_on": ["t-1", "t-2"]} for node in (first, second)]
+    call("classify", run=str(run), records=records)
+    proposal = {"type": "recompute-numbers", "cites": ["t-1", "t-2"]}
+    plain = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            {**proposal, "target": first, "cites": [first, "t-1"], "expression": "abs(93 - 94)", "result": "1%"}
+        ],
+    )
+    assert [item["code"] for item in plain["refused"]] == ["unit-missing"]  # refused, never failed with 1 vs 0.01
+    checked = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            {**proposal, "target": first, "cites": [first, "t-1"], "expression": "abs(93% - 94%)", "result": "1%"},
+            {**proposal, "target": second, "cites": [second, "t-2"], "expression": "abs(90% - 92%)", "result": "1%"},
+        ],
+    )
+    assert [check["result"] for check in checked["checks"]] == ["passed", "failed"]
+    assert replay(run, source=None, sources=None).identical
+
+
+def test_cells_under_a_header_naming_no_unit_are_decided_only_when_their_unit_does_not_matter(tmp_path: Path) -> None:
+    run = grouped_run(tmp_path)
+    rose = sentence(run, "rose by 5.6")
+    call("classify", run=str(run), records=[{"node": rose, "type": "result", "rests_on": ["t-3", "t-4"]}])
+    proposal = {"type": "recompute-numbers", "target": rose, "cites": [rose, "t-3", "t-4"]}
+    relative = call(
+        "run_checks", run=str(run), proposals=[{**proposal, "expression": "(95 - 90) / 90", "result": "5.6%"}]
+    )
+    assert [check["result"] for check in relative["checks"]] == ["passed"]  # the same on both readings
+    difference = call("run_checks", run=str(run), proposals=[{**proposal, "expression": "94 - 93", "result": "1%"}])
+    assert [item["code"] for item in difference["refused"]] == ["unit-missing"]
+    assert "names no unit" in difference["refused"][0]["message"]
+
+
+def test_the_table_number_start_run_writes_is_no_numeral_of_the_paper(tmp_path: Path) -> None:
+    run = grouped_run(tmp_path)
+    rose = sentence(run, "rose by 5.6")
+    call("classify", run=str(run), records=[{"node": rose, "type": "result", "rests_on": ["t-3", "t-4"]}])
+    assert ">Table 2 " in call("get_state", run=str(run), nodes=["t-4"])["nodes"][0]["text"]
+    # The row's "Table 2" is start_run's: 2 is no result the row reports (95 - 93 = 2, written nowhere).
+    refused = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            {"type": "recompute-numbers", "target": rose, "cites": ["t-4"], "expression": "95 - 93", "result": "2"}
+        ],
+    )
+    assert [item["code"] for item in refused["refused"]] == ["operand-not-in-text"]
+
+
+def test_cells_of_a_table_without_a_header_are_of_unknown_unit_too() -> None:
+    row = "Table 1 (unnumbered); row First; 93; 94"
+    claim = "The probability changed by 1% between the runs."
+    with pytest.raises(CgxError) as raised:
+        recompute("94 - 93", "1%", [claim, row], columns=[row])
+    assert raised.value.code == ArithmeticCode.UNIT_MISSING
+    relative = recompute("(94 - 93) / 93", "1.1%", [claim + " It rose by 1.1%.", row], columns=[row])
+    assert relative.outcome == "passed"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,19 @@ DOI_URL = "https://doi.org/10.5555/jip.2019.012"  # smith2019 (r-1, cited by s-0
 ARXIV_URL = "https://arxiv.org/abs/2101.00001"  # jones2021 (r-2, cited by s-03)
 
 
-def folder_with(tmp_path: Path, index: Any, files: dict[str, bytes]) -> Path:
-    folder = tmp_path / "offline"
+def offline_folder(tmp_path: Path) -> Path:
+    """An empty `offline` folder beside a copy of the example paper: the sources folder lies under the paper's
+    root, as the cited works do."""
+    paper = tmp_path / "paper"
+    if not paper.exists():
+        shutil.copytree(EXAMPLE, paper)
+    folder = paper / "offline"
     folder.mkdir()
+    return folder
+
+
+def folder_with(tmp_path: Path, index: Any, files: dict[str, bytes]) -> Path:
+    folder = offline_folder(tmp_path)
     for name, data in files.items():
         (folder / name).write_bytes(data)
     (folder / "index.json").write_text(json.dumps(index), encoding="utf-8")
@@ -34,7 +45,7 @@ def start(run: Path, folder: Path, **extra: Any) -> tuple[dict[str, Any], bool]:
         "start_run",
         {
             "run": str(run),
-            "paper": str(EXAMPLE / "paper.tex"),
+            "paper": str(folder.parent / "paper.tex"),
             "rubric": str(EXAMPLE_RUBRIC),
             "sources": str(folder),
             "model": "test-model",
@@ -154,8 +165,7 @@ def test_an_untied_url_is_not_read_from_the_offline_folder_either(tmp_path: Path
 def test_a_bad_offline_folder_is_refused_naming_the_problem_and_no_run_is_left(
     tmp_path: Path, index: Any, files: dict[str, bytes], expected: str
 ) -> None:
-    folder = tmp_path / "offline"
-    folder.mkdir()
+    folder = offline_folder(tmp_path)
     for name, data in files.items():
         (folder / name).write_bytes(data)
     if index is not None:
@@ -174,3 +184,31 @@ def test_an_offline_file_that_is_a_link_out_of_the_folder_is_refused(tmp_path: P
     payload, is_error = start(tmp_path / "run", folder)
     assert is_error and payload["error"]["code"] == "sources-invalid"
     assert "page.html is not a regular file" in payload["error"]["message"]
+
+
+@pytest.mark.parametrize("where", ["outside", "link"])
+def test_an_offline_folder_outside_the_papers_root_is_refused_like_the_cited_works(tmp_path: Path, where: str) -> None:
+    """The attack: `sources` was read from anywhere while `cited` was held to the paper's root."""
+    folder = folder_with(tmp_path, {DOI_URL: {"file": "page.html"}}, {"page.html": b"<p>x</p>"})
+    outside = tmp_path / "archive"
+    folder.rename(outside)
+    if where == "link":
+        os.symlink(outside, folder)
+    else:
+        folder.mkdir()  # the paper's own folder, empty; the sources given are the outside ones
+    paper = folder.parent / "paper.tex"
+    payload, is_error = call_tool(
+        "start_run",
+        {
+            "run": str(tmp_path / "run"),
+            "paper": str(paper),
+            "rubric": str(EXAMPLE_RUBRIC),
+            "sources": str(outside if where == "outside" else folder),
+            "model": "m",
+        },
+    )
+    assert is_error and payload["error"]["code"] == "outside-root", payload
+    message = payload["error"]["message"]
+    assert message.startswith("the offline sources folder '")
+    assert "outside the paper's root 'paper'" in message and str(tmp_path) not in message
+    assert not (tmp_path / "run").exists()

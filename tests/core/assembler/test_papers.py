@@ -17,12 +17,12 @@ import pytest
 from assembler_testkit import RUN
 from credencegraph.core import Graph
 from credencegraph.ingest import chunks_to_graph
-from credencegraph.ingest.latex import read_latex
 from credencegraph.rubric import Rubric, annotate_node, check_graph
 from paper_scripts import SCRIPTS
 
 from cgx_core.assembler import add_premises, classify
 from cgx_core.graph.rubric import load_rubric_bytes
+from cgx_core.ingest.documents import read_document
 from support import ROOT
 
 
@@ -33,7 +33,8 @@ def paper_rubric() -> Rubric:
 
 
 def _ingested(main: Path, rubric: Rubric) -> Graph:
-    graph, _ = chunks_to_graph(read_latex(main), main.parent.name, rubric.initial)
+    # The chunks start_run reads: credencegraph's, mended, with the front matter a class loads.
+    graph, _ = chunks_to_graph(read_document(main).chunks, main.parent.name, rubric.initial)
     for node in list(graph):
         if node.kind in rubric.types:
             graph = annotate_node(graph, rubric, node.id, node_type=node.kind)

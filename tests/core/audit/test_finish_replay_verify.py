@@ -15,7 +15,7 @@ from credencegraph.rubric import check_graph, load_rubric
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, call, start_example
+from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 CREDENCEGRAPH = str(Path(sys.executable).with_name("credencegraph"))
@@ -262,16 +262,17 @@ def test_a_run_whose_graph_or_rubric_differs_from_the_manifest_is_refused(copy: 
     assert f"error [tampered]: {copy}: '{copy.name}/{name}' differs from the digest in its manifest" in done.stderr
 
 
-def test_verify_warns_when_one_rubric_name_and_version_has_two_digests(
-    finished: Path, copy: Path, tmp_path: Path
-) -> None:
+def test_verify_warns_when_one_rubric_name_and_version_has_two_digests(copy: Path, tmp_path: Path) -> None:
+    # Another run, started with an edited copy of the rubric that keeps its name and version (editing the run's
+    # own copy, its digest adjusted, is an edit of what start_run recorded: `tampered`).
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(EXAMPLE_RUBRIC.read_text().replace('"likely" = 0.7', '"likely" = 0.75'))
     other = tmp_path / "other"
-    shutil.copytree(finished, other)
-    rubric = other / "rubric.toml"
-    rubric.write_text(rubric.read_text().replace('"likely" = 0.7', '"likely" = 0.75'))
-    from cgx_core.base.digests import file_digest
-
-    edit_json(other / "manifest.json", lambda m: m["rubric"].update({"digest": file_digest(rubric)}))
+    arguments = {"paper": str(EXAMPLE / "paper.tex"), "rubric": str(rubric), "cited": str(EXAMPLE / "cited")}
+    assert "error" not in call(other, "start_run", **arguments)
+    assert call(other, "classify", records=EXAMPLE_RECORDS)["refused"] == []
+    assert call(other, "add_premises", records=EXAMPLE_PREMISES)["refused"] == []
+    assert call(other, "finish_run")["finished"] is True
     done = cli("verify", str(copy), str(other), "--jobs", "2")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "warning: rubric example-paper 0.1-example has different files" in done.stderr

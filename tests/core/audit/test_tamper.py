@@ -118,6 +118,29 @@ def and_manifest(edit: Callable[[Path], None], name: str) -> Callable[[Path], No
     return both
 
 
+def edit_manifest(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], None]:
+    """An edit of manifest.json alone, written as this package writes it."""
+
+    def edit(run: Path) -> None:
+        manifest = json.loads((run / "manifest.json").read_bytes())
+        change(manifest)
+        (run / "manifest.json").write_text(json.dumps(manifest, indent=2))
+
+    return edit
+
+
+def edit_tolerances(run: Path) -> None:
+    """A looser hedge tolerance, with the manifest's digest of the file recomputed."""
+    path = run / "tolerances.toml"
+    path.write_text(path.read_text(encoding="utf-8") + '"roughly" = "90%"\n', encoding="utf-8")
+    edit_manifest(lambda manifest: manifest["tolerances"].update(digest=file_digest(path)))(run)
+
+
+def extra_check_folder(run: Path) -> None:
+    """A checks/c-NNN folder no check of the run names (a copy of a real one, passing)."""
+    shutil.copytree(run / "checks" / "c-001", run / "checks" / "c-009")
+
+
 def replayed(run: Path) -> str:
     """What replay says: `identical`, `diverged: <where>`, or the code it refuses with."""
     try:
@@ -184,6 +207,18 @@ CASES: dict[str, tuple[Callable[[Path], None], str, str]] = {
         "diverged: graph.json",
         "differences",
     ),
+    "tolerances.toml edited, manifest digest adjusted": (edit_tolerances, "tampered", "tampered"),
+    "the manifest's versions rewritten": (
+        edit_manifest(lambda manifest: manifest["versions"].update(credencegraph="9.9.9")),
+        "tampered",
+        "tampered",
+    ),
+    "the manifest's limits rewritten": (
+        edit_manifest(lambda manifest: manifest["limits"]["ingest"].update(cpu_seconds=59)),
+        "tampered",
+        "tampered",
+    ),
+    "an extra checks/c-NNN folder": (extra_check_folder, "tampered", "tampered"),
 }
 
 
@@ -265,3 +300,66 @@ def test_replay_of_an_unfinished_run_sees_a_deleted_last_line(tmp_path: Path) ->
     assert not report.identical
     assert report.body["diverged"] == "state"
     assert report.body["how"].startswith("state.json reflects call 2, but the log ends at call 1")
+
+
+def test_an_edit_of_what_start_run_recorded_names_the_field_and_an_extra_check_folder_names_the_folder(
+    copy: Path,
+) -> None:
+    edit_tolerances(copy)
+    extra_check_folder(copy)
+    verdict = verify_run(copy)
+    assert verdict.error is not None and verdict.error["code"] == "tampered"
+    message = verdict.error["message"]
+    assert "'run/manifest.json': its tolerances differ from what start_run recorded in the log (call 1)" in message
+    assert "'run/checks/c-009' is not a check of the run" in message
+
+
+def made_before_the_log_recorded_the_manifest(run: Path) -> None:
+    """The run as this package made it before issue 29: start_run's line without tolerances, limits and
+    versions (the chain, the anchor and state.json as they were then)."""
+    raw = lines(run)
+    first = json.loads(raw[0])
+    for name in ("tolerances", "limits", "versions"):
+        del first["args"][name]
+    raw[0] = LogLine.from_json(first).to_bytes() + b"\n"
+    raw = rechain(raw, 1)
+    (run / "calls.jsonl").write_bytes(b"".join(raw))
+    edit_manifest(
+        lambda manifest: manifest["finished"]["log"].update(
+            bytes=len(b"".join(raw)), head=bytes_digest(raw[-1].rstrip(b"\n"))
+        )
+    )(run)
+    adjust_state(run)
+
+
+def test_a_run_made_before_the_log_recorded_the_manifest_verifies_and_says_what_it_cannot_prove(copy: Path) -> None:
+    made_before_the_log_recorded_the_manifest(copy)
+    verdict = verify_run(copy)
+    assert verdict.error is None and verdict.differences == (), verdict
+    note = (
+        "made before its log recorded the manifest's tolerances and limits and versions: an edit of those in "
+        "manifest.json (and of tolerances.toml, with its digest) cannot be detected; a run made now records them"
+    )
+    assert verdict.notes == (note,)
+    report = replay(copy, source=None, sources=None)
+    assert report.identical and report.body["notes"] == [note], report.body
+    edit_manifest(lambda manifest: manifest["versions"].update(credencegraph="9.9.9"))(copy)
+    assert verify_run(copy).notes == (note,)  # not detected, and the note says so
+    extra_check_folder(copy)  # what the log's graph anchors is still checked
+    assert verified(copy) == "tampered"
+
+
+def test_a_check_folder_left_by_a_call_that_never_committed_is_removed_by_the_next_call(copy: Path) -> None:
+    extra_check_folder(copy)  # as a run_checks killed between writing its files and its commit leaves them
+    assert call(copy, "classify", records=[{"node": "s-09", "type": "assumption"}])["refused"] == []
+    assert not (copy / "checks" / "c-009").exists() and (copy / "checks" / "c-001").is_dir()
+    assert call(copy, "finish_run")["finished"] is True
+    assert verified(copy) == "clean"
+
+
+def test_a_check_made_after_the_finish_is_no_extra_folder_the_run_went_on(copy: Path) -> None:
+    proposals = [{"type": "recompute-numbers", "target": "s-13", "expression": "1200 * 75", "result": "90000"}]
+    [check] = call(copy, "run_checks", proposals=proposals)["checks"]  # reopens the finished run
+    assert (copy / "checks" / check["id"]).is_dir()
+    assert verified(copy) == "not-finished"
+    assert replayed(copy) == "identical"

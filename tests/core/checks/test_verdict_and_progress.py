@@ -79,3 +79,13 @@ def test_every_progress_count_is_exact() -> None:
         "refusals": 3,
         "finished": False,
     }
+
+
+def test_first_untyped_lists_the_first_ten_untyped_chunks_in_order_and_untyped_counts_all() -> None:
+    """The listing is capped (a 400-chunk paper would flood the result) but the count is not."""
+    nodes = [node(f"s-{number:02d}", "unassigned") for number in range(1, 26)] + [node("s-26", "method")]
+    counted = progress(nodes, [], set(), {"seq": 1, "rejections": [], "finished": False})
+    assert counted["untyped"] == 25
+    assert counted["first_untyped"] == [f"s-{number:02d}" for number in range(1, 11)]
+    exactly = progress(nodes[:10], [], set(), {"seq": 1, "rejections": [], "finished": False})
+    assert exactly["first_untyped"] == [f"s-{number:02d}" for number in range(1, 11)]

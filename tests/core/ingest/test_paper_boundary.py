@@ -72,7 +72,8 @@ def test_verb_hidden_input_of_etc_passwd_is_refused(tmp_path: Path, rubric: Path
     message = refused(tmp_path, rubric, main, "outside-root")
     assert "passwd" in message
     assert "root:" not in message
-    assert "a file outside every folder that holds the paper is never read" in message
+    assert "a file outside every folder that may hold the paper is never read" in message
+    assert "(the folder that holds both is the file system's root)" in message
 
 
 def test_input_dot_would_read_the_file_beside_the_papers_folder(tmp_path: Path, rubric: Path) -> None:

@@ -113,7 +113,17 @@ def test_the_lock_refuses_a_wait_that_is_not_a_finite_number(tmp_path: Path) -> 
     from cgx_core.errors import CgxError
     from cgx_core.run.lock import RunLock
 
-    for wait in (float("nan"), float("inf"), -1.0):
+    for wait in (float("nan"), float("inf"), -1.0, 3600.001, 1e9):
         with pytest.raises(CgxError) as refused:
             RunLock(tmp_path / ".lock", wait_seconds=wait)
         assert refused.value.code == "invalid-arguments"
+        assert "from 0 to 3600" in refused.value.message
+
+
+def test_the_lock_takes_every_wait_up_to_its_documented_cap_of_an_hour(tmp_path: Path) -> None:
+    """The cap is docs/guarantees.md's 3600 s, and its edges are inside it (a mutant of the bound fails)."""
+    from cgx_core.run.lock import MAX_WAIT_SECONDS, RunLock
+
+    assert MAX_WAIT_SECONDS == 3600
+    for wait in (0.0, 0.5, 3600.0):
+        RunLock(tmp_path / ".lock", wait_seconds=wait)  # accepted: nothing raised, nothing taken yet

@@ -17,9 +17,9 @@ from report_runs import checked_example, ok, review_rubric
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from support import EXAMPLE_RUBRIC, call, start_example, tree
+from support import EXAMPLE_RUBRIC, call, person_review, start_example, tree
 
-PERSON = {"reviewer": "Ada Lovelace", "entered_by": "person"}
+PERSON = {"reviewer": "Ada Lovelace"}
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +45,12 @@ def node(run: Path, node_id: str) -> dict[str, Any]:
 
 
 def review(run: Path, **arguments: Any) -> dict[str, Any]:
+    """A person's review (as the `review` command records it at a terminal)."""
+    return person_review(run, **{**PERSON, "reason": "checked by hand", **arguments})
+
+
+def agent_review(run: Path, **arguments: Any) -> dict[str, Any]:
+    """A review through the tool: an agent's call, whatever it says."""
     return call(run, "review", **{**PERSON, "reason": "checked by hand", **arguments})
 
 
@@ -88,7 +94,7 @@ def test_a_review_becomes_a_check_observed_with_the_rubrics_credences_and_moves_
 
 def test_a_review_replays_byte_identically_and_verify_does_not_rerun_a_judgement(run: Path) -> None:
     ok(review(run, node="s-13", verdict="holds"))
-    ok(review(run, check="c-001", verdict="holds", reviewer="Grace Hopper", entered_by="agent", model="model-x"))
+    ok(agent_review(run, check="c-001", verdict="holds", reviewer="Grace Hopper", model="model-x"))
     ok(call(run, "finish_run"))
     ok(review(run, node="a-1", verdict="undetermined"))  # a review after finishing reopens the run
     ok(call(run, "finish_run"))
@@ -101,7 +107,7 @@ def test_a_review_replays_byte_identically_and_verify_does_not_rerun_a_judgement
 
 def test_a_review_of_a_check_is_a_verdict_on_its_target_in_view_of_the_check(run: Path) -> None:
     recorded = node(run, "c-001")["attributes"]["check"]
-    result = review(run, check="c-001", verdict="holds", reviewer="Grace Hopper", entered_by="agent", model="model-x")
+    result = agent_review(run, check="c-001", verdict="holds", reviewer="Grace Hopper", model="model-x")
     [check] = result["checks"]
     assert (check["target"], check["result"]) == ("s-12", "passed")
     assert check["detail"] == (
@@ -182,7 +188,7 @@ def test_neither_or_both_of_node_and_check_is_an_error_and_the_run_is_as_it_was(
     ("arguments", "fragment"),
     [
         ({"verdict": "true"}, "$.verdict must be one of"),
-        ({"entered_by": "robot"}, "$.entered_by must be one of"),
+        ({"entered_by": "person"}, "unknown argument(s) ['entered_by']"),
         ({"reviewer": ""}, "$.reviewer must not be shorter than 1"),
         ({"reason": "x" * 5001}, "$.reason must not be longer than 5000"),
         ({"verdict": "fails", "credence": 0.9}, "unknown argument(s) ['credence']"),
@@ -308,3 +314,16 @@ def test_reviews_and_the_awaiting_list_follow_their_published_result_schemas(run
     assert not is_error
     jsonschema.validate(state, TOOLS["get_state"].result)
     assert state["awaiting_review"]["total"] == 2
+
+
+def test_only_a_review_can_be_made_as_a_persons_call(run: Path) -> None:
+    from cgx_core.tooling.registry import call_tool
+
+    files = tree(run)
+    arguments = {"run": str(run), "model": "person", "records": [{"node": "s-09", "type": "assumption"}]}
+    payload, is_error = call_tool("classify", arguments, by_person=True)
+    assert is_error and payload["error"] == {
+        "code": "invalid-arguments",
+        "message": "classify is an agent's call; only a review is a person's",
+    }
+    assert tree(run) == files

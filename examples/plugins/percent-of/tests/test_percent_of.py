@@ -9,9 +9,8 @@ from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
-import pluggy
 import pytest
-from cgx_core.checks.installed import build_registry
+from cgx_core.plugin_api import CheckTypeRegistry
 from cgx_core.testing import StartedRun
 
 from cgx_percent_of import PercentOf
@@ -51,15 +50,9 @@ def run(cgx_run: Callable[..., StartedRun]) -> StartedRun:
     return started
 
 
-def node(run: StartedRun, node_id: str) -> dict[str, Any]:
-    state = json.loads((run.path / "state.json").read_bytes())
-    found: dict[str, Any] = next(item for item in state["graph"]["nodes"] if item["id"] == node_id)
-    return found
-
-
-def test_the_installed_plugin_registers_percent_of(cgx_plugin_manager: pluggy.PluginManager) -> None:
+def test_the_installed_plugin_registers_percent_of(cgx_check_types: CheckTypeRegistry) -> None:
     """Installed, the plugin is found through its entry point, as credencegraph-extract's tools find it."""
-    installed = build_registry(cgx_plugin_manager).get("percent-of")
+    installed = cgx_check_types.get("percent-of")
     assert installed is not None
     assert isinstance(installed.check_type.plugin, PercentOf)
     assert (installed.distribution, installed.version) == ("cgx-percent-of", metadata.version("cgx-percent-of"))
@@ -71,7 +64,7 @@ def test_a_percentage_within_its_rounding_passes_and_records_this_plugin(run: St
     [check] = result["checks"]
     assert (check["type"], check["target"], check["result"]) == ("percent-of", "s-8", "passed")
     assert check["detail"] == "961 / 1000 = 96.1%, written 96% (+- 0.5%): passed"
-    record = node(run, check["id"])["attributes"]["check"]
+    record = run.node(check["id"])["attributes"]["check"]
     assert record["inputs"] == {
         "target": "s-8",
         "cites": ["s-8", "s-2"],
@@ -88,7 +81,7 @@ def test_a_percentage_the_counts_do_not_give_fails(run: StartedRun) -> None:
     [check] = run.call("run_checks", proposals=[percent_of(percent="1%")])["checks"]
     assert check["result"] == "failed"
     assert check["detail"] == "961 / 1000 = 96.1%, written 1% (+- 0.5%): failed"
-    assert node(run, check["id"])["attributes"]["observed"] is False
+    assert run.node(check["id"])["attributes"]["observed"] is False
 
 
 def test_each_percentage_of_a_target_is_its_own_check_and_a_repeat_is_refused(run: StartedRun) -> None:
@@ -126,16 +119,12 @@ def test_a_check_node_is_not_a_chunk_to_cite(run: StartedRun) -> None:
     assert [item["code"] for item in result["refused"]] == ["percent-cites-unknown"]
 
 
-def test_a_finished_run_verifies_by_re_running_the_check(run: StartedRun, capsys: pytest.CaptureFixture[str]) -> None:
-    from cgx_cli.main import main
-
+def test_a_finished_run_replays_and_verifies_by_re_running_the_check(run: StartedRun) -> None:
     run.call("run_checks", proposals=[percent_of(), percent_of(percent="1%")])
     finished = run.call("finish_run")
     assert "error" not in finished, finished
-    capsys.readouterr()
-    assert main(["verify", str(run.path), "--json", "--jobs", "1"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert (summary["checks"], summary["rerun"], summary["differences"]) == (2, 2, 0)
+    verified = run.verify()  # replayed byte for byte, and every check re-run to the same outcome
+    assert (verified.checks, verified.rerun) == (2, 2)
 
 
 # -- the arithmetic, without a run ------------------------------------------------------------------

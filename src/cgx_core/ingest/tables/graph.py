@@ -36,9 +36,10 @@ def _located(locator: str) -> tuple[str, int, int] | None:
     return match["file"], int(match["first"]), int(match["last"])
 
 
-def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int], str], list[tuple[str, int, int, str]]]:
-    """Caption chunks by (file, first line), and every other chunk's file and lines, in graph order."""
-    captions: dict[tuple[str, int], str] = {}
+def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int] | str, str], list[tuple[str, int, int, str]]]:
+    """Caption chunks by (file, first line), or by locator when it names no lines (a PDF's page and box), and
+    every other chunk's file and lines, in graph order."""
+    captions: dict[tuple[str, int] | str, str] = {}
     others: list[tuple[str, int, int, str]] = []
     for node in graph:
         unit = node.attributes.get("unit")
@@ -46,6 +47,8 @@ def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int], str], list[tuple
             continue
         where = _located(node.sources[0].locator)
         if where is None:
+            if unit == "caption":
+                captions.setdefault(node.sources[0].locator, node.id)
             continue
         if unit == "caption":
             captions.setdefault((where[0], where[1]), node.id)
@@ -54,12 +57,14 @@ def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int], str], list[tuple
 
 
 def _holder(
-    row: TableRow, captions: Mapping[tuple[str, int], str], others: Sequence[tuple[str, int, int, str]]
+    row: TableRow, captions: Mapping[tuple[str, int] | str, str], others: Sequence[tuple[str, int, int, str]]
 ) -> str | None:
     """The chunk that holds the row's caption: its caption chunk, else the chunk whose lines cover it."""
     for caption in row.captions:
         where = _located(caption.locator)
         if where is None:
+            if caption.locator in captions:
+                return captions[caption.locator]
             continue
         found = captions.get((where[0], where[1]))
         if found is None:

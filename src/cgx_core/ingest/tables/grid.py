@@ -302,11 +302,13 @@ class Placed:
 @attrs.frozen
 class BodyRow:
     """A row of the table's body: its cells by column (a spanning cell under each column it covers),
-    the group heading above it, and the cells it writes itself (for its locator)."""
+    the group heading above it, the cells it writes itself (for its locator) and the header its cells
+    print under (the table's, or a header row inside the body above it)."""
 
     columns: tuple[Placed | None, ...]
     group: str
     own: RawRow
+    headers: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -363,10 +365,64 @@ def _join(parts: Sequence[str]) -> str:
     return " / ".join(kept)
 
 
+def _has_numeral(text: str) -> bool:
+    from cgx_core.numbers import read_text
+
+    return any(occurrence.reported for occurrence in read_text(text))
+
+
+def _is_header_row(placed: Sequence[Placed | None], rule_above: bool, header_texts: Sequence[tuple[str, ...]]) -> bool:
+    """Whether a body row is a header inside the table: it writes the cells of a header row again (a
+    second panel's repeated header), or, after a full rule, two or more cells none of which is a number
+    (`Method & Train & Test` above a second block of scores)."""
+    cells = [entry for entry in dict.fromkeys(placed) if entry is not None and entry.text]
+    texts = tuple(entry.text for entry in cells)
+    if texts and texts in header_texts:
+        return True
+    return rule_above and len(cells) >= 2 and not any(_has_numeral(entry.text) for entry in cells)
+
+
+def _inner_headers(
+    body: Sequence[RawRow], grid: list[list[Placed | None]], header_grid: list[list[Placed | None]]
+) -> list[int]:
+    """The indexes of the body rows that are headers inside the table (see `_is_header_row`): at most
+    three in a row, and only above a row that writes a number, so a table of words keeps its rows."""
+    header_texts = [
+        tuple(entry.text for entry in dict.fromkeys(row) if entry is not None and entry.text) for row in header_grid
+    ]
+    found: list[int] = []
+    index = 0
+    while index < len(body):
+        run = index
+        while (
+            run < len(body)
+            and run - index < 3
+            and _is_header_row(grid[run], body[run].rule_above or run > index, header_texts)
+        ):
+            run += 1
+        numeric_below = run < len(body) and any(
+            entry is not None and _has_numeral(entry.text) for entry in grid[run][1:]
+        )
+        if run > index and numeric_below:
+            found.extend(range(index, run))
+            index = run
+        else:
+            index += 1
+    return found
+
+
+def _headers(header_grid: Sequence[Sequence[Placed | None]], width: int) -> tuple[str, ...]:
+    return tuple(
+        _join([row[column].text if column < len(row) and row[column] is not None else "" for row in header_grid])  # type: ignore[union-attr]
+        for column in range(width)
+    )
+
+
 def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layout:
-    """The header of each column and the body rows, with spanning cells attributed and group headings
-    (a row whose only text is its first cell, in a table of three columns or more, or one cell across
-    every column) carried into the rows below them instead of standing as rows."""
+    """The header of each column and the body rows, with spanning cells attributed, group headings (a
+    row whose only text is its first cell, in a table of three columns or more, or one cell across every
+    column) carried into the rows below them instead of standing as rows, and header rows inside the body
+    (`_inner_headers`) heading the rows below them instead of the table's header."""
     rows = [row for row in rows if not row.caption]
     parts = {row.part for row in rows}
     if parts & {"firsthead", "head"}:
@@ -381,13 +437,18 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
     _attribute_spans(header_grid, header_rows)
     _attribute_spans(body_grid, body_rows)
     width = max((len(row) for row in (*header_grid, *body_grid)), default=0)
-    headers = tuple(
-        _join([row[column].text if column < len(row) and row[column] is not None else "" for row in header_grid])  # type: ignore[union-attr]
-        for column in range(width)
-    )
+    headers = current = _headers(header_grid, width)
+    inner = set(_inner_headers(body_rows, body_grid, header_grid))
     out: list[BodyRow] = []
     group = ""
-    for raw, placed in zip(body_rows, body_grid, strict=True):
+    pending: list[list[Placed | None]] = []
+    for index, (raw, placed) in enumerate(zip(body_rows, body_grid, strict=True)):
+        if index in inner:
+            pending.append(placed)
+            continue
+        if pending:  # right under the table's header it continues it (a rule between two header rows)
+            current = _headers([*header_grid, *pending] if index == len(pending) else pending, width)
+            pending, group = [], ""
         texts_here = [entry for entry in dict.fromkeys(placed) if entry is not None and entry.text]
         own_text = any(not cell.empty and not cell.graphics for cell in raw.cells)
         if not own_text:
@@ -399,5 +460,5 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
             group = texts_here[0].text
             continue
         padded = tuple(placed) + (None,) * (width - len(placed))
-        out.append(BodyRow(padded, group, raw))
+        out.append(BodyRow(padded, group, raw, current))
     return Layout(headers, tuple(out))

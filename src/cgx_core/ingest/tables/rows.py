@@ -136,8 +136,9 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
-def _row_body(row: BodyRow, headers: tuple[str, ...]) -> str:
+def _row_body(row: BodyRow) -> str:
     cells = row.columns
+    headers = row.headers
     label_cell = cells[0] if cells else None
     label = label_cell.text if label_cell is not None else ""
     if row.group:
@@ -202,7 +203,7 @@ def table_rows(table: FoundTable, index: int, raw_rows: list[RawRow], renderer: 
     return [
         TableRow(
             title=title,
-            body=_row_body(row, shaped.headers),
+            body=_row_body(row),
             locator=_locator(row.own, table),
             cites=tuple(text.cites(list(row.columns))),
             key=table.key,
@@ -212,6 +213,10 @@ def table_rows(table: FoundTable, index: int, raw_rows: list[RawRow], renderer: 
         )
         for row in shaped.rows
     ]
+
+
+row_body = _row_body
+"""A row's text after its table's title: shared with the PDF's tables (cgx_core.ingest.pdf.tables)."""
 
 
 def raw_rows(table: FoundTable) -> list[RawRow]:

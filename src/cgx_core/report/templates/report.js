@@ -7,6 +7,29 @@
   var buttons = Array.prototype.slice.call(document.querySelectorAll("[data-filter-button]"));
   var chunks = Array.prototype.slice.call(document.querySelectorAll("#paper .node"));
 
+  var finders = ["find-text", "find-kind", "find-verdict", "find-check"].map(function (id) {
+    return document.getElementById(id);
+  });
+
+  // Search and the three selects hide what does not match (the buttons' filters apply on top, by CSS).
+  function find() {
+    var words = finders[0].value.trim().toLowerCase();
+    var kind = finders[1].value;
+    var verdict = finders[2].value;
+    var check = finders[3].value;
+    chunks.forEach(function (chunk) {
+      var text = (chunk.id.replace(/^node-/, "") + " " + chunk.textContent).toLowerCase();
+      var types = (chunk.getAttribute("data-check-types") || "").split(" ");
+      var match =
+        (!words || text.indexOf(words) >= 0) &&
+        (!kind || chunk.getAttribute("data-kind") === kind) &&
+        (!verdict || chunk.getAttribute("data-verdict") === verdict) &&
+        (!check || types.indexOf(check) >= 0);
+      chunk.hidden = !match;
+    });
+    setFilter(main.getAttribute("data-filter") || "");
+  }
+
   function shown(element) {
     return element.getClientRects().length > 0;
   }
@@ -17,9 +40,10 @@
       button.setAttribute("aria-pressed", String(button.getAttribute("data-filter-button") === name));
     });
     var count = chunks.filter(shown).length;
-    status.textContent = name
-      ? "Showing " + count + " of " + chunks.length + " chunks (only " + name + ")."
-      : "Showing all " + chunks.length + " chunks.";
+    status.textContent =
+      count === chunks.length
+        ? "Showing all " + chunks.length + " chunks."
+        : "Showing " + count + " of " + chunks.length + " chunks" + (name ? " (only " + name + ")." : ".");
   }
 
   function toggle(name) {
@@ -43,6 +67,11 @@
     });
   });
 
+  finders.forEach(function (finder) {
+    finder.addEventListener("input", find);
+    finder.addEventListener("change", find);
+  });
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) {
@@ -60,6 +89,10 @@
     } else if (event.key === "a") {
       toggle("assumptions");
     } else if (event.key === "Escape") {
+      finders.forEach(function (finder) {
+        finder.value = "";
+      });
+      find();
       setFilter("");
     } else {
       return;

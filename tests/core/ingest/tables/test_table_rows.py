@@ -442,3 +442,61 @@ def test_a_key_value_column_specification_is_not_read_as_columns(tmp_path: Path)
     # tabularray: the letters of "colspec" are no columns (an S among them would make a cell \num{...})
     main = paper(tmp_path, r"\begin{tblr}{colspec={lS}, hlines} Key & {Val} \\ \hline a & 1 2 \\ \end{tblr}")
     assert rows(main) == ["Table (unnumbered); row Key: a; {Val}: 1 2"]
+
+
+def table(body: str, spec: str = "lcc") -> str:
+    tabular = f"\\begin{{tabular}}{{{spec}}}\n{body}\n\\end{{tabular}}"
+    return f"\\begin{{table}}\n\\caption{{Scores.}}\n{tabular}\n\\end{{table}}"
+
+
+def test_a_header_row_after_a_rule_inside_the_body_heads_the_rows_below_it(tmp_path: Path) -> None:
+    body = r"""\toprule
+Method & Train & Test \\
+\midrule
+Ours & 99.4 & 92.3 \\
+\midrule
+Method & Precision (\%) & Recall (\%) \\
+\midrule
+Ours & 81.0 & 77.5 \\
+Base & 80.2 & 70.1 \\
+\bottomrule"""
+    found = [text.split("); ", 1)[1] for text in rows(paper(tmp_path, table(body)))]
+    assert found == [
+        "row Method: Ours; Train: 99.4; Test: 92.3",
+        "row Method: Ours; Precision (\\%): 81.0; Recall (\\%): 77.5",
+        "row Method: Base; Precision (\\%): 80.2; Recall (\\%): 70.1",
+    ]
+
+
+def test_a_row_that_repeats_the_header_starts_a_new_block_without_a_rule(tmp_path: Path) -> None:
+    body = r"""Model & Size & Time (h) \\
+\hline
+A & 10 & 1.5 \\
+Model & Size & Time (h) \\
+B & 20 & 3 \\"""
+    found = [text.split("); ", 1)[1] for text in rows(paper(tmp_path, table(body)))]
+    assert found == ["row Model: A; Size: 10; Time (h): 1.5", "row Model: B; Size: 20; Time (h): 3"]
+
+
+def test_a_second_header_row_below_a_full_rule_continues_the_header(tmp_path: Path) -> None:
+    body = r"""\hline
+ & \multicolumn{2}{c}{Probability (\%)} \\
+\hline
+Task & original & reproduction \\
+\hline
+First & 93 & 94 \\"""
+    (found,) = [text.split("); ", 1)[1] for text in rows(paper(tmp_path, table(body)))]
+    assert found == "row Task: First; Probability (\\%) / original: 93; Probability (\\%) / reproduction: 94"
+
+
+def test_rows_of_words_after_a_rule_stay_rows_when_no_number_follows(tmp_path: Path) -> None:
+    body = r"""Term & Meaning & Source \\
+\hline
+SGD & stochastic gradient descent & ours \\
+\hline
+Adam & adaptive moments & Kingma \\"""
+    found = [text.split("); ", 1)[1] for text in rows(paper(tmp_path, table(body)))]
+    assert found == [
+        "row Term: SGD; Meaning: stochastic gradient descent; Source: ours",
+        "row Term: Adam; Meaning: adaptive moments; Source: Kingma",
+    ]

@@ -1,4 +1,4 @@
-"""The percent-of check type: the `CheckType` protocol of `cgx_core.plugin_api`, and nothing more.
+"""The percent-of check type: a `CheckTypeBase` of `cgx_core.plugin_api`, and nothing more.
 
 The engine does everything every check type shares (the rubric's declaration and targets, numbering
 `c-NNN`, the evidence node, its files, duplicates); this class only reads a proposal, says which checks
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgx_core.plugin_api import Outcome, Prepared, ProposingTool, Refusal, RunView
+from cgx_core.plugin_api import CheckTypeBase, Outcome, Prepared, ProposingTool, Refusal, RunView
 
 from cgx_percent_of.percent import CODES, Comparison, compare, percent_form, written_problem
 
@@ -34,7 +34,7 @@ def cited_texts(run: RunView, cites: Sequence[str]) -> list[str] | Refusal:
     return texts
 
 
-class PercentOf:
+class PercentOf(CheckTypeBase):
     """'X is P% of Y': part / whole against a percentage the cited chunks write."""
 
     name = "percent-of"
@@ -55,10 +55,7 @@ class PercentOf:
         "required": ["part", "whole", "percent"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
-    uses_model = False
-    retry_after_error = False
-    codes = CODES
+    codes = CODES  # the other optional members (fallback_for, uses_model, ...) keep CheckTypeBase's defaults
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         target = str(proposal["target"])

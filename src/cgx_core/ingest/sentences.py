@@ -1,0 +1,64 @@
+r"""Sentences credencegraph split after an abbreviation, mended: "reached c. 9\% of the sites" is one chunk.
+
+credencegraph 0.4.1 ends a sentence at a full stop followed by a word that does not start in lower case,
+unless the word before it is one of its abbreviations (`e.g`, `i.e`, `cf`, `fig`, `eq`, ...). It does not
+know "c." and "ca." (circa) or "approx.", so "c. 9\%" became two chunks and the hedge was cut from its
+number. Ingestion mends that before the chunks are numbered, so ids stay consecutive, valid and the same for
+the same files: two consecutive sentence chunks of one file join (with one space, their cited keys in
+order, their lines as one range) when the first ends with one of `ABBREVIATIONS` and a full stop. After
+"c." or "ca.", which also end a sentence about a variable named c ("... the constants a, b and c. The
+next"), they join only when the second begins with a number (`9`, `$9`, `\num{9}`, `~9`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from credencegraph.ingest import Chunk
+
+ABBREVIATIONS: Final = ("c", "ca", "approx", "e.g", "i.e", "cf", "fig", "figs", "eq", "eqs")
+"""Words after which a full stop does not end a sentence (compared in lower case)."""
+_BEFORE_A_NUMBER: Final = frozenset({"c", "ca"})
+_ENDING = re.compile(r"(?:^|[\s~(])(?P<word>[A-Za-z][A-Za-z.]{0,6})\.$")
+_NUMBER_FIRST = re.compile(r"^(?:[~$({]|\\num\{|\\SI\{|\\qty\{|\\approx\s*)*[-+\u2212]?[0-9]")
+_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
+
+
+def mend_sentences(chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
+    """The chunks with each sentence that ends in an abbreviation joined to the sentence after it."""
+    mended: list[Chunk] = []
+    for chunk in chunks:
+        if mended and _continues(mended[-1], chunk):
+            mended[-1] = _joined(mended[-1], chunk)
+        else:
+            mended.append(chunk)
+    return tuple(mended)
+
+
+def _continues(first: Chunk, second: Chunk) -> bool:
+    if first.unit != "sentence" or second.unit != "sentence":
+        return False
+    ending = _ENDING.search(first.text)
+    if ending is None or ending["word"].lower() not in ABBREVIATIONS:
+        return False
+    if ending["word"].lower() in _BEFORE_A_NUMBER and not _NUMBER_FIRST.match(second.text):
+        return False
+    where, after = _LOCATOR.match(first.locator), _LOCATOR.match(second.locator)
+    return where is not None and after is not None and where["file"] == after["file"]
+
+
+def _joined(first: Chunk, second: Chunk) -> Chunk:
+    from dataclasses import replace
+
+    where, after = _LOCATOR.match(first.locator), _LOCATOR.match(second.locator)
+    assert where is not None and after is not None  # _continues checked both
+    lines = f"{min(int(where['first']), int(after['first']))}-{max(int(where['last']), int(after['last']))}"
+    return replace(
+        first,
+        text=f"{first.text} {second.text}",
+        locator=f"file={where['file']};lines={lines}",
+        cites=tuple(dict.fromkeys([*first.cites, *second.cites])),
+    )

@@ -1,0 +1,88 @@
+"""PDFs made for the hard cases: text placed where a test says, in Helvetica (bold on request), raised on request."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+
+@attrs.frozen
+class Text:
+    """One run of text at (x, y) in points, `size` points high, raised `rise` points (a superscript)."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 10.0
+    bold: bool = False
+    rise: float = 0.0
+
+
+def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
+    """A valid PDF 1.4 (cross-reference offsets exact) with each run of text where it is placed."""
+    count = len(pages)
+    kids = " ".join(f"{5 + 2 * index} 0 R" for index in range(count))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
+    ]
+    for index, runs in enumerate(pages):
+        operators = []
+        for run in runs:
+            escaped = run.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            font = "/F2" if run.bold else "/F1"
+            operators.append(f"BT {font} {run.size} Tf {run.x} {run.y} Td {run.rise} Ts ({escaped}) Tj ET")
+        stream = "\n".join(operators).encode("cp1252")
+        objects.append(
+            (
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {6 + 2 * index} 0 R >>"
+            ).encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def unmapped_pdf(codes: bytes, producer: str = "pdfTeX-1.40.24") -> bytes:
+    """A one-line PDF whose font maps every code to a glyph name with no Unicode (`/g65`), as a bitmap font
+    TeX sets has none: PDFium flags each glyph as unmapped and reports its code. `producer` is the Info's."""
+    names = " ".join(f"/g{code}" for code in range(256))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        f"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [0 {names}] >> >>".encode(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+        b"/Contents 5 0 R >>",
+    ]
+    escaped = codes.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+    stream = b"BT /F1 12 Tf 72 700 Td (" + escaped + b") Tj ET"
+    objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(f"<< /Producer ({producer}) >>".encode())
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        len(objects),
+        xref,
+    )
+    return bytes(out)
