@@ -313,6 +313,14 @@ class Proposals:
             if earlier.target == prepared.target and earlier.slot == slot:
                 if earlier.result == "error" and self._may_follow_error(check_type, prepared.target, slot, key):
                     continue
+                if earlier.result == "error" and earlier.observation == key:
+                    return Refused(
+                        Code.CHECK_DUPLICATE,
+                        f"{earlier.id} already checked this encoding on '{prepared.target}' with {check_type.name} "
+                        "and it erred: the same encoding would err again",
+                        "propose the step in another encoding (the paper's LaTeX, another spelling or assumptions), "
+                        "or check another node",
+                    )
                 return Refused(
                     Code.CHECK_DUPLICATE,
                     f"{earlier.id} already checks '{prepared.target}' with {check_type.name} ({earlier.result})",

@@ -342,6 +342,7 @@ def test_an_errored_maths_step_may_be_encoded_again_until_one_is_decided(run: Pa
     assert "observed" not in node(run, "c-001")["attributes"]  # an error moves no credence
     same = call(run, "run_checks", proposals=[delta])
     assert [item["code"] for item in same["refused"]] == ["check-duplicate"]  # it would err again
+    assert "another encoding" in same["refused"][0]["fix"]
     other = call(run, "run_checks", proposals=[maths("s-08", "(1 + gamma)^2", "1 + 2*gamma + gamma^2", real)])
     assert [(check["id"], check["result"]) for check in other["checks"]] == [("c-003", "passed")]
     decided = call(run, "run_checks", proposals=[maths("s-08", "(1 - gamma)^2", "1 - 2*gamma + gamma^2", real)])
