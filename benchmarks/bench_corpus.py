@@ -75,7 +75,7 @@ def decide_set(name: str, identities: list[corpus.Identity], wrong: str) -> dict
     print(f"\n{name}: {total} identities, worker CPU {cpu:.1f} s (wall {wall:.1f} s)")
     for category in dict.fromkeys(identity.category for identity in identities):
         row = {result: results[(category, result)] for result in ("passed", "failed", "error", "refused")}
-        print(f"  {category:<13} " + "  ".join(f"{result} {number:>3}" for result, number in row.items()))
+        print(f"  {category:<21} " + "  ".join(f"{result} {number:>3}" for result, number in row.items()))
     print(
         f"  decided {decided}/{total} = {decided / total:.1%}; error {counts['error']} "
         f"({counts['error'] / total:.1%}); refused {counts['refused']}; wrong ({wrong}) {counts[wrong]}"
