@@ -10,6 +10,18 @@ from support import SHARED
 
 pytest_plugins = ["cgx_core.testing"]
 
+SLOW_PLACES = ("browser/", "fault/", "fuzz/", "e2e/", "cli/test_wheel.py", "cli/test_verify_at_scale.py")
+"""Where the suite's long tests live (a real browser, crash torture, fuzzing, whole real papers through the
+tools, building and installing the wheel, verify of many runs): marked `slow`, so that
+`pytest -m "not slow"` is a first look of a few minutes and the full run still runs them."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        place = item.path.as_posix()
+        if any(f"/tests/{slow}" in place for slow in SLOW_PLACES):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def papers() -> Path:

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_cli.tool_command import with_run
 from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
@@ -70,8 +71,8 @@ def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -
                     payload, is_error = call_tool(tool, arguments, wait=wait)
                 except CgxError as error:
                     payload, is_error = error.to_json(), True
-                sys.stdout.write(result_text(payload) + "\n")
-                sys.stdout.flush()
+                results().write(result_text(payload) + "\n")
+                results().flush()
                 if is_error:
                     failed += 1
                     body = payload["error"]

@@ -8,12 +8,12 @@ rubrics and copies one to edit; `skill` prints SKILL.md or copies it into a harn
 from __future__ import annotations
 
 import shutil
-import sys
 import tomllib
 from pathlib import Path
 
 from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.tooling.output import result_text
@@ -87,18 +87,18 @@ def rubrics_command(name: str | None, copy: str | None) -> int:
         if name is None:
             if copy is not None:
                 raise CgxError(Code.USAGE, "--copy needs the NAME of the rubric to copy")
-            sys.stdout.write(result_text(listing()) + "\n")
+            results().write(result_text(listing()) + "\n")
             return ExitCode.OK
         source = _named(name)
         if copy is None:
-            sys.stdout.write(source.read_text(encoding="utf-8"))
+            results().write(source.read_text(encoding="utf-8"))
             return ExitCode.OK
         target = Path(copy)
         written = _copy(source, target / source.name if target.is_dir() else target)
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text({"copied": source.name, "to": str(written)}) + "\n")
+    results().write(result_text({"copied": source.name, "to": str(written)}) + "\n")
     return ExitCode.OK
 
 
@@ -106,12 +106,12 @@ def skill_command(copy: str | None) -> int:
     """Print SKILL.md, or copy it to DIR/credencegraph-extract/SKILL.md."""
     source = skill_folder() / "SKILL.md"
     if copy is None:
-        sys.stdout.write(source.read_text(encoding="utf-8"))
+        results().write(source.read_text(encoding="utf-8"))
         return ExitCode.OK
     try:
         written = _copy(source, Path(copy) / SKILL_NAME / "SKILL.md")
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text({"copied": "SKILL.md", "to": str(written)}) + "\n")
+    results().write(result_text({"copied": "SKILL.md", "to": str(written)}) + "\n")
     return ExitCode.OK

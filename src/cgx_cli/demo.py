@@ -10,13 +10,13 @@ observations, the failed checks and why, and what awaits a person's review. The 
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
 from cgx_core.report.integrity import Integrity, replay_audit, verify_audit
 from cgx_core.tooling.registry import call_tool
@@ -90,5 +90,5 @@ def demo(directory: str | None) -> int:
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(text + "\n")
+    results().write(text + "\n")
     return ExitCode.OK if replayed.identical and not verdict.differences else ExitCode.DIFFERENCE

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from cgx_cli import result_stream
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 
@@ -159,6 +160,12 @@ def _parser() -> ArgumentParser:
     verify.add_argument("--jsonl", metavar="FILE", help="append one JSON line per run to FILE as each completes")
     verify.add_argument("--resume", metavar="FILE", help="skip the runs FILE (a --jsonl journal) already verified")
     verify.add_argument("--json", action="store_true", help="print a machine-readable summary of every run")
+    verify.add_argument(
+        "--check-deadline",
+        type=float,
+        metavar="SECONDS",
+        help="stop a third party's check re-run that has not finished in SECONDS of wall time (default 1920)",
+    )
 
     demo = command(
         "demo",
@@ -233,9 +240,12 @@ class VersionAction(argparse.Action):
         raise SystemExit(ExitCode.OK)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return its exit status."""
+def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> int:
+    """Run one command; return its exit status. With `claim_stdout` (the console script), stdout carries the
+    command's result alone: whatever else writes to it, a plugin's print() included, goes to stderr."""
     options = _parser().parse_args(argv)
+    if claim_stdout:
+        result_stream.claim()
     if options.command == "tool":
         from cgx_cli.tool_command import run_tool
 
@@ -275,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scheduler=options.scheduler,
             jsonl=options.jsonl,
             resume=options.resume,
+            check_deadline=options.check_deadline,
         )
     if options.command == "demo":
         from cgx_cli.demo import demo
@@ -312,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return unlock(options.run)
     from cgx_mcp.server import serve
 
-    serve()
+    serve(result_stream.results())
     return ExitCode.OK
 
 
@@ -323,8 +334,10 @@ def entry() -> NoReturn:
 
     install()  # numpy and credencegraph's diagnostics only when a command needs them
     try:
-        status = main()
+        status = main(claim_stdout=True)
     except KeyboardInterrupt:
         print_error("interrupted", "stopped by Ctrl-C; a call stopped before its commit changed nothing")
         status = INTERRUPTED_STATUS
+    finally:
+        result_stream.flush()
     raise SystemExit(status)

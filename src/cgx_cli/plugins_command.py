@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.base.limits import MAX_RUBRIC_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -69,7 +70,7 @@ def list_plugins(rubric: str | None) -> int:
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text(listing) + "\n")
+    results().write(result_text(listing) + "\n")
     for plugin in listing.get("invalid", ()):  # listed, and said on stderr: the exit status says it too
         sys.stderr.write(f"error [plugin-invalid]: {plugin['message']}\n")
     return ExitCode.ERROR if listing.get("invalid") else ExitCode.OK

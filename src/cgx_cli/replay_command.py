@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
 from cgx_core.tooling.output import result_text
 
@@ -19,5 +19,5 @@ def replay_command(run: str, source: str | None, sources: str | None) -> int:
     except (CgxError, OSError) as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text(report.body) + "\n")
+    results().write(result_text(report.body) + "\n")
     return ExitCode.OK if report.identical else ExitCode.DIFFERENCE

@@ -15,6 +15,7 @@ import attrs
 
 from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
 
 
@@ -59,7 +60,7 @@ def report_command(
     except (CgxError, OSError) as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(text_report(report) + "\n")
+    results().write(text_report(report) + "\n")
     failed = [
         f"{name}: {outcome.summary}"
         for name, outcome in (("replay", integrity.replay), ("verify", integrity.verify))

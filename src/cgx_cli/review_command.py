@@ -17,6 +17,7 @@ from typing import Any
 
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.tooling.output import result_text
 
 PERSON_MODEL = "person"
@@ -34,7 +35,7 @@ def _was_finished(run: str) -> bool:
 
 
 def _error(payload: dict[str, Any]) -> int:
-    sys.stdout.write(result_text(payload) + "\n")
+    results().write(result_text(payload) + "\n")
     body = payload["error"]
     print_error(body["code"], body["message"])
     return ExitCode.ERROR
@@ -86,7 +87,7 @@ def review_command(
         if is_error:
             return _error({**out, **finished})
         out["finish_run"] = finished
-    sys.stdout.write(result_text(out) + "\n")
+    results().write(result_text(out) + "\n")
     if reviewed["refused"]:
         refusal = reviewed["refused"][0]
         print_error(refusal["code"], f"{refusal['message']}; {refusal['fix']}")

@@ -6,6 +6,7 @@ import sys
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.base.json_schema import parse_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -40,7 +41,7 @@ def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
         payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
     except CgxError as error:
         payload, is_error = error.to_json(), True
-    sys.stdout.write(result_text(payload) + "\n")
+    results().write(result_text(payload) + "\n")
     if is_error:
         error_body = payload["error"]
         print_error(error_body["code"], error_body["message"])
@@ -88,5 +89,5 @@ def list_tools(name: str | None = None) -> int:
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text(listed) + "\n")
+    results().write(result_text(listed) + "\n")
     return ExitCode.OK

@@ -10,12 +10,12 @@ file, and both are reported.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.lock import Holder, lock_holder
@@ -107,5 +107,5 @@ def unlock(run: str) -> int:
     except CgxError as error:
         print_failure(error)
         return ExitCode.ERROR
-    sys.stdout.write(result_text(holder_report(paths.lock)) + "\n")
+    results().write(result_text(holder_report(paths.lock)) + "\n")
     return ExitCode.OK

@@ -10,17 +10,21 @@ not in a list). A progress line is drawn on stderr only when stderr is a termina
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Final
 
 from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
+from cgx_cli.result_stream import results
 from cgx_cli.verify_summary import Tally
 from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
 from cgx_core.audit.verify_inputs import RunSource
 from cgx_core.audit.verify_journal import JournalWriter, RecordedRuns, same_file
+from cgx_core.base.limits import PLUGIN_STALL_ENV
 from cgx_core.errors import CgxError
 
 BATCH = 32
@@ -37,11 +41,17 @@ def verify_command(
     scheduler: str | None = None,
     jsonl: str | None = None,
     resume: str | None = None,
+    check_deadline: float | None = None,
 ) -> int:
     problem = _usage_problem(runs, jobs, listing, scheduler)
+    if problem is None and check_deadline is not None and not 0 < check_deadline < math.inf:
+        problem = f"--check-deadline must be a positive number of seconds, not {check_deadline:g}"
     if problem is not None:
         print_error("usage", f"{problem} (see 'credencegraph-extract verify --help')")
         return ExitCode.ERROR
+    if check_deadline is not None:
+        # The stall budget of every isolated check re-run, here and in the workers this process starts.
+        os.environ[PLUGIN_STALL_ENV] = f"{check_deadline:g}"
     with contextlib.ExitStack() as stack:
         try:
             source = RunSource(runs, listing)
@@ -62,15 +72,17 @@ def verify_command(
             tally = Tally()
             stack.callback(tally.close)
             batch = _batch_size(source.total, engine.slots)
-            show = sys.stderr.isatty()
+            on_terminal = sys.stderr.isatty()
             results = dispatch(
                 source, engine, batch_size=batch, recorded=recorded.get if recorded else None, on_done=on_done
             )
             for verified in results:
                 tally.add(verified.verdict)
-                if show:
+                if on_terminal:
                     _progress(tally, source.total)
-            if show and source.total is None:
+                elif _milestone(tally.runs, source.total):
+                    _progress_line(tally, source.total)
+            if on_terminal and source.total is None:
                 sys.stderr.write("\n")
         except CgxError as error:
             print_failure(error)
@@ -173,15 +185,31 @@ def _progress(tally: Tally, total: int | None) -> None:
     sys.stderr.flush()
 
 
+LINE_EVERY: Final = 100
+"""Without a terminal, a progress line every this many runs (or every 5% of a known total, if fewer)."""
+
+
+def _milestone(runs: int, total: int | None) -> bool:
+    """Whether a progress line is due when not on a terminal (where a bar cannot be redrawn): the first run,
+    every 5% or `LINE_EVERY` runs, and the last, so a log shows a long verify is alive."""
+    step = min(LINE_EVERY, max(1, total // 20)) if total else LINE_EVERY
+    return runs == 1 or runs % step == 0 or runs == total
+
+
+def _progress_line(tally: Tally, total: int | None) -> None:
+    sys.stderr.write(f"verify: {tally.runs}/{total} runs\n" if total else f"verify: {tally.runs} runs\n")
+    sys.stderr.flush()
+
+
 def _report(tally: Tally, as_json: bool) -> int:
     warnings = tally.warnings()
     if as_json:
-        tally.write_json(sys.stdout, warnings)
+        tally.write_json(results(), warnings)
     else:
         for result in tally.results():
             for difference in result["differences"]:
-                sys.stdout.write(f"{result['path']}: {difference}\n")
-        sys.stdout.write(
+                results().write(f"{result['path']}: {difference}\n")
+        results().write(
             f"verified {tally.runs - tally.errors} of {tally.runs} runs: {tally.rerun} of {tally.checks} checks "
             f"re-run, {tally.differences} differences\n"
         )

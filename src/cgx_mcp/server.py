@@ -17,10 +17,12 @@ and written nothing.
 from __future__ import annotations
 
 import contextlib
+import io
 import math
+import os
 import threading
 import time
-from typing import Any, Final
+from typing import Any, BinaryIO, Final, TextIO
 
 import anyio
 import mcp_types as types
@@ -31,13 +33,17 @@ from cgx_core.checks.installed import distribution_version
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.call_control import Control
+from cgx_core.tooling.listing import lean_arguments, lean_result
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.registry import TOOLS, call_tool
 from cgx_core.tooling.workflow import INSTRUCTIONS
+from cgx_mcp.frames import CheckedLines
 
 HEARTBEAT_SECONDS: Final = 5.0
 """How long a call may say nothing before the server repeats its last step (harnesses time out at 60 s)."""
 POLL_SECONDS: Final = 0.05
+DRAIN_SECONDS: Final = 5.0
+"""How long the server, its input ended, still spends sending the answers to malformed frames."""
 
 NAME = "credencegraph-extract"
 
@@ -48,10 +54,9 @@ def _tool(name: str) -> types.Tool:
         name=tool.name,
         title=tool.title,
         description=tool.full_description(),
-        input_schema=dict(tool.listed_input_schema()),
-        output_schema=dict(tool.result),
+        input_schema=lean_arguments(tool.listed_input_schema()),
+        output_schema=lean_result(tool.result),
         annotations=types.ToolAnnotations(
-            title=tool.title,
             read_only_hint=tool.read_only_hint,
             destructive_hint=False,
             idempotent_hint=not tool.changes_run,
@@ -136,9 +141,14 @@ async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestPara
     progress = Progress()
     control = Control(report=progress.report)
     finished = threading.Event()
+    # Whoever takes the gate first decides: the worker thread (the call runs) or a cancel that came before
+    # the thread started (the call never will, and there is nothing to wait for).
+    gate = threading.Lock()
     outcome: list[tuple[dict[str, Any], bool]] = []
 
     def work() -> None:
+        if not gate.acquire(blocking=False):
+            return
         try:
             outcome.append(call_tool(params.name, arguments, control=control))
         finally:
@@ -155,6 +165,8 @@ async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestPara
         # The client cancelled the request (or the server is closing): stop the call at its next safe point
         # and wait until it has, so no call outlives its request holding the lock or half-way to a commit.
         control.cancel()
+        if gate.acquire(blocking=False):  # cancelled before its thread started: it never runs
+            raise
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(finished.wait)
         raise
@@ -176,13 +188,38 @@ def build_server() -> Server[Any]:
     )
 
 
-def serve() -> None:
-    """Serve over stdio until the client closes the connection."""
+def serve(stdout: TextIO | None = None) -> None:
+    """Serve over stdio until the client closes the connection, writing the protocol to `stdout` (default:
+    the process's stdout; the command line passes the stdout it keeps for results alone, so that nothing a
+    plugin prints can come between two frames). A malformed frame is answered (`cgx_mcp.frames`)."""
     from mcp.server.stdio import stdio_server
+
+    frames = None if stdout is None else anyio.wrap_file(io.TextIOWrapper(stdout.buffer, encoding="utf-8"))
+    lines = CheckedLines(anyio.wrap_file(io.TextIOWrapper(_claimed_stdin(), encoding="utf-8", errors="replace")))
 
     async def main() -> None:
         server = build_server()
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        async with stdio_server(stdin=lines, stdout=frames) as (read_stream, write_stream):  # type: ignore[arg-type]
+
+            async def answer_malformed() -> None:
+                with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    async with lines.answers:
+                        async for answer in lines.answers:
+                            await write_stream.send(answer)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(answer_malformed)
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+                # stdin has ended: the answers to its last malformed frames still go out, then the server stops.
+                tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
 
     anyio.run(main)  # Ctrl-C reaches the command line's entry point, which ends with one line
+
+
+def _claimed_stdin() -> BinaryIO:
+    """The protocol's stdin, read from a private descriptor; fd 0 reads the null device from now on, so a
+    plugin or a child that reads stdin gets end of file rather than a client's frames (as the SDK does)."""
+    private = os.dup(0)
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), 0)
+    return os.fdopen(private, "rb")

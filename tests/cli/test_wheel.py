@@ -1,7 +1,12 @@
 """The wheel a user installs carries what the commands need besides the code: the example (demo), the
 rubrics (rubrics, paper.toml for real papers) and the agent skill (skill). Built from this checkout and
-installed into a fresh virtual environment, offline (the dependencies at the versions uv.lock pins, from
-uv's cache), with bytecode compiled at install; then used from outside the checkout."""
+installed into a fresh virtual environment, offline, with bytecode compiled at install; then used from
+outside the checkout.
+
+The dependencies are not installed again: the fresh environment reads them from this checkout's synced one
+(a `.pth` that adds its site-packages after the environment's own, so the wheel's packages come first).
+Installing them offline from uv's cache made the test depend on the cache's state: on a fresh machine a
+pinned package absent from the cache failed it; with the network it would depend on the network."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import json
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -37,13 +43,15 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     step(tool, "build", "--wheel", "--offline", "--out-dir", str(work / "dist"))
     [wheel] = (work / "dist").glob("credencegraph_extract-*.whl")
-    pins = work / "pins.txt"
-    step(tool, "export", "--frozen", "--no-dev", "--no-hashes", "--no-emit-project", "--quiet", "-o", str(pins))
     step(tool, "venv", "--quiet", "--python", sys.executable, str(work / "venv"))
-    environment = ["--python", str(work / "venv" / "bin" / "python")]
-    step(
-        tool, "pip", "install", "--quiet", "--offline", "--compile-bytecode", "--no-deps", *environment, "-r", str(pins)
+    site = Path(
+        step(
+            str(work / "venv" / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+        ).stdout.strip()
     )
+    synced = sysconfig.get_paths()["purelib"]  # this checkout's environment: the dependencies uv.lock pins
+    (site / "zz_synced_dependencies.pth").write_text(f"import site; site.addsitedir({synced!r})\n", encoding="utf-8")
+    environment = ["--python", str(work / "venv" / "bin" / "python")]
     step(tool, "pip", "install", "--quiet", "--offline", "--compile-bytecode", "--no-deps", *environment, str(wheel))
     return work / "venv" / "bin"
 

@@ -18,6 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from report_runs import checked_example, review_rubric
 
+from cgx_core.tooling.listing import lean_arguments, lean_result
 from cgx_core.tooling.registry import TOOLS
 from cgx_core.tooling.workflow import INSTRUCTIONS
 from cgx_mcp.server import build_server
@@ -88,10 +89,11 @@ def test_tools_list_gives_each_tool_its_result_schema_the_proposal_schemas_and_t
 
     listed = with_client(Client(build_server()), body)
     for name, tool in listed.items():
-        assert tool.output_schema == TOOLS[name].result
-        assert tool.input_schema == TOOLS[name].input_schema()
+        assert tool.output_schema == lean_result(TOOLS[name].result)
+        assert tool.input_schema == lean_arguments(TOOLS[name].input_schema())
         assert tool.annotations is not None
-        assert tool.annotations.open_world_hint is (name == "judge_citation")  # it fetches from the web
+        # judge_citation fetches cited works, run_checks' reference-resolves queries registries
+        assert tool.annotations.open_world_hint is (name in ("judge_citation", "run_checks"))
     branches = listed["run_checks"].input_schema["properties"]["proposals"]["items"]["anyOf"]
     assert {"recompute-numbers", "rederive-maths"} <= {branch["title"] for branch in branches}
 

@@ -22,7 +22,7 @@ import pytest
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from cgx_core.base import budget_worker, limits
+from cgx_core.base import limits
 from cgx_core.checks.installed import build_plugin_manager, build_registry, check_types_scope
 from cgx_core.testing import StartedRun
 
@@ -259,13 +259,27 @@ def test_a_plugin_that_sleeps_is_stopped_and_its_proposal_refused(
 ) -> None:
     """Sleeping uses no CPU, so the wall-clock backstop stops it; the wall clock decides no check's result,
     so the proposal is refused (nothing recorded) and the run's lock is released."""
-    monkeypatch.setattr(budget_worker, "WALL_FACTOR", 0.0)
-    monkeypatch.setattr(budget_worker, "WALL_EXTRA", 2.0)
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "2")
     run = faulty("run", "sleep")
     result = propose(run)
     [refusal] = result["refused"]
     assert refusal["code"] == "check-stalled" and LABEL in refusal["message"]
     assert "error" not in run.call("get_state")  # the lock was released
+
+
+def test_the_stall_budget_is_set_by_its_environment_variable_and_named_in_the_refusal(
+    faulty: Callable[..., StartedRun], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "1.5")
+    run = faulty("run", "sleep")
+    [refusal] = propose(run)["refused"]
+    assert (
+        refusal["code"] == "check-stalled"
+        and "stopped after 1.5 s (CGX_PLUGIN_STALL_SECONDS sets it)" in (refusal["message"])
+    )
+    assert limits.plugin_stall_seconds(60) == 1.5
+    monkeypatch.setenv(limits.PLUGIN_STALL_ENV, "soon")
+    assert limits.plugin_stall_seconds(60) == 1920
 
 
 def test_verify_reports_a_plugin_whose_rerun_raises_and_verifies_the_other_checks(
@@ -399,3 +413,25 @@ def test_verify_exits_2_for_an_invalid_plugin_and_verifies_the_runs(
     assert "verified 1 of 1 runs" in done.stdout
     assert "error [plugin-invalid]: " in done.stderr and "cgx-faulty" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_verify_stops_a_stalled_re_run_at_its_check_deadline_and_logs_progress_without_a_terminal(
+    faulty: Callable[..., StartedRun], tmp_path: Path
+) -> None:
+    run = faulty("rerun", "sleep")
+    propose(run)
+    assert "error" not in run.call("finish_run")
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}  # where `faulty` installed the plugin
+    done = subprocess.run(
+        [CLI, "verify", "--check-deadline", "1.5", str(run.path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "stopped after 1.5 s" in done.stdout + done.stderr and LABEL in done.stdout + done.stderr
+    assert "verify: 1/1 runs\n" in done.stderr  # stderr is no terminal here: a plain line, not a bar
+    bad = subprocess.run([CLI, "verify", "--check-deadline", "0", str(run.path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error [usage]: --check-deadline must be a positive")

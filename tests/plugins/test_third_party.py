@@ -14,6 +14,7 @@ from cgx_percent_of import PercentOf
 from mcp import Client
 
 from cgx_core.testing import StartedRun
+from cgx_core.tooling.registry import call_tool
 from cgx_mcp.server import build_server
 
 CHECKS = """
@@ -64,7 +65,9 @@ def test_the_mcp_description_of_run_checks_teaches_the_plugin() -> None:
             return {tool.name: tool for tool in (await client.list_tools()).tools}
 
     found = anyio.run(listing)
-    assert f"- percent-of: {PercentOf.description}" in (found["run_checks"].description or "")
+    assert "percent-of" in (found["run_checks"].description or "")  # named; its prose is get_state describe's
+    described, _ = call_tool("get_state", {"run": "any", "describe": "percent-of"})
+    assert described["check_type"]["description"] == PercentOf.description
     branches = found["run_checks"].input_schema["properties"]["proposals"]["items"]["anyOf"]
     [branch] = [branch for branch in branches if branch["title"] == "percent-of"]
     assert branch["required"] == ["type", "target", "part", "whole", "percent"]

@@ -157,6 +157,12 @@ def verify_run(root: Path) -> RunVerdict:
             errors.append(f"{cid}: {failure.message}")
             continue
         if outcome is None:
+            if installed.check_type.isolated and not installed.check_type.uses_model:
+                # A third party's type that says no model decides it: verify cannot re-derive it, so say so.
+                notes.append(
+                    f"{cid}: not re-run: {node['kind']} ({installed.distribution} {installed.version}) declares "
+                    "uses_model false, yet its rerun returned None; a computed check should compute again"
+                )
             continue
         rerun += 1
         made_with_libraries = record.get("tool", {}).get("libraries", {})

@@ -100,10 +100,19 @@ class BudgetedWorker:
     """One worker process for the tasks of `tasks` (a module name), started on first use, used by one task
     at a time (thread-safe)."""
 
-    def __init__(self, tasks: str, *, name: str, memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
+    def __init__(
+        self,
+        tasks: str,
+        *,
+        name: str,
+        memory_bytes: int = DEFAULT_MEMORY_BYTES,
+        stall: Callable[[float], float] | None = None,
+    ) -> None:
         self.tasks = tasks
         self.name = name
         self.memory_bytes = memory_bytes
+        self.stall = stall
+        """The wall-clock backstop for a CPU budget, when not WALL_FACTOR times it plus WALL_EXTRA."""
         self._lock = threading.Lock()
         self._process = _Process()
         self._finalizer = weakref.finalize(self, self._process.stop)
@@ -129,7 +138,7 @@ class BudgetedWorker:
         wall-clock backstop raises `check-stalled`. An exception `answer` raises stops the worker and is
         raised here.
         """
-        wall = budget * WALL_FACTOR + WALL_EXTRA
+        wall = budget * WALL_FACTOR + WALL_EXTRA if self.stall is None else self.stall(budget)
         with self._lock:
             connection = self._process.ensure(self)
             try:

@@ -64,5 +64,35 @@ PLUGIN_CPU_SECONDS: Final = 60
 """CPU time one call into a third-party check type's code may use (prepare, run, ...), in the plugin worker.
 CPU time, not wall time, so a busy machine decides exactly what an idle one decides."""
 
+PLUGIN_STALL_ENV: Final = "CGX_PLUGIN_STALL_SECONDS"
+"""The environment variable that sets `plugin_stall_seconds` (seconds, a positive number)."""
+
+
+def plugin_stall_seconds(cpu_seconds: float) -> float:
+    """Wall-clock seconds one call into a third-party check type may take before it is stopped as stalled
+    (`check-stalled`: it sleeps or waits, using less CPU than its budget; the proposal is refused and nothing
+    is recorded, so the wall clock never decides a result). By default 30 times its CPU budget plus 120 s
+    (1,920 s for 60 s of CPU), so that only a call that is not computing is stopped, on however busy a
+    machine; a harness whose tool calls time out sooner sets `CGX_PLUGIN_STALL_SECONDS` below its timeout.
+    A value that is not a positive number is ignored, with a warning on stderr."""
+    import os
+    import sys
+
+    default = cpu_seconds * 30 + 120
+    given = os.environ.get(PLUGIN_STALL_ENV)
+    if given is None:
+        return default
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        sys.stderr.write(
+            f"warning: {PLUGIN_STALL_ENV}={given!r} is not a positive number of seconds; using {default:g}\n"
+        )
+        return default
+    return seconds
+
+
 PLUGIN_MEMORY_BYTES: Final = 2 * 1024**3
 """Address space of the plugin worker process that runs third-party check code."""

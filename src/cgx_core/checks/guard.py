@@ -119,9 +119,13 @@ class PluginWorker:
         with self._lock:
             if self._worker is None:
                 from cgx_core.base.budget_worker import BudgetedWorker
+                from cgx_core.base.limits import plugin_stall_seconds
 
                 self._worker = BudgetedWorker(
-                    "cgx_core.checks.plugin_tasks", name="plugin worker", memory_bytes=plugin_budget().memory_bytes
+                    "cgx_core.checks.plugin_tasks",
+                    name="plugin worker",
+                    memory_bytes=plugin_budget().memory_bytes,
+                    stall=plugin_stall_seconds,
                 )
             return self._worker
 
@@ -248,9 +252,11 @@ class GuardedCheckType:
 
     def _isolated(self, worker: BudgetedWorker, method: str, arguments: tuple[Any, ...], view: RunView | None) -> Any:
         from cgx_core.base.budget_worker import Died, OutOfBudget
+        from cgx_core.base.limits import PLUGIN_STALL_ENV, plugin_stall_seconds
         from cgx_core.checks.plugin_tasks import answer_view
 
         budget = plugin_budget()
+        stall = plugin_stall_seconds(budget.cpu_seconds)
         mode = view.mode if view is not None else "live"
         payload = (self.provider.module, self.name, method, mode, arguments)
         with call_control.stopping(worker.kill):
@@ -262,7 +268,7 @@ class GuardedCheckType:
                 raise PluginFailed(
                     Code.CHECK_STALLED,
                     f"{self.provider.label} stopped using CPU in {method} (it sleeps or waits): stopped after "
-                    f"{budget.cpu_seconds * 30 + 120:g} s; nothing was recorded",
+                    f"{stall:g} s ({PLUGIN_STALL_ENV} sets it); nothing was recorded",
                     stalled=True,
                 ) from None
         call_control.checkpoint()  # a cancelled call killed the worker: that is the cancel, not the plugin

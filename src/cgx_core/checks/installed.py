@@ -10,18 +10,20 @@ installed plugin (it does not import, it misspells a hook, two distributions pro
 from __future__ import annotations
 
 import re
+import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import metadata
-from typing import Any
+from typing import Any, Final
 
 import attrs
 import pluggy
 
 from cgx_core import hookspecs
-from cgx_core.checks.guard import GuardedCheckType, PluginWorker, Provider
+from cgx_core.checks.guard import OWN_DISTRIBUTION, GuardedCheckType, PluginWorker, Provider
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -259,27 +261,32 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     misspelt name), takes an argument its hook does not give, or implements no hook at all (a forgotten
     `@hookimpl`) is left out and listed in `manager.invalid` with `plugin-invalid`, naming the plugin and
     its distribution; the other plugins are loaded."""
-    from cgx_core.checks.guard import OWN_DISTRIBUTION
 
     group = hookspecs.ENTRY_POINT_GROUP
     manager = CgxPluginManager()
     manager.add_hookspecs(hookspecs)
     found: list[tuple[EntryPoint, str, metadata.EntryPoint]] = []
     first: dict[str, str] = {}
-    # Ours first, then by name: which of two clashing plugins is left out does not depend on sys.path's order.
-    ordered = sorted(
-        metadata.distributions(),
-        key=lambda dist: (dist.metadata["name"] != OWN_DISTRIBUTION, _normalized(str(dist.metadata["name"] or ""))),
-    )
-    for dist in ordered:
-        distribution = str(dist.metadata["name"] or "unknown")
-        for point in dist.entry_points.select(group=group):
+    # The entry points of the group, then the metadata of only the distributions that declare one (reading
+    # every installed distribution's METADATA cost a third of a run_checks call). Ours first, then by name:
+    # which of two clashing plugins is left out does not depend on sys.path's order.
+    declaring: dict[str, tuple[str, str, list[metadata.EntryPoint]]] = {}
+    for point in metadata.entry_points(group=group):
+        dist = point.dist
+        name = str(dist.metadata["name"] or "unknown") if dist is not None else "unknown"
+        key = _normalized(name)
+        if key not in declaring:
+            declaring[key] = (name, str(dist.version) if dist is not None else "0", [])
+        declaring[key][2].append(point)
+    ordered = sorted(declaring.values(), key=lambda item: (item[0] != OWN_DISTRIBUTION, _normalized(item[0])))
+    for distribution, version, points in ordered:
+        for point in points:
             earlier = first.get(point.name)
             if earlier is None:
                 first[point.name] = distribution
-                found.append((EntryPoint(point.name, point.module, distribution), str(dist.version), point))
+                found.append((EntryPoint(point.name, point.module, distribution), version, point))
             elif _normalized(earlier) != _normalized(distribution):
-                label = f"the plugin '{point.name}' of {distribution} {dist.version}"
+                label = f"the plugin '{point.name}' of {distribution} {version}"
                 manager.invalid.append(
                     InvalidPlugin(
                         label,
@@ -291,17 +298,34 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
     for entry, version, point in found:
         provider = Provider(entry.name, entry.module, entry.distribution, version)
+        began = time.perf_counter()
         try:
             plugin = point.load()
         except BaseException as error:  # its import failed, or exited: name it, never a traceback or an exit
             message = f"{provider.label} cannot be loaded: {type(error).__name__}: {error}"
             manager.invalid.append(InvalidPlugin(provider.label, entry.distribution, message[:2_000]))
             continue
+        _warn_if_slow(provider, time.perf_counter() - began)
         _add(manager, plugin, provider, entry.name)
     for plugin in extra_plugins:
         name = getattr(plugin, "__name__", None) or type(plugin).__name__
         _add(manager, plugin, Provider(name, None, name, "0"), None)
     return manager
+
+
+SLOW_IMPORT_SECONDS: Final = 0.5
+"""An import slower than this (wall time) is named on stderr: every command that lists check types waits for it."""
+
+
+def _warn_if_slow(provider: Provider, seconds: float) -> None:
+    """Name a plugin whose import took long, with its time, on stderr (never in a result: it is not
+    deterministic), so that a slow start of every command (MCP's included) has a name."""
+    # The built-ins' import time is this package's own to keep down (benchmarks/, figure g), not a user's.
+    if seconds >= SLOW_IMPORT_SECONDS and provider.distribution != OWN_DISTRIBUTION:
+        sys.stderr.write(
+            f"warning: {provider.label} took {seconds:.1f} s to import; every command that lists check types "
+            "waits for it (import its heavy modules inside its check code instead)\n"
+        )
 
 
 def _add(manager: CgxPluginManager, plugin: object, provider: Provider, name: str | None) -> None:

@@ -44,3 +44,33 @@ def page_of(
         used += cost
         index += 1
     return views, (index if index < len(items) else None)
+
+
+SHORTENED_ROOM: Final = 4_000
+"""The characters kept for `shortened` when a records result is cut: the positions of up to 500 records."""
+
+
+def fitted_records_result(result: Json, lists: Sequence[str]) -> Json:
+    """A classify or add_premises result held under `MAX_RESULT_CHARS`: unchanged when it fits, else each of
+    `lists` (in that order: the refusals first, which need an answer) cut to the items that fit, and
+    `shortened` saying, for each cut list, how many it shows of how many and the positions of the records
+    left out (so the agent knows which to send again). Every record was applied or refused all the same:
+    only the result is cut, and the run's rejections.json keeps every refusal whole."""
+    if size(result) <= MAX_RESULT_CHARS:
+        return result
+    fitted: Json = {key: [] if key in lists else value for key, value in result.items()}
+    shortened: Json = {}
+    for key in lists:
+        items: list[Json] = result[key]
+        budget = MAX_RESULT_CHARS - SHORTENED_ROOM - size(fitted)
+        shown, _ = page_of(items, 0, len(items), budget, lambda item: item, at_least_one=False)
+        fitted[key] = shown
+        if len(shown) < len(items):
+            left = items[len(shown) :]
+            shortened[key] = {
+                "shown": len(shown),
+                "total": len(items),
+                "records": sorted({item["record"] for item in left if isinstance(item.get("record"), int)}),
+            }
+    fitted["shortened"] = shortened
+    return fitted

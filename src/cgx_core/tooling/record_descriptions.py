@@ -33,58 +33,30 @@ PREMISES_EXAMPLE: Final[dict[str, Any]] = {
 """The example record of PREMISES_DESCRIPTION."""
 
 CLASSIFY_DESCRIPTION: Final = """\
-Type the chunks of the paper. Send one record per chunk, in any order: the records of a call are \
-applied in document order and judged together, so a record may rest on a node that another record of \
-the same call types, even one further on in the document.
-
-A record is {"node", "type", "form"?, "rests_on"?, "hedge"?}, or, for a chunk that makes several \
-statements, {"node", "split": [clauses], "children": [{"type", "form"?, "rests_on"?, "hedge"?}, ...]} \
-with one child per clause, in the same order. It has no other field: no credence, base or strength \
-(the rubric gives those).
-- node: a chunk id exactly as start_run lists it (ids are zero-padded: s-03 when there are ten or more \
-sentences). The clauses of a split chunk s-03 are s-03a, s-03b, ...; a clause is classified with a plain \
-record, after the split.
-- type: one of the document types start_run lists.
-- form: fields of that type, as start_run lists them; every value must be found in the node's own text. \
-verbatim: copied exactly. number: a numeral the text writes, as a JSON number (0.008 for "0.8%", 1200 for \
-"1,200"). quantity: {"value": <numeral>, "unit": "<unit as written>"}. eqref: the label of an equation \
-the text references. enum: one of its values. Required fields may wait, but not past finish_run.
-- rests_on: the ids of the nodes this one rests on, each of a type the node's type rests on (start_run \
-lists them). A type that rests on nothing takes no rests_on. You may name a clause that a split record \
-of the same call creates (s-03a).
-- hedge: a phrase of the node's own text, as whole words, that qualifies how strongly it is asserted \
-("suggests", "we show"). It never sets a credence; a phrase the rubric does not list sets nothing and is \
-returned under unmapped_hedges.
-- split: clauses copied verbatim from the chunk, each occurring exactly once in it, none overlapping. \
-A split chunk is not split again.
-- Classifying a typed node again first returns it to unassigned and drops what its earlier record \
-rested on; it is refused while nodes that rest on it or premises it keeps would not accept the new type, \
-and once a check targets the node.
-
-Each record is applied whole or not at all. A refused record comes back under "refused" with a code, \
-the message and a "fix" saying what to send instead: send the corrected record in another call.
-
-Example record (types and fields of the example rubric; use those start_run lists):
+Type the chunks, one record per chunk, in any order (a call's records are judged together, so one may \
+rest on a node another types). A record is {"node", "type", "form"?, "rests_on"?, "hedge"?} or, for a \
+chunk making several statements, {"node", "split": [verbatim clauses], "children": [{"type", "form"?, \
+"rests_on"?, "hedge"?}, ...]}, one child per clause; no credence, base or strength (the rubric gives those).
+- node: a chunk id as start_run lists it (s-03); a split chunk's clauses are s-03a, s-03b.
+- type: a document type start_run lists; form: its fields, each value found in the node's own text \
+(number: a JSON number, 0.008 for "0.8%"; quantity: {"value", "unit"}); required fields may wait until \
+finish_run.
+- rests_on: nodes of the types the node's type rests on. hedge: whole words of the node's text \
+("suggests"); never a credence, and one the rubric does not list comes back under unmapped_hedges.
+- Classifying a typed node again returns it to unassigned first (refused once a check targets it).
+A refused record comes back under "refused" with a code and a "fix": send it corrected.
+Example record (the example rubric's types):
 """ + json.dumps(CLASSIFY_EXAMPLE)
 
 PREMISES_DESCRIPTION: Final = """\
-Add the premises of conclusions: for a node whose type is in the rubric's premises.for (start_run lists \
-it), what else must be true for it to follow from what it rests on? Send one record per conclusion:
+Add the premises of conclusions (nodes of a type in the rubric's premises.for): what else must be true \
+for each to follow? One record per conclusion, no credence, base or strength:
 {"conclusion": "<node id>", "premises": [{"stated_at": "<chunk id>"} or {"statement": "<text>"}, ...]}
-It has no other field: no credence, base or strength (the rubric gives those).
-- stated_at: a chunk (or clause) of the document that states the premise, typed with a type the \
-conclusion's type rests on. It becomes a requires relation from that chunk; naming one the conclusion \
-already rests on adds nothing.
-- statement: a premise the document leaves unsaid, as one sentence of your own. It becomes an analyst \
-node a-1, a-2, ... (type assumption, no source) joined to the conclusion. Statements equal after \
-whitespace normalisation are one node shared by every conclusion that names it: write a shared \
-assumption the same way each time.
-- A conclusion takes at most premises.max_per_conclusion statement premises in all; the ones beyond are \
-not added and come back under "overflow", so put the most important first.
-
-Each record is applied whole or not at all. A refused record comes back under "refused" with a code, \
-the message and a "fix" saying what to send instead.
-
+- stated_at: a chunk stating the premise, of a type the conclusion's type rests on.
+- statement: a premise the paper leaves unsaid, one sentence: an analyst node a-N (an assumption); equal \
+statements are one node. Beyond premises.max_per_conclusion they come back under "overflow": most \
+important first.
+A refused record comes back under "refused" with a code and a "fix".
 Example record:
 """ + json.dumps(PREMISES_EXAMPLE)
 

@@ -127,6 +127,8 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.run_checks",
             changes_run=True,
             lists_check_types=True,
+            # reference-resolves queries doi.org, Crossref, DataCite and arXiv; a plugin's type may read anything.
+            open_world_hint=True,
             expand=with_proposals,
             result=result_schemas.CHECKS,
         ),

@@ -50,13 +50,14 @@ ERROR: Final[Json] = {
 }
 
 
-def _result(properties: Json, required: list[str]) -> Json:
-    """A tool's result schema: its result, or an error (the two never share a key)."""
+def _result(properties: Json, required: list[str], also: tuple[list[str], ...] = ()) -> Json:
+    """A tool's result schema: its result (or another shape it may take, `also`), or an error (the shapes
+    never share a key)."""
     return {
         "type": "object",
         "properties": {**properties, "error": ERROR},
         "additionalProperties": False,
-        "anyOf": [{"required": required}, {"required": ["error"]}],
+        "anyOf": [{"required": required}, *({"required": keys} for keys in also), {"required": ["error"]}],
     }
 
 
@@ -265,8 +266,24 @@ GET_STATE: Final[Json] = _result(
         "progress": {"type": "object", "description": "The counts an agent plans its next calls by."},
         **PAGE,
         "awaiting_review": AWAITING_REVIEW,
+        "check_type": _object(
+            {"name": _string(), "tool": _string(), "description": _string(), "proposal": {"type": "object"}},
+            ["name", "tool", "description"],
+            "What `describe` returns for a check type: the full JSON schema of its proposal (none for a fallback).",
+        ),
+        "tool": _object(
+            {
+                "name": _string(),
+                "description": _string(),
+                "arguments": {"type": "object"},
+                "result": {"type": "object"},
+            },
+            ["name", "description", "arguments", "result"],
+            "What `describe` returns for a tool: its full argument and result schemas.",
+        ),
     },
     ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
+    also=(["check_type"], ["tool"]),
 )
 
 
@@ -281,6 +298,17 @@ def _records_result(properties: Json, listed: str) -> Json:
             **rest,
             "recovery": RECOVERY,
             "committed_but": COMMITTED_BUT,
+            "shortened": {
+                "type": "object",
+                "additionalProperties": _object(
+                    {"shown": _integer(), "total": _integer(), "records": _array(_integer())},
+                    ["shown", "total", "records"],
+                ),
+                "description": (
+                    "Present when the result was cut to 20,000 characters: for each cut list, how many it shows of "
+                    "how many, and the positions of the records left out. Every record was applied or refused."
+                ),
+            },
         },
         ["applied", "refused", listed],
     )

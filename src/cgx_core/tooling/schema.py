@@ -11,16 +11,10 @@ def _text(description: str, *, max_length: int, min_length: int = 0) -> dict[str
     return {"type": "string", **bounds, "maxLength": max_length, "description": description}
 
 
-RUN = _text(
-    "The run directory (every tool takes it; the server keeps no state of its own).", max_length=4096, min_length=1
-)
-MODEL = _text(
-    "The model making this call, exactly as the harness reports it (for example 'claude-opus-4-1').",
-    max_length=200,
-    min_length=1,
-)
-AGENT = _text("Optional: a name for one of several agents sharing the run.", max_length=200, min_length=1)
-NOTE = _text("Optional free text kept with the call in the log; never used in inference.", max_length=20000)
+RUN = _text("The run directory.", max_length=4096, min_length=1)
+MODEL = _text("Your model id, as the harness reports it.", max_length=200, min_length=1)
+AGENT = _text("Optional: your name, when agents share the run.", max_length=200, min_length=1)
+NOTE = _text("Optional: logged, never read.", max_length=20000)
 CALLER_FIELDS = ("model", "agent", "note")
 
 

@@ -196,7 +196,7 @@ def with_proposal_schemas(result: Mapping[str, Any]) -> Json:
     shown["checks"] = checks
     if left:
         shown["proposals_elsewhere"] = (
-            f"the proposal schemas of {left} are too long to list here: run_checks' argument schema "
-            "(tools/list) and `credencegraph-extract tools` give them"
+            f"the proposal schemas of {left} are too long to list here: get_state with `describe` set to a "
+            "type's name gives its schema"
         )
     return shown

@@ -8,10 +8,13 @@ from typing import Any
 from cgx_core.assembler import add_premises
 from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import CallContext
+from cgx_core.tooling.paging import fitted_records_result
 
 TOOL = "add_premises"
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+    """The records applied; the result held under 20,000 characters however many there were."""
     outcome = add_premises(state.graph, context.run.rubric, args["records"], run_id=context.run.id)
-    return Effect(graph=outcome.graph, result=outcome.result, rejections=outcome.result["refused"])
+    result = fitted_records_result(outcome.result, ("refused", "applied", "overflow"))
+    return Effect(graph=outcome.graph, result=result, rejections=outcome.result["refused"])
