@@ -254,6 +254,9 @@ def recompute(
     decided = _decide(bound, operands, reported, tuple(sorted(relations.items())))
     unknown = tuple(item for row in columns for item in unit_unknown(row))
     _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
+    restated = _restated_operand(decided, operands, numeral, texts, columns)
+    if restated:
+        raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
     return decided
 
 
@@ -350,10 +353,16 @@ def _operand_texts(operands: tuple[LiteralNode, ...]) -> tuple[str, ...]:
 
 
 def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
-    """A canonical key of what the check observed: two checks with one key pass or fail together."""
+    """A canonical key of what the check observed: the same thing computed from the same operands. Two
+    checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
+    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
     if isinstance(recomputation, PredicateCheck):
         return observation_key_of_predicate(recomputation)
     key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+    operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
+    key += f";operands={','.join(operands)}"
+    if recomputation.counts:
+        key += f";counted={','.join(sorted(f'{function}({row})' for function, row, _ in recomputation.counts))}"
     if recomputation.unit is not None:
         key += f";unit={recomputation.unit}"
     if recomputation.relation != "=":
@@ -368,8 +377,9 @@ def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
 def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
     """The key of an observation from what decides its outcome.
 
-    Only the exact value, the expected value and the rounding decide the outcome, so two proposals that
-    write the same arithmetic differently (`750 / 2` and `0.5 * 750` against 375) are one observation.
+    Only the exact value, the expected value and the rounding decide the outcome; `observation_key` adds
+    the operands, so two proposals that write the same arithmetic differently (`750 * 2` and `2 * 750`
+    against 1500) are one observation, and two that reach one value from other numbers are not.
     """
     return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
 
@@ -644,6 +654,43 @@ def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str |
             f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
         )
     return None
+
+
+def _restated_operand(
+    decided: Recomputation,
+    operands: tuple[LiteralNode, ...],
+    numeral: Numeral,
+    texts: Sequence[str],
+    columns: Sequence[str],
+) -> str | None:
+    """The refusal message when the expression's value is one of its own operands, and that operand is the
+    reported numeral, and no chunk but the one reporting the result writes it: `max(49, 50)` against the 50 of the
+    sentence that writes both picks the result out of the text, whatever the function (max, abs, min, a
+    product by 1), so it recomputes nothing."""
+    value = abs(decided.value)
+    if value != abs(numeral.value):
+        return None
+    picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
+    if not picked:
+        return None
+    per_text = [
+        (*read_text(text), *(column_occurrences(text) if text in columns else ()))
+        for text in dict.fromkeys((*texts, *columns))
+    ]
+    writing = {index for index, found in enumerate(per_text) if any(abs(item.numeral.value) == value for item in found)}
+    reporting = {
+        index
+        for index, found in enumerate(per_text)
+        if any(item.reported and item.numeral.written == numeral.written for item in found)
+    }
+    if any(one != other for one in writing for other in reporting):
+        return None  # one chunk writes the operand, another reports the result: a real comparison
+    return (
+        f"the expression's value is its own operand {picked[0].text}, the reported result {numeral.written}, "
+        "which no cited chunk but the one reporting the result writes: it picks the result out of the text and "
+        "recomputes nothing (cite the chunk that writes the operand apart from the result, or recompute the "
+        "result from other numbers)"
+    )
 
 
 def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:
