@@ -217,7 +217,8 @@ class RecomputeNumbers:
             inputs["hedge"] = checked.hedge
             inputs["tolerance"] = _fraction(checked.tolerance)
         inputs.update(counts_json(checked.counts))
-        return Prepared(target, inputs)
+        # The recomputation is the memo: observation_key and run of this call reuse it (one evaluation).
+        return Prepared(target, inputs, memo=checked)
 
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
         """The reported result, as read (`71.2%`, `2 day`): a sentence that reports two numbers takes a check of
@@ -237,6 +238,8 @@ class RecomputeNumbers:
         check has them: all that decides the outcome."""
         from cgx_checks.arithmetic.recompute import decide_recorded, observation_key
 
+        if prepared.memo is not None:
+            return observation_key(prepared.memo)
         inputs = prepared.inputs
         tolerance = Fraction(str(inputs["tolerance"])) if "tolerance" in inputs else None
         decided = decide_recorded(
@@ -251,6 +254,8 @@ class RecomputeNumbers:
         return observation_key(decided)
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
+        if prepared.memo is not None:  # recomputed by prepare in this very call, from these inputs
+            return _outcome_of(prepared.memo)
         return self._outcome(prepared.inputs, run)
 
     def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
@@ -279,11 +284,16 @@ class RecomputeNumbers:
                 f"the record counts {recorded_counts}, the run's chunks give {counted}",
                 code="tampered",
             )
-        libraries = {}
-        if checked.library is not None:
-            name, _, version = checked.library.partition(" ")
-            libraries[name] = version
-        return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
+        return _outcome_of(checked)
+
+
+def _outcome_of(checked: Any) -> Outcome:
+    """The outcome of a recomputation (or predicate) as the check records it."""
+    libraries = {}
+    if checked.library is not None:
+        name, _, version = checked.library.partition(" ")
+        libraries[name] = version
+    return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
 
 
 _COUNTED = ("rows", "cols", "items")

@@ -147,7 +147,8 @@ class _Step(ABC):
         inputs["budget"] = {"cpu_seconds": budget_of(self.name, step)}
         if (refusal := self._latex_problem(step.encoding.latex, equations, texts)) is not None:
             return refusal
-        return Prepared(target, inputs)
+        # The parsed step is the memo: run reuses it, and skips re-checking the LaTeX prepare just checked.
+        return Prepared(target, inputs, memo=step)
 
     @staticmethod
     def _latex_problem(latex: str | None, equations: list[str], texts: list[str]) -> Refusal | None:
@@ -199,21 +200,21 @@ class _Step(ABC):
         return None if problem is None else Outcome("error", problem.message, code=str(problem.code))
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
-        return self._checked(prepared.inputs, run)
+        return self._checked(prepared.inputs, run, prepared.memo)
 
     def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        return self._checked(inputs, run)
+        return self._checked(inputs, run, None)
 
-    def _checked(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        """The step re-checked against the run, then decided in the maths worker (by `_ask`), with what the
-        step reads as."""
+    def _checked(self, inputs: Mapping[str, Any], run: RunView, step: ParsedStep | None) -> Outcome:
+        """The step re-checked against the run (unless `step` is prepare's parse of it in this very call),
+        then decided in the maths worker (by `_ask`), with what the step reads as."""
         from cgx_checks.maths.decider import shared_decider
 
-        if (problem := self._recheck(inputs, run)) is not None:
+        if step is None and (problem := self._recheck(inputs, run)) is not None:
             return problem
         try:
             outcome = self._ask(shared_decider(), _encoding(inputs), inputs)
-            read = self._read(inputs)
+            read = self._read(inputs, step)
         except CgxError as error:
             return _error_or_stall(error)
         return Outcome(
@@ -229,13 +230,14 @@ class _Step(ABC):
         """This type's question to the maths worker."""
 
     @staticmethod
-    def _read(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    def _read(inputs: Mapping[str, Any], step: ParsedStep | None) -> dict[str, Any]:
         """What the check read the step as: for a LaTeX step, each side in sympy spelling and the relation;
         for any step, the symbol names it renamed (`\\lambda` to lambda)."""
         from cgx_checks.maths.spelling import spelled
         from cgx_checks.maths.structure import parse_step
 
-        step = parse_step(_encoding(inputs))
+        if step is None:
+            step = parse_step(_encoding(inputs))
         if "latex" not in inputs:
             renamed = step.encoding.renamed()
             return {"read": {"names": renamed}} if renamed else {}
