@@ -15,7 +15,7 @@ from credencegraph.core import Graph
 from credencegraph.core.credence import Credence
 from credencegraph.core.serialization import credence_to_json
 
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 
 
 @attrs.frozen
@@ -45,7 +45,7 @@ def screened[R](
     for index, record in records:
         try:
             check(record)
-        except Refused as refusal:
+        except ItemRefused as refusal:
             refused[index] = refusal.to_json(index, node_of(record))
         else:
             passed.append((index, record))

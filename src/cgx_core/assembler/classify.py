@@ -40,7 +40,7 @@ from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import replace_node, replace_relations, without_relations
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)
@@ -97,7 +97,7 @@ def _admit(graph: Graph, records: Sequence[object], refused: dict[int, dict[str,
         try:
             record: ClassifyRecord | SplitRecord = structure(raw, AnyClassifyRecord, path=f"$.records[{index}]")
         except CgxError as error:
-            refusal = Refused(Code.RECORD_INVALID, error.message, fixes.classify_record_invalid(raw))
+            refusal = ItemRefused(Code.RECORD_INVALID, error.message, fixes.classify_record_invalid(raw))
             refused[index] = refusal.to_json(index, _raw_node(raw))
             node = _raw_node(raw)
         else:
@@ -131,19 +131,19 @@ def _check_alone(
     a split that does not fit, a node or clause that rests on itself, a rests_on naming no chunk."""
     node_id = record.node
     alone = (fixes.named_twice(node_id, naming), _node_problem(graph, record, clauses_of_splits))
-    problems: list[Refused] = [problem for problem in alone if problem is not None]
+    problems: list[ItemRefused] = [problem for problem in alone if problem is not None]
     split = isinstance(record, SplitRecord)
     if isinstance(record, SplitRecord) and len(record.split) != len(record.children):
         message = f"the split of {node_id!r} has {len(record.split)} clauses and {len(record.children)} children"
         problems.append(
-            Refused(Code.SPLIT_MISMATCH, message, fixes.split_mismatch(len(record.split), len(record.children)))
+            ItemRefused(Code.SPLIT_MISMATCH, message, fixes.split_mismatch(len(record.split), len(record.children)))
         )
     count = len(record.split) if isinstance(record, SplitRecord) else 1
     own = nodes.predicted_children(graph, node_id, count) if split and node_id in graph else [node_id]
     typings = record.children if isinstance(record, SplitRecord) else (record.as_child(),)
     for position, (child_id, typing) in enumerate(zip(own, typings, strict=False)):
         if child_id in typing.rests_on:
-            refusal = Refused(Code.RESTS_ON_SELF, f"{child_id!r} rests on itself", fixes.rests_on_self(child_id))
+            refusal = ItemRefused(Code.RESTS_ON_SELF, f"{child_id!r} rests on itself", fixes.rests_on_self(child_id))
             problems.append(refusal.at(child=position) if split else refusal)
     if problems:
         # Also every rests_on that names no chunk, which needs no edit to see.
@@ -151,19 +151,19 @@ def _check_alone(
         for position, typing in enumerate(typings):
             for found in _sources_problems(graph, graph, node_id, typing.rests_on, coming):
                 problems.append(found.at(child=position) if split else found)
-        raise Refused.every(problems)
+        raise ItemRefused.every(problems)
 
 
 def _node_problem(
     graph: Graph, record: ClassifyRecord | SplitRecord, clauses_of_splits: Mapping[str, tuple[int, str]]
-) -> Refused | None:
+) -> ItemRefused | None:
     """What makes the record's node one this record cannot type (or split), or None."""
     node_id = record.node
     if node_id not in graph:
         if node_id in clauses_of_splits:
             number, chunk = clauses_of_splits[node_id]
             message = f"record {number} of this call splits {chunk!r} and types its clause {node_id!r}"
-            return Refused(Code.DUPLICATE_RECORD, message, fixes.duplicate_child(node_id, number, chunk))
+            return ItemRefused(Code.DUPLICATE_RECORD, message, fixes.duplicate_child(node_id, number, chunk))
         return fixes.missing_node(graph, node_id)
     node = graph.nodes[node_id]
     if (outside := fixes.outside_document(graph, node_id)) is not None:
@@ -171,22 +171,22 @@ def _node_problem(
     if node.kind == nodes.COMPOUND:
         if isinstance(record, SplitRecord):
             message = f"node {node_id!r} is already a compound"
-            return Refused(Code.ALREADY_SPLIT, message, fixes.already_split(graph, node_id))
+            return ItemRefused(Code.ALREADY_SPLIT, message, fixes.already_split(graph, node_id))
         message = f"node {node_id!r} is a compound; annotate its children instead"
-        return Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
+        return ItemRefused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
     checks = nodes.targeting_checks(graph, node_id)
     if checks:
         message = f"node {node_id!r} is the target of {fixes.ids([check.id for check in checks])}"
-        return Refused(Code.TARGETED_BY_CHECK, message, fixes.targeted_by_check(graph, node_id))
+        return ItemRefused(Code.TARGETED_BY_CHECK, message, fixes.targeted_by_check(graph, node_id))
     if isinstance(record, SplitRecord) and nodes.parent(graph, node_id) is not None:
         message = f"node {node_id!r} is a child of a compound, and a child is never itself a compound"
-        return Refused(Code.SPLIT_INVALID, message, fixes.split_of_clause(graph, node_id))
+        return ItemRefused(Code.SPLIT_INVALID, message, fixes.split_of_clause(graph, node_id))
     return None
 
 
 def _sources_problems(
     graph: Graph, original: Graph, node_id: str, rests_on: Sequence[str], coming: Collection[str] = ()
-) -> list[Refused]:
+) -> list[ItemRefused]:
     """Every node `rests_on` names that is not in the run or not a chunk of the document (the text rests
     only on the text: an analyst premise is added by add_premises, a check is reached by observes). A
     clause a split of this call will make (`coming`) counts as there."""
@@ -196,11 +196,11 @@ def _sources_problems(
             continue  # rests-on-self is said on its own
         if source not in graph:
             message = f"rests_on names {source!r}, which is not a node of the run"
-            found.append(Refused(Code.RESTS_ON_UNKNOWN, message, fixes.rests_on_unknown(original, source)))
+            found.append(ItemRefused(Code.RESTS_ON_UNKNOWN, message, fixes.rests_on_unknown(original, source)))
         elif not nodes.is_document(graph.nodes[source]):
             origin = nodes.origin_of(graph.nodes[source])
             message = f"rests_on names {source!r}, which is {origin}, not a chunk of the document"
-            found.append(Refused(Code.NOT_A_CHUNK, message, fixes.rests_on_not_a_chunk(graph, source, node_id)))
+            found.append(ItemRefused(Code.NOT_A_CHUNK, message, fixes.rests_on_not_a_chunk(graph, source, node_id)))
     return found
 
 
@@ -221,7 +221,7 @@ class _Applying:
         self.rubric = rubric
         self.run_id = run_id
         self.pending = pending
-        self.excluded: dict[int, Refused] = {}
+        self.excluded: dict[int, ItemRefused] = {}
         self.node_of = {item.index: item.node for item in pending}
 
     def run(self) -> _Result:
@@ -251,17 +251,17 @@ class _Pass:
         }
         """The clauses the call's splits make: a rests_on may name one before its split is applied."""
 
-    def run(self) -> dict[int, Refused]:
+    def run(self) -> dict[int, ItemRefused]:
         """Apply the records; the refusals found. `complete` tells whether the result stands as it is."""
         graph, resets = self._reset_all(self.original)
-        failures: dict[int, Refused] = {}
+        failures: dict[int, ItemRefused] = {}
         typed: list[_Pending] = []
         restart = False
         for item in self.entries:
             try:
                 graph = self._type(graph, item)
                 typed.append(item)
-            except Refused as refusal:
+            except ItemRefused as refusal:
                 failures[item.index] = refusal
                 if resets.get(item.node, ("", []))[1]:
                     restart = True  # its reset dropped relations another record may have counted on
@@ -276,7 +276,7 @@ class _Pass:
         for item in typed:
             try:
                 graph = self._link(graph, item)
-            except Refused as refusal:
+            except ItemRefused as refusal:
                 failures[item.index] = refusal
                 linked = False
         if not linked:
@@ -337,16 +337,16 @@ class _Pass:
         graph = replace_node(graph, extraction.stamped_node(graph.nodes[node_id], self.run_id, TOOL))
         typed_children = []
         unmapped: list[dict[str, str]] = []
-        problems: list[Refused] = []
+        problems: list[ItemRefused] = []
         for position, (clause_id, typing) in enumerate(zip(clause_ids, record.children, strict=True)):
             try:
                 graph, typed = self._type_one(graph, clause_id, typing, unmapped)
-            except Refused as refusal:
+            except ItemRefused as refusal:
                 problems.append(refusal.at(child=position))  # and the other children are judged too
                 continue
             typed_children.append({"node": clause_id, **typed})
         if problems:
-            raise Refused.every(problems)
+            raise ItemRefused.every(problems)
         self.result.unmapped.extend(unmapped)
         self.result.effects[index] = {
             "record": index,
@@ -371,29 +371,29 @@ class _Pass:
             whole = whole_words(chunk_text, start, end)
             if whole != clause:
                 message = f"the clause {clause!r} begins or ends inside a word of the text of {node_id!r}"
-                raise Refused(Code.SPLIT_INVALID, message, fixes.clause_cuts_word(clause, whole))
+                raise ItemRefused(Code.SPLIT_INVALID, message, fixes.clause_cuts_word(clause, whole))
             spans.append((start, end, clause))
         spans.sort()
         for (_, end, first), (start, _, second) in pairwise(spans):
             if start < end:
                 message = f"the clauses {first!r} and {second!r} overlap in the text of {node_id!r}"
-                raise Refused(Code.SPLIT_INVALID, message, fixes.clauses_overlap(first, second))
+                raise ItemRefused(Code.SPLIT_INVALID, message, fixes.clauses_overlap(first, second))
 
     def _split_refusal(
         self, graph: Graph, node_id: str, chunk_text: str, clauses: list[str], error: Exception
-    ) -> Refused:
+    ) -> ItemRefused:
         code = code_of(error, Step.SPLIT)
         message = message_of(error)
         if code is Code.CLAUSE_NOT_ONCE:
             for position, clause in enumerate(clauses):
                 times = len(occurrences(chunk_text, clause))
                 if times != 1:
-                    return Refused(code, message, fixes.clause_not_once(chunk_text, clause, times), clause=position)
+                    return ItemRefused(code, message, fixes.clause_not_once(chunk_text, clause, times), clause=position)
         if code is Code.SPLIT_INVALID and nodes.parent(graph, node_id) is not None:
-            return Refused(code, message, fixes.split_of_clause(graph, node_id))
+            return ItemRefused(code, message, fixes.split_of_clause(graph, node_id))
         if code is Code.SPLIT_INVALID and "endpoint of relations" in message:
-            return Refused(code, message, fixes.split_with_relations(graph, node_id))
-        return Refused(code, message, _fallback_fix(code))
+            return ItemRefused(code, message, fixes.split_with_relations(graph, node_id))
+        return ItemRefused(code, message, _fallback_fix(code))
 
     def _type_one(
         self, graph: Graph, node_id: str, typing: ChildRecord, unmapped: list[dict[str, str]]
@@ -412,8 +412,8 @@ class _Pass:
                 f"type {typing.type!r} is built in; rubric {self.rubric.name!r} declares {list(self.rubric.types)}"
             )
             fix = fixes.unknown_type(self.rubric, nodes.origin_of(graph.nodes[node_id]) or nodes.DOCUMENT, typing.type)
-            raise Refused(Code.UNKNOWN_TYPE, message, fix)
-        problems: list[Refused] = []
+            raise ItemRefused(Code.UNKNOWN_TYPE, message, fix)
+        problems: list[ItemRefused] = []
         try:
             graph = annotate_node(graph, self.rubric, node_id, node_type=typing.type, settings=form or None)
         except _CORE_ERRORS as error:
@@ -422,11 +422,11 @@ class _Pass:
         if typing.hedge is not None and not contains_phrase(node.statement or "", typing.hedge):
             message = f"the text of {node_id!r} does not contain the phrase {typing.hedge!r}"
             fix = fixes.hedge_not_in_text(self.rubric, node.statement or "", typing.hedge)
-            problems.append(Refused(Code.HEDGE_NOT_IN_TEXT, message, fix))
+            problems.append(ItemRefused(Code.HEDGE_NOT_IN_TEXT, message, fix))
         if problems:
             # Also what is wrong with its rests_on that needs no type to see.
             problems.extend(_sources_problems(graph, self.original, node_id, typing.rests_on, self.clauses))
-            raise Refused.every(problems)
+            raise ItemRefused.every(problems)
         typed: dict[str, Any] = {"type": node.kind}
         stated = None
         if typing.hedge is not None:
@@ -438,7 +438,7 @@ class _Pass:
         graph = replace_node(graph, extraction.stamped_node(node, self.run_id, TOOL, stated=stated))
         return graph, typed
 
-    def _type_refusal(self, graph: Graph, node_id: str, typing: ChildRecord, error: Exception) -> Refused:
+    def _type_refusal(self, graph: Graph, node_id: str, typing: ChildRecord, error: Exception) -> ItemRefused:
         code = code_of(error, Step.TYPE)
         node = graph.nodes[node_id]
         chunk_text = node.statement or ""
@@ -451,12 +451,12 @@ class _Pass:
             fix = fixes.form_not_in_text(self.rubric, typing.type, typing.form, chunk_text)
         else:
             fix = _fallback_fix(code)
-        return Refused(code, message_of(error), fix)
+        return ItemRefused(code, message_of(error), fix)
 
     # -- step 2: relations a node classified again keeps ------------------------------------------------
 
-    def _conflicts(self, graph: Graph, reset: Mapping[str, int]) -> dict[int, Refused]:
-        found: dict[int, Refused] = {}
+    def _conflicts(self, graph: Graph, reset: Mapping[str, int]) -> dict[int, ItemRefused]:
+        found: dict[int, ItemRefused] = {}
         for relation in graph.relations.values():
             if relation.strength is None or not {relation.source, relation.target} & reset.keys():
                 continue
@@ -466,7 +466,7 @@ class _Pass:
             blamed = relation.target if relation.target in reset else relation.source
             index = reset[blamed]
             if index not in found:
-                found[index] = Refused(Code.RECLASSIFY_CONFLICT, problem, self._conflict_fix(graph, blamed))
+                found[index] = ItemRefused(Code.RECLASSIFY_CONFLICT, problem, self._conflict_fix(graph, blamed))
         return found
 
     def _problem(self, graph: Graph, relation: Relation, kinds: Mapping[str, str]) -> str | None:
@@ -516,14 +516,14 @@ class _Pass:
     def _link(self, graph: Graph, item: _Pending) -> Graph:
         effect = self.result.effects[item.index]
         if isinstance(item.record, SplitRecord):
-            problems: list[Refused] = []
+            problems: list[ItemRefused] = []
             for position, (child, typing) in enumerate(zip(effect["children"], item.typings, strict=True)):
                 try:
                     graph, child["relations"] = self._link_one(graph, child["node"], typing.rests_on)
-                except Refused as refusal:
+                except ItemRefused as refusal:
                     problems.append(refusal.at(child=position))
             if problems:
-                raise Refused.every(problems)
+                raise ItemRefused.every(problems)
             return graph
         graph, effect["relations"] = self._link_one(graph, item.node, item.record.rests_on)
         return graph
@@ -543,16 +543,16 @@ class _Pass:
         # (its own words, so a record with one problem reads as before).
         if rule is None and linkable:
             message = f"type {node.kind!r} of node {node_id!r} has no edge rule, so it rests on nothing"
-            problems.append(Refused(Code.RESTS_ON_NO_RULE, message, fixes.rests_on_no_rule(node.kind)))
+            problems.append(ItemRefused(Code.RESTS_ON_NO_RULE, message, fixes.rests_on_no_rule(node.kind)))
         for source in linkable if rule is not None else ():
             kind = graph.nodes[source].kind
             if kind not in rule.types:
                 message = f"node {source!r} has type {kind!r}; type {node.kind!r} rests on {list(rule.types)}"
                 problems.append(
-                    Refused(Code.RESTS_ON_TYPE, message, fixes.rests_on_type(graph, self.rubric, node_id, source))
+                    ItemRefused(Code.RESTS_ON_TYPE, message, fixes.rests_on_type(graph, self.rubric, node_id, source))
                 )
         if problems:
-            raise Refused.every(problems)
+            raise ItemRefused.every(problems)
         try:
             linked = annotate_node(graph, self.rubric, node_id, rests_on=new) if new else graph
         except _CORE_ERRORS as error:
@@ -564,20 +564,20 @@ class _Pass:
         }
         return replace_relations(linked, stamped), relation_ids
 
-    def _link_refusal(self, graph: Graph, node_id: str, sources: list[str], error: Exception) -> Refused:
+    def _link_refusal(self, graph: Graph, node_id: str, sources: list[str], error: Exception) -> ItemRefused:
         code = code_of(error, Step.LINK)
         message = message_of(error)
         kind = graph.nodes[node_id].kind
         if code is Code.RESTS_ON_NO_RULE:
-            return Refused(code, message, fixes.rests_on_no_rule(kind))
+            return ItemRefused(code, message, fixes.rests_on_no_rule(kind))
         if code is Code.CYCLE and hasattr(error, "cycle"):
-            return Refused(code, message, fixes.cycle(error, node_id))
+            return ItemRefused(code, message, fixes.cycle(error, node_id))
         if code is Code.RESTS_ON_TYPE:
             rule = self.rubric.types[kind].rests_on
             accepted = rule.types if rule is not None else ()
             wrong = next((source for source in sources if graph.nodes[source].kind not in accepted), sources[0])
-            return Refused(code, message, fixes.rests_on_type(graph, self.rubric, node_id, wrong))
-        return Refused(code, message, _fallback_fix(code))
+            return ItemRefused(code, message, fixes.rests_on_type(graph, self.rubric, node_id, wrong))
+        return ItemRefused(code, message, _fallback_fix(code))
 
 
 def _fallback_fix(code: Code) -> str:

@@ -21,7 +21,7 @@ from credencegraph.rubric.validate import form_problems
 from cgx_core.assembler import text
 from cgx_core.codes import Code
 from cgx_core.graph import nodes
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 
 CREDENCE_WORDS: Final = frozenset(
     {"credence", "base", "stated", "strength", "probability", "confidence", "prior", "sensitivity", "false_pass"}
@@ -221,34 +221,34 @@ def duplicate_record(node_id: str, records: Sequence[int]) -> str:
     return f"records {ids([str(index) for index in records])} all name {node_id}: send one record per node"
 
 
-def named_twice(node_id: str, naming: Mapping[str, Sequence[int]]) -> Refused | None:
+def named_twice(node_id: str, naming: Mapping[str, Sequence[int]]) -> ItemRefused | None:
     """The refusal of a record whose node another record of the same call also names (classify and
     add_premises alike), or None."""
     numbers = naming[node_id]
     if len(numbers) < 2:
         return None
     message = f"records {ids([str(i) for i in numbers])} of this call all name {node_id!r}"
-    return Refused(Code.DUPLICATE_RECORD, message, duplicate_record(node_id, numbers))
+    return ItemRefused(Code.DUPLICATE_RECORD, message, duplicate_record(node_id, numbers))
 
 
-def missing_node(graph: Graph, node_id: str) -> Refused:
+def missing_node(graph: Graph, node_id: str) -> ItemRefused:
     """The refusal of a record naming a node the run does not have: a clause of a chunk not split yet, or
     no node at all (classify and add_premises alike)."""
     parent = nodes.clause_parent_id(graph, node_id)
     if parent is not None and graph.nodes[parent].kind != nodes.COMPOUND:
         message = f"no node {node_id!r} in the run: {parent!r} is not split"
-        return Refused(Code.CHILD_NOT_SPLIT, message, child_not_split(parent))
-    return Refused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", unknown_node(graph, node_id))
+        return ItemRefused(Code.CHILD_NOT_SPLIT, message, child_not_split(parent))
+    return ItemRefused(Code.UNKNOWN_NODE, f"no node {node_id!r} in the run", unknown_node(graph, node_id))
 
 
-def outside_document(graph: Graph, node_id: str, purpose: str = "classify types") -> Refused | None:
+def outside_document(graph: Graph, node_id: str, purpose: str = "classify types") -> ItemRefused | None:
     """The refusal of a record naming a node that is not a chunk of the document (one add_premises or a check
     made), or None when it is one."""
     node = graph.nodes[node_id]
     if nodes.is_document(node):
         return None
     message = f"node {node_id!r} is {nodes.origin_of(node)}, not a chunk of the document"
-    return Refused(Code.NOT_A_CHUNK, message, not_a_chunk(graph, node_id, purpose))
+    return ItemRefused(Code.NOT_A_CHUNK, message, not_a_chunk(graph, node_id, purpose))
 
 
 def duplicate_child(node_id: str, split_record: int, chunk: str) -> str:

@@ -32,7 +32,7 @@ from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import appended, replace_relations
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 
 TOOL = extraction.ADD_PREMISES
 ASSUMPTION: Final = "assumption"
@@ -55,7 +55,7 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
         except CgxError as error:
             conclusion = raw.get("conclusion") if isinstance(raw, dict) else None
             node = conclusion if isinstance(conclusion, str) and conclusion else None
-            refusal = Refused(Code.RECORD_INVALID, error.message, fixes.premise_record_invalid(raw))
+            refusal = ItemRefused(Code.RECORD_INVALID, error.message, fixes.premise_record_invalid(raw))
             refused[index] = refusal.to_json(index, node)
         else:
             built.append((index, record))
@@ -74,7 +74,7 @@ def add_premises(graph: Graph, rubric: Rubric, records: Sequence[object], *, run
     for index, record in pending:
         try:
             graph, entry, beyond = _Applying(rubric, run_id).apply(graph, record)
-        except Refused as refusal:
+        except ItemRefused as refusal:
             refused[index] = refusal.to_json(index, record.conclusion)
             continue
         applied[index] = {"record": index, **entry}
@@ -100,22 +100,22 @@ def _check_conclusion(graph: Graph, rubric: Rubric, record: PremiseRecord, namin
     node_id = record.conclusion
     if rubric.premises is None:
         message = f"rubric {rubric.name!r} has no [premises] table"
-        raise Refused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
+        raise ItemRefused(Code.NO_PREMISES_TABLE, message, fixes.no_premises_table(rubric))
     alone = (fixes.named_twice(node_id, naming), _conclusion_problem(graph, rubric, node_id))
-    problems: list[Refused] = [problem for problem in alone if problem is not None]
+    problems: list[ItemRefused] = [problem for problem in alone if problem is not None]
     if not assumption_declared(rubric) and any(isinstance(premise, Statement) for premise in record.premises):
         message = f"rubric {rubric.name!r} does not declare type {ASSUMPTION!r} for origin {ANALYST}"
-        problems.append(Refused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric)))
+        problems.append(ItemRefused(Code.ASSUMPTION_UNDECLARED, message, fixes.assumption_undeclared(rubric)))
     if problems:
         for position, premise in enumerate(record.premises):
             if isinstance(premise, StatedAt):
                 found = _source_problem(graph, rubric, node_id, premise.stated_at)
                 if found is not None:
                     problems.append(found.at(premise=position))
-        raise Refused.every(problems)
+        raise ItemRefused.every(problems)
 
 
-def _conclusion_problem(graph: Graph, rubric: Rubric, node_id: str) -> Refused | None:
+def _conclusion_problem(graph: Graph, rubric: Rubric, node_id: str) -> ItemRefused | None:
     """What makes a node no conclusion a premise may be added to, or None."""
     assert rubric.premises is not None
     if node_id not in graph:
@@ -125,33 +125,33 @@ def _conclusion_problem(graph: Graph, rubric: Rubric, node_id: str) -> Refused |
         return outside
     if node.kind == nodes.COMPOUND:
         message = f"node {node_id!r} is a compound; its clauses are the conclusions"
-        return Refused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
+        return ItemRefused(Code.COMPOUND_NODE, message, fixes.compound_node(graph, node_id))
     if node.kind not in rubric.premises.for_types:
         message = (
             f"node {node_id!r} has type {node.kind!r}, which is not in premises.for {list(rubric.premises.for_types)}"
         )
-        return Refused(Code.NOT_A_CONCLUSION, message, fixes.not_a_conclusion(graph, rubric, node_id))
+        return ItemRefused(Code.NOT_A_CONCLUSION, message, fixes.not_a_conclusion(graph, rubric, node_id))
     return None
 
 
-def _source_problem(graph: Graph, rubric: Rubric, conclusion: str, source: str) -> Refused | None:
+def _source_problem(graph: Graph, rubric: Rubric, conclusion: str, source: str) -> ItemRefused | None:
     """What makes a chunk no stated premise of `conclusion`, seen without linking it, or None."""
     if source == conclusion:
-        return Refused(Code.RESTS_ON_SELF, f"{conclusion!r} would be its own premise", fixes.rests_on_self(source))
+        return ItemRefused(Code.RESTS_ON_SELF, f"{conclusion!r} would be its own premise", fixes.rests_on_self(source))
     if source not in graph:
         chunk = nodes.clause_parent_id(graph, source)
         if chunk is not None and graph.nodes[chunk].kind != nodes.COMPOUND:
             message = f"no node {source!r} in the run: {chunk!r} is not split"
-            return Refused(Code.CHILD_NOT_SPLIT, message, fixes.rests_on_unknown(graph, source))
+            return ItemRefused(Code.CHILD_NOT_SPLIT, message, fixes.rests_on_unknown(graph, source))
         message = f"stated_at names {source!r}, which is not a node of the run"
-        return Refused(Code.UNKNOWN_NODE, message, fixes.unknown_node(graph, source))
+        return ItemRefused(Code.UNKNOWN_NODE, message, fixes.unknown_node(graph, source))
     node = graph.nodes[source]
     if not nodes.is_document(node) or node.kind in (nodes.COMPOUND, nodes.UNASSIGNED):
         what = {nodes.COMPOUND: "a compound", nodes.UNASSIGNED: "unassigned"}.get(node.kind, "not a chunk")
         if not nodes.is_document(node):
             what = f"{nodes.origin_of(node)}, not a chunk of the document"
         message = f"stated_at names {source!r}, which is {what}"
-        return Refused(Code.PREMISE_NOT_CHUNK, message, fixes.premise_not_chunk(graph, rubric, conclusion, source))
+        return ItemRefused(Code.PREMISE_NOT_CHUNK, message, fixes.premise_not_chunk(graph, rubric, conclusion, source))
     return None
 
 
@@ -169,7 +169,7 @@ class _Applying:
         conclusion = record.conclusion
         entries: list[dict[str, Any]] = []
         beyond: list[str] = []
-        problems: list[Refused] = []
+        problems: list[ItemRefused] = []
         for position, premise in enumerate(record.premises):
             entry: dict[str, Any] | None
             try:
@@ -177,7 +177,7 @@ class _Applying:
                     graph, entry = self._stated_at(graph, conclusion, premise.stated_at)
                 else:
                     graph, entry = self._statement(graph, conclusion, premise.statement)
-            except Refused as refusal:
+            except ItemRefused as refusal:
                 # The next premises are judged on the graph without this one: every bad premise is named.
                 problems.append(refusal.at(premise=position))
                 continue
@@ -186,7 +186,7 @@ class _Applying:
             elif isinstance(premise, Statement):
                 beyond.append(normalise_text(premise.statement))
         if problems:
-            raise Refused.every(problems)
+            raise ItemRefused.every(problems)
         return graph, {"conclusion": conclusion, "premises": entries}, beyond
 
     def _stated_at(self, graph: Graph, conclusion: str, source: str) -> tuple[Graph, dict[str, Any]]:
@@ -213,16 +213,16 @@ class _Applying:
             "added": True,
         }
 
-    def _link_refusal(self, graph: Graph, conclusion: str, source: str, error: Exception) -> Refused:
+    def _link_refusal(self, graph: Graph, conclusion: str, source: str, error: Exception) -> ItemRefused:
         code = code_of(error, Step.PREMISE_LINK)
         message = message_of(error)
         if code is Code.RESTS_ON_NO_RULE:
-            return Refused(code, message, fixes.premise_no_rule(graph.nodes[conclusion].kind))
+            return ItemRefused(code, message, fixes.premise_no_rule(graph.nodes[conclusion].kind))
         if code is Code.PREMISE_NOT_CHUNK:
-            return Refused(code, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source))
+            return ItemRefused(code, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source))
         if code is Code.CYCLE and hasattr(error, "cycle"):
-            return Refused(code, message, fixes.cycle(error, conclusion, "the premises"))
-        return Refused(code, message, f"{MEANINGS[code]} Change the record as the message says.")
+            return ItemRefused(code, message, fixes.cycle(error, conclusion, "the premises"))
+        return ItemRefused(code, message, f"{MEANINGS[code]} Change the record as the message says.")
 
     def _statement(self, graph: Graph, conclusion: str, text: str) -> tuple[Graph, dict[str, Any] | None]:
         """Link an analyst premise, made or shared; None when the conclusion has all it may take."""

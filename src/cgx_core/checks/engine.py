@@ -34,7 +34,7 @@ from cgx_core.graph import extraction
 from cgx_core.graph.edit import copy_graph
 from cgx_core.graph.evidence import EVIDENCE, check_record
 from cgx_core.numbers.tolerances import run_tolerances
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 from cgx_core.run import call_control
 from cgx_core.run.state import Effect, RunState
 
@@ -186,12 +186,12 @@ class Proposals:
             and item.check_type.fallback_for is None
         ]
 
-    def _shape_problems(self, proposal: Any) -> list[Refused]:
+    def _shape_problems(self, proposal: Any) -> list[ItemRefused]:
         """What is wrong with a proposal's `type` and `target` as JSON (none for a well-formed one)."""
         choose = f"<one of {self._declared_for(self.tool)}>"
         if not isinstance(proposal, dict):
             return [
-                Refused(
+                ItemRefused(
                     Code.PROPOSAL_INVALID,
                     "a proposal is a JSON object with a string 'type' and a string 'target'",
                     f'send {{"type": {choose}, "target": <node id>, ...its fields}}',
@@ -202,16 +202,16 @@ class Proposals:
             if not isinstance(proposal.get(name), str):
                 got = "nothing" if name not in proposal else json_kind(proposal[name])
                 message = f"a proposal's '{name}' must be a string, got {got}"
-                found.append(Refused(Code.PROPOSAL_INVALID, message, fix))
+                found.append(ItemRefused(Code.PROPOSAL_INVALID, message, fix))
         return found
 
-    def _type_problems(self, kind: str) -> tuple[GuardedCheckType | None, list[Refused]]:
+    def _type_problems(self, kind: str) -> tuple[GuardedCheckType | None, list[ItemRefused]]:
         """The check type a proposal names when this tool can propose it (its schema then checks the
         fields, even when the rubric does not declare it), and what is wrong with the type."""
         installed = self.registry.get(kind)
         if installed is None:
             return None, [
-                Refused(
+                ItemRefused(
                     Code.CHECK_TYPE_UNKNOWN,
                     f"no installed plugin provides check type '{kind}'{self.registry.invalid_note()}",
                     f"use one of {self._declared_for(self.tool)}",
@@ -220,7 +220,7 @@ class Proposals:
         found = []
         if kind not in self.rubric.checks:
             found.append(
-                Refused(
+                ItemRefused(
                     Code.CHECK_TYPE_UNDECLARED,
                     f"the rubric's [checks] table does not declare '{kind}'",
                     f"use one of {self._declared_for(self.tool)}, or a rubric that declares [checks.{kind}]",
@@ -230,23 +230,23 @@ class Proposals:
         if check_type.fallback_for is not None:
             message = f"'{kind}' runs only when a '{check_type.fallback_for}' check on the same step errs"
             fix = f"propose '{check_type.fallback_for}' with the same fields; if it cannot decide, '{kind}' runs itself"
-            return None, [*found, Refused(Code.PROPOSAL_INVALID, message, fix)]
+            return None, [*found, ItemRefused(Code.PROPOSAL_INVALID, message, fix)]
         if check_type.tool != self.tool:
             message = f"'{kind}' is proposed through {check_type.tool}, not {self.tool}"
             return None, [
                 *found,
-                Refused(Code.CHECK_WRONG_TOOL, message, f"call {check_type.tool} for it"),
+                ItemRefused(Code.CHECK_WRONG_TOOL, message, f"call {check_type.tool} for it"),
             ]
         return check_type, found
 
-    def _field_problem(self, check_type: GuardedCheckType, proposal: Mapping[str, Any]) -> Refused | None:
+    def _field_problem(self, check_type: GuardedCheckType, proposal: Mapping[str, Any]) -> ItemRefused | None:
         """Every field of the proposal its type's schema does not accept, named at once."""
         fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
         schema = {"type": "object", **check_type.proposal_schema}
         found = problems(fields, schema, "$")
         if not found:
             return None
-        return Refused(
+        return ItemRefused(
             Code.PROPOSAL_INVALID,
             "; ".join(found),
             f"a {check_type.name} proposal has the fields {sorted(schema.get('properties', {}))}"
@@ -254,7 +254,7 @@ class Proposals:
             else f"a {check_type.name} proposal has no fields besides type and target",
         )
 
-    def _problems(self, proposal: Any) -> tuple[GuardedCheckType | None, list[Refused]]:
+    def _problems(self, proposal: Any) -> tuple[GuardedCheckType | None, list[ItemRefused]]:
         """The proposal's check type, and every problem that can be seen before the plugin reads it: its
         shape, its type, its fields and its target, all at once."""
         found = self._shape_problems(proposal)
@@ -272,14 +272,14 @@ class Proposals:
             found.extend([field] if field is not None else [])
         return check_type, found
 
-    def _target_problem(self, check_type: GuardedCheckType, target: str) -> Refused | None:
+    def _target_problem(self, check_type: GuardedCheckType, target: str) -> ItemRefused | None:
         node = self.graph.nodes.get(target)
         if node is None:
-            return Refused(Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes")
+            return ItemRefused(Code.UNKNOWN_NODE, f"no node '{target}' in this run", "get_state lists the nodes")
         assessed = [name for name, spec in self.rubric.types.items() if spec.assess]
         node_type = self.rubric.types.get(node.kind)
         if node_type is None or not node_type.assess:
-            return Refused(
+            return ItemRefused(
                 Code.CHECK_NOT_ASSESSED,
                 f"node '{target}' has type '{node.kind}', which the rubric does not assess",
                 f"checks go on nodes of the assessed types {assessed}; classify '{target}' as one of them first"
@@ -289,7 +289,7 @@ class Proposals:
         targets = self.rubric.checks[check_type.name].targets
         if node.kind not in targets:
             candidates = [other.id for other in self.graph if other.kind in targets][:20]
-            return Refused(
+            return ItemRefused(
                 Code.CHECK_TARGET_TYPE,
                 f"'{check_type.name}' targets {list(targets)}, and '{target}' is a {node.kind}",
                 f"target a node of type {list(targets)}: {candidates}"
@@ -297,7 +297,7 @@ class Proposals:
                 else f"no node of type {list(targets)} yet: classify one first",
             )
         if node.base is None:  # an observed node without a base makes the graph uncompilable at finish_run
-            return Refused(
+            return ItemRefused(
                 Code.CHECK_TARGET_NO_BASE,
                 f"'{target}' has no base (the rubric's type '{node.kind}' declares none), so a check observing it "
                 "would leave the graph uncompilable",
@@ -305,7 +305,7 @@ class Proposals:
             )
         return None
 
-    def _repeat_problem(self, check_type: GuardedCheckType, prepared: Prepared, key: str) -> Refused | None:
+    def _repeat_problem(self, check_type: GuardedCheckType, prepared: Prepared, key: str) -> ItemRefused | None:
         slot = check_type.slot_of(prepared.inputs)
         for earlier in self.existing:
             if earlier.type != check_type.name:
@@ -314,20 +314,20 @@ class Proposals:
                 if earlier.result == "error" and self._may_follow_error(check_type, prepared.target, slot, key):
                     continue
                 if earlier.result == "error" and earlier.observation == key:
-                    return Refused(
+                    return ItemRefused(
                         Code.CHECK_DUPLICATE,
                         f"{earlier.id} already checked this encoding on '{prepared.target}' with {check_type.name} "
                         "and it erred: the same encoding would err again",
                         "propose the step in another encoding (the paper's LaTeX, another spelling or assumptions), "
                         "or check another node",
                     )
-                return Refused(
+                return ItemRefused(
                     Code.CHECK_DUPLICATE,
                     f"{earlier.id} already checks '{prepared.target}' with {check_type.name} ({earlier.result})",
                     "checks are append-only: a check is never withdrawn or run again on its target; check another node",
                 )
             if earlier.observation == key and earlier.target != prepared.target:
-                return Refused(
+                return ItemRefused(
                     Code.CHECK_SAME_OBSERVATION,
                     f"{earlier.id} on '{earlier.target}' already makes this observation; checks that would pass or "
                     "fail together are one observation, not two",
@@ -467,13 +467,13 @@ class Proposals:
                 if failure.stalled
                 else "the plugin is broken: propose another check type, and report the message to its author"
             )
-            refusal = Refused(failure.code, failure.message, fix)
+            refusal = ItemRefused(failure.code, failure.message, fix)
             self.refused.append(refusal.to_json(index, _named_node(proposal), "proposal"))
 
     def _add(self, index: int, proposal: Any) -> None:
         check_type, found = self._problems(proposal)
         if found:
-            self.refused.append(Refused.every(found).to_json(index, _named_node(proposal), "proposal"))
+            self.refused.append(ItemRefused.every(found).to_json(index, _named_node(proposal), "proposal"))
             return
         assert check_type is not None and isinstance(proposal, dict)
         target = proposal["target"]
@@ -485,7 +485,7 @@ class Proposals:
             if isinstance(prepared, Refusal):
                 if kind is check_type:
                     self.refused.append(
-                        Refused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
+                        ItemRefused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
                     )
                 return
             key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})

@@ -24,7 +24,7 @@ from cgx_core.checks.installed import declared_type_for
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
-from cgx_core.refusals import Refused
+from cgx_core.refusals import ItemRefused
 from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import Call, CallContext, Run
 
@@ -47,7 +47,7 @@ def execute(args: Mapping[str, Any], *, wait: float, by_person: bool = False) ->
 
 
 def _unknown_check(state: RunState, check: str) -> Effect:
-    refusal = Refused(
+    refusal = ItemRefused(
         Code.UNKNOWN_NODE,
         f"'{check}' is not a check of this run",
         "give a check id (c-NNN: get_state lists each node's checks), or review the node itself with 'node'",
