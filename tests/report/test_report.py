@@ -85,6 +85,7 @@ def test_the_example_report_holds_what_a_person_needs(example: RunReport) -> Non
     assert [item.node for item in example.coverage.equations] == ["e-1"]
     assert (example.coverage.numeral_chunks, example.coverage.equation_chunks) == (4, 5)
     assert example.review_type is None  # the example's rubric declares no reviews
+    assert example.document_limits == () and example.limits_message is None  # a LaTeX run lost nothing to list
     identity = example.identity
     run_id = json.loads((EXAMPLE_RUN / "manifest.json").read_bytes())["run"]
     assert (identity.run, identity.rubric_name, identity.rubric_version) == (run_id, "example-paper", "0.1-example")

@@ -166,6 +166,11 @@ def markdown_report(report: RunReport) -> str:
     out += [f"- {item.node} ({item.kind}): {', '.join(item.numerals)}" for item in cover.numerals]
     if cover.equations:
         out += [f"- equations: {', '.join(item.node for item in cover.equations)}"]
+    if report.document_limits:
+        out += ["", "## What this PDF run could not read", ""]
+        if report.limits_message:
+            out += [text_plain(report.limits_message), ""]
+        out += [f"- {text_plain(what)}: {text_code(said)}" for what, said in report.document_limits]
     out += ["", "## The paper, chunk by chunk", ""]
     out += [_node_line(node) for node in report.document_nodes]
     out += [

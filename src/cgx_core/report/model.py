@@ -22,6 +22,7 @@ from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
 from cgx_core.report.credences import Credence, Missing, read_credences
 from cgx_core.report.integrity import Integrity
+from cgx_core.report.limits import limit_lines
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
@@ -148,6 +149,8 @@ class RunReport:
     moved_by_note: str | None
     refused_records: int
     untyped: int
+    limits_message: str | None
+    document_limits: tuple[tuple[str, str], ...]
 
     @property
     def document_nodes(self) -> tuple[NodeEntry, ...]:
@@ -401,4 +404,6 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         moved_by_note=found.moved_by_note,
         refused_records=int(summary.get("refused_records", 0)),
         untyped=len(summary.get("coverage", {}).get("untyped", [])),
+        limits_message=summary.get("document_limits", {}).get("message"),
+        document_limits=limit_lines(summary.get("document_limits", {})),
     )

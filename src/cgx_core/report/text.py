@@ -94,6 +94,9 @@ def text_report(report: RunReport) -> str:
         ]
     if report.untied:
         lines += ["", f"Untied citation checks: {', '.join(str(item['check']) for item in report.untied)}."]
+    if report.document_limits:
+        lines += ["", "What this PDF run could not read (document limits):"]
+        lines += [f"  {printable(what)}: {printable(said)}" for what, said in report.document_limits]
     cover = report.coverage
     lines += [
         "",

@@ -170,6 +170,27 @@ def test_start_run_on_a_pdf_says_what_it_lost_and_report_json_keeps_it(tmp_path:
     assert "error" not in finished, finished
     report = json.loads((run / "report.json").read_bytes())
     assert report["document_limits"] == limits
+    _every_report_format_shows_the_limits(run)
+
+
+def _every_report_format_shows_the_limits(run: Path) -> None:
+    """Whoever reads the verdicts (not only the agent) sees what the PDF run could not read."""
+    from cgx_core.report.html import html_report
+    from cgx_core.report.integrity import Integrity, not_run
+    from cgx_core.report.markdown import markdown_report
+    from cgx_core.report.model import build_report
+    from cgx_core.report.text import text_report
+
+    report = build_report(run, Integrity(not_run("the test skips it"), not_run("the test skips it")))
+    shown = dict(report.document_limits)
+    assert shown["figures not read"] == "1"
+    assert shown["tables"] == "read: 0; rows: 0; captions without rows: none"
+    assert shown["references"].startswith("read: 0; chunks citing: 0; not read: the paper has a reference list")
+    text, markdown, html = text_report(report), markdown_report(report), html_report(report)
+    assert "document limits):\n  figures not read: 1\n" in text
+    assert "## What this PDF run could not read" in markdown and "- figures not read: `1`" in markdown
+    assert "Prefer the LaTeX sources" in markdown and "Prefer the LaTeX sources" in html
+    assert "<dt>figures not read</dt><dd>1</dd>" in html
 
 
 def test_a_latex_run_has_no_limits(tmp_path: Path) -> None:
