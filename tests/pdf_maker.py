@@ -17,6 +17,9 @@ class Text:
     size: float = 10.0
     bold: bool = False
     rise: float = 0.0
+    after: tuple[tuple[str, float, float], ...] = ()
+    """Runs set right after this one, on from where it ends, each as (text, size, rise): `before` then a
+    raised `12` glued to it, as a journal prints a superscript citation."""
 
 
 def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
@@ -34,7 +37,11 @@ def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
         for run in runs:
             escaped = run.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             font = "/F2" if run.bold else "/F1"
-            operators.append(f"BT {font} {run.size} Tf {run.x} {run.y} Td {run.rise} Ts ({escaped}) Tj ET")
+            shown = f"{font} {run.size} Tf {run.rise} Ts ({escaped}) Tj"
+            for text, size, rise in run.after:
+                piece = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                shown += f" {font} {size} Tf {rise} Ts ({piece}) Tj"
+            operators.append(f"BT {run.x} {run.y} Td {shown} ET")
         stream = "\n".join(operators).encode("cp1252")
         objects.append(
             (

@@ -20,6 +20,16 @@ def first_box(locator: str) -> tuple[int, Box] | None:
     return int(match["page"]), (float(match["x0"]), float(match["y0"]), float(match["x1"]), float(match["y1"]))
 
 
+def boxes_of(locator: str) -> list[tuple[int, Box]]:
+    """Every page and box a locator names (a chunk over two pages names one box on each)."""
+    found = []
+    for part in re.finditer(r"page=\d+;bbox=[-0-9.,]+", locator):
+        located = first_box(part[0])
+        if located is not None:
+            found.append(located)
+    return found
+
+
 def union(boxes: Iterable[Box]) -> Box:
     """The smallest box around every box (at least one)."""
     found = list(boxes)

@@ -81,7 +81,7 @@ _COMMANDS = {**{char: "\\" + name for char, name in _greek().items()}, **_SYMBOL
 
 
 @attrs.frozen
-class _Glyph:
+class Glyph:
     text: str
     x: float
     baseline: float
@@ -89,7 +89,7 @@ class _Glyph:
     upright: bool
 
 
-def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list[tuple[Box, _Glyph | None]]:
+def page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list[tuple[Box, Glyph | None]]:
     """Every glyph of a page with its box, read once; None for a glyph with no Unicode."""
     import pypdfium2.raw as pdfium_c
 
@@ -97,7 +97,7 @@ def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> lis
     raw = textpage.raw
     buffer = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    found: list[tuple[Box, _Glyph | None]] = []
+    found: list[tuple[Box, Glyph | None]] = []
     try:
         for index in range(pdfium_c.FPDFText_CountChars(raw)):
             code = pdfium_c.FPDFText_GetUnicode(raw, index)
@@ -115,15 +115,15 @@ def _page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> lis
             pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, len(buffer), ctypes.byref(flags))
             font = buffer.value.decode("utf-8", "replace")
             size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
-            found.append((box, _Glyph(text, x.value, y.value, size, bool(_UPRIGHT.search(font)))))
+            found.append((box, Glyph(text, x.value, y.value, size, bool(_UPRIGHT.search(font)))))
     finally:
         textpage.close()
     return found
 
 
-def _in_region(page: Sequence[tuple[Box, _Glyph | None]], region: Box) -> list[_Glyph] | None:
+def _in_region(page: Sequence[tuple[Box, Glyph | None]], region: Box) -> list[Glyph] | None:
     """The glyphs whose box's centre is in `region`, or None when one of them has no Unicode."""
-    found: list[_Glyph] = []
+    found: list[Glyph] = []
     for box, glyph in page:
         if centre_in(box, region, slack=1.0):
             if glyph is None:
@@ -132,7 +132,7 @@ def _in_region(page: Sequence[tuple[Box, _Glyph | None]], region: Box) -> list[_
     return found
 
 
-def _latex(glyphs: Sequence[_Glyph], labels: Sequence[str]) -> str | None:
+def _latex(glyphs: Sequence[Glyph], labels: Sequence[str]) -> str | None:
     """The equation's LaTeX without its printed numbers, or None when its main-size glyphs stand on more than
     one baseline or a script follows no base."""
     if not glyphs:
@@ -148,14 +148,14 @@ def _latex(glyphs: Sequence[_Glyph], labels: Sequence[str]) -> str | None:
     return text
 
 
-def _written(glyphs: Sequence[_Glyph]) -> str | None:
+def _written(glyphs: Sequence[Glyph]) -> str | None:
     size = Counter(round(glyph.size, 1) for glyph in glyphs).most_common(1)[0][0]
     main = [glyph for glyph in glyphs if glyph.size >= _SCRIPT_SIZE * size]
     base = main[0].baseline
     if any(abs(glyph.baseline - base) > _SAME_BASELINE * size for glyph in main):
         return None
     pieces: list[tuple[str, str]] = []  # (kind, text): kind is "", "^" or "_"
-    run: list[_Glyph] = []
+    run: list[Glyph] = []
     for glyph in _without_number(sorted(glyphs, key=lambda item: item.x), size):
         kind = ""
         if glyph.size < _SCRIPT_SIZE * size:
@@ -173,7 +173,7 @@ def _written(glyphs: Sequence[_Glyph]) -> str | None:
     return _joined(pieces)
 
 
-def _without_number(glyphs: list[_Glyph], size: float) -> list[_Glyph]:
+def _without_number(glyphs: list[Glyph], size: float) -> list[Glyph]:
     """The glyphs without an equation number `(n)` set apart at the right (`_NUMBER_GAP` sizes or more)."""
     for cut in range(len(glyphs) - 1, 0, -1):
         if glyphs[cut].x - glyphs[cut - 1].x >= _NUMBER_GAP * size:
@@ -182,7 +182,7 @@ def _without_number(glyphs: list[_Glyph], size: float) -> list[_Glyph]:
     return glyphs
 
 
-def _flush(run: list[_Glyph], pieces: list[tuple[str, str]]) -> None:
+def _flush(run: list[Glyph], pieces: list[tuple[str, str]]) -> None:
     """Upright letters: a function's name as its command, other letters as they are."""
     word = "".join(glyph.text for glyph in run)
     if word:
@@ -234,7 +234,7 @@ def rewritten(path: Path, chunks: Sequence[Chunk], decode: Callable[[int, bool],
         for number, equations in sorted(by_page.items()):
             page = document[number - 1]
             try:
-                glyphs = _page_glyphs(page, decode)
+                glyphs = page_glyphs(page, decode)
             finally:
                 page.close()
             for index, region in equations:

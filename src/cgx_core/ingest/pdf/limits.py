@@ -20,10 +20,13 @@ if TYPE_CHECKING:
     from cgx_core.ingest.pdf.tables import PdfTables
 
 _REFERENCES_HEADING = re.compile(r"^\s*(?:\d+\s*)?(?:references|bibliography|literature cited)\b", re.IGNORECASE)
+_SHOWN = 10
+"""Superscripts left as they were, shown with why (the rest are counted): a result stays short."""
 MESSAGE = (
     "This run was read from a PDF, which keeps less than the paper's LaTeX: no \\ref labels, no figure content, "
     "tables only where their rows could be segmented, references only from a numbered [n] or author-year list "
-    "whose entries start with a family name, and mathematics "
+    "whose entries start with a family name (a raised citation number only when the list is numbered and no "
+    "footnote could be meant: each one left is listed), and mathematics "
     "only roughly (an equation chunk may miss sub- and superscripts). Prefer the LaTeX sources when they exist "
     "(arXiv serves them as a .tar.gz: pass it as `paper`), and tell the person you work for what is listed here."
 )
@@ -44,6 +47,11 @@ def pdf_limits(reading: PdfReading, tables: PdfTables, chunks: Sequence[Chunk]) 
             "captions_without_rows": list(tables.unread),
         },
         "references": {"read": len(references), "chunks_citing": cited},
+        "superscript_citations": {
+            "read": reading.superscript_citations,
+            "left": len(reading.superscripts_left),
+            "left_first": list(reading.superscripts_left[:_SHOWN]),
+        },
         "glyphs": {"unreadable": reading.unreadable, "read_by_tex_font_encoding": reading.tex_encoded},
         "running_lines_removed": len(reading.running),
         "equations": sum(1 for chunk in chunks if chunk.unit == "equation"),

@@ -34,6 +34,7 @@ import attrs
 from cgx_core.ingest.pdf.author_year import with_author_year
 from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.running import running_lines
+from cgx_core.ingest.pdf.superscripts import with_superscript_citations
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
@@ -65,7 +66,11 @@ class PdfReading:
     """The running heads, feet and page numbers removed (cgx_core.ingest.pdf.running), as printed."""
     chunks: tuple[Chunk, ...] = ()
     """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), an
-    author-year reference list and its citations added (cgx_core.ingest.pdf.author_year)."""
+    author-year reference list and its citations added (cgx_core.ingest.pdf.author_year), superscript
+    citations added (cgx_core.ingest.pdf.superscripts)."""
+    superscript_citations: int = 0
+    superscripts_left: tuple[str, ...] = ()
+    """Each raised number in a sentence not read as a citation, with why (see superscripts)."""
 
 
 def _made_by_tex(document: Any) -> bool:
@@ -195,5 +200,15 @@ def read_pdf_document(path: Path) -> PdfReading:
         else:
             analysis = analyse_pdf(path)
     unreadable = sum(line.text.count(REPLACEMENT) for line in analysis.lines)
-    chunks = with_author_year(analysis, rewritten(path, analysis.chunks, decoder(tex=tex)))
-    return PdfReading(analysis, counter[0], unreadable, tuple(removed), tuple(chunks))
+    read = decoder(tex=tex)
+    chunks = with_author_year(analysis, rewritten(path, analysis.chunks, read))
+    superscripts = with_superscript_citations(path, analysis, chunks, read)
+    return PdfReading(
+        analysis,
+        counter[0],
+        unreadable,
+        tuple(removed),
+        superscripts.chunks,
+        superscripts.read,
+        superscripts.left,
+    )

@@ -1,0 +1,187 @@
+"""Superscript citation markers (`before^{12}`, `shown^{3,5-7}`), as many journals print numbered citations,
+read as `cites` of the numbered reference list's entries.
+
+credencegraph's reader ties only a bracketed `[12]` to an entry; a raised number glued to a word came out
+as digits run into the word (`before12`), tied to nothing, so no citation check could run on it. Each glyph
+carries its size and baseline (as `equations` reads them): a run of glyphs smaller than `_SCRIPT_SIZE` of the
+glyph before and raised by `_RAISED` of its size, right after it (no space between), is a superscript.
+
+A superscript is a citation only when nothing else can be meant, since a false cite ties a claim to a
+source it never cited: the paper's list is numbered (credencegraph read `[n]` entries), the marker is in a
+sentence (not an equation, caption or table), it is digits, commas and dashes naming only entries the list
+has, the word it is glued to has at least `_WORD` letters (so `x^2` and the unit powers `m^2`, `cm^3`
+stay maths) and follows no numeral (`5 mol^2`), and the paper has no footnotes (a line that starts with a
+raised number: its marks in the text would read as citations). Every superscript left so is counted, with
+why, in start_run's `document.limits`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from cgx_core.ingest.pdf.boxes import Box, boxes_of, centre_in
+from cgx_core.ingest.pdf.equations import Glyph, page_glyphs
+
+if TYPE_CHECKING:
+    from credencegraph.ingest import Chunk
+    from credencegraph.ingest.pdf import PdfDocument
+
+_SCRIPT_SIZE = 0.85
+_RAISED = 0.15
+_GLUED = 0.15
+"""At most this share of the base glyph's size between it and the marker: glued, not a word apart."""
+_WORD = 3
+_MARKER = re.compile(r"\d+(?:[-\N{EN DASH}]\d+)?(?:,\d+(?:[-\N{EN DASH}]\d+)?)*")
+_LONGEST_RANGE = 50
+
+
+@attrs.frozen
+class Superscripts:
+    """The chunks with superscript citations added, and the superscripts left as they were, with why."""
+
+    chunks: tuple[Chunk, ...]
+    read: int = 0
+    left: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class _Raised:
+    text: str
+    glued_to: str
+    """The word (letters, digits and punctuation without a gap) the marker is glued to."""
+    before: str
+    """The word before that one, or ''."""
+    page: int
+    box: Box
+
+
+def _is_raised(glyph: Glyph, base: Glyph) -> bool:
+    return glyph.size < _SCRIPT_SIZE * base.size and glyph.baseline > base.baseline + _RAISED * base.size
+
+
+def _raised_runs(page: int, glyphs: Sequence[tuple[Box, Glyph | None]]) -> tuple[list[_Raised], bool]:
+    """The raised runs of a page glued to a glyph before them, and whether a line starts with one (a
+    footnote's text)."""
+    runs: list[_Raised] = []
+    footnotes = False
+    index = 0
+    while index < len(glyphs):
+        box, glyph = glyphs[index]
+        previous = glyphs[index - 1] if index else None
+        following = glyphs[index + 1] if index + 1 < len(glyphs) else None
+        if glyph is None:
+            index += 1
+            continue
+        base = previous[1] if previous is not None else None
+        if previous is not None and base is not None and _is_raised(glyph, base):
+            base_box = previous[0]
+            end = index
+            while end < len(glyphs) and (found := glyphs[end][1]) is not None and _is_raised(found, base):
+                end += 1
+            text = "".join(item[1].text for item in glyphs[index:end] if item[1] is not None)
+            if box[0] - base_box[2] <= _GLUED * base.size:
+                words = _words_before(glyphs[:index])
+                glued = words[-1] if words else ""
+                runs.append(_Raised(text, glued, words[-2] if len(words) > 1 else "", page, box))
+            index = end
+            continue
+        starts_line = previous is None or previous[1] is None or abs(previous[1].baseline - glyph.baseline) > glyph.size
+        if starts_line and glyph.text.isdigit() and following is not None and following[1] is not None:
+            footnotes = footnotes or _is_raised(glyph, following[1])
+        index += 1
+    return runs, footnotes
+
+
+def _words_before(glyphs: Sequence[tuple[Box, Glyph | None]]) -> list[str]:
+    """The last two words before a marker, read back from it: a gap wider than `_GLUED` of a size ends one."""
+    words: list[str] = [""]
+    for position in range(len(glyphs) - 1, -1, -1):
+        box, glyph = glyphs[position]
+        if glyph is None:
+            break
+        words[-1] = glyph.text + words[-1]
+        earlier = glyphs[position - 1] if position else None
+        if earlier is None or earlier[1] is None or abs(earlier[1].baseline - glyph.baseline) > glyph.size:
+            break
+        if box[0] - earlier[0][2] > _GLUED * glyph.size:
+            if len(words) == 2:
+                break
+            words.append("")
+    return list(reversed(words))
+
+
+def _keys(marker: str) -> list[str] | None:
+    """The entry numbers a marker names, ranges spelled out; None for a range too long to be one."""
+    keys: list[str] = []
+    for part in marker.split(","):
+        low, _, high = part.replace("\N{EN DASH}", "-").partition("-")
+        first, last = int(low), int(high or low)
+        if not 0 <= last - first <= _LONGEST_RANGE:
+            return None
+        keys.extend(str(number) for number in range(first, last + 1) if str(number) not in keys)
+    return keys
+
+
+def _why_not(raised: _Raised, numbers: set[str]) -> str | None:
+    """Why a raised run in a sentence is no citation, or None when it is one."""
+    letters = re.sub(r"[^A-Za-z]", "", raised.glued_to)
+    if len(letters) < _WORD or not raised.glued_to[:1].isalpha():
+        return "glued to a symbol or a short word (maths or a unit power)"
+    if any(char.isdigit() for char in raised.before):
+        return "after a numeral (a unit power)"
+    keys = _keys(raised.text)
+    if keys is None or not set(keys) <= numbers:
+        return "names a number the reference list does not have"
+    return None
+
+
+def with_superscript_citations(
+    path: Path, analysis: PdfDocument, chunks: Sequence[Chunk], decode: Callable[[int, bool], str | None]
+) -> Superscripts:
+    """The chunks with each sentence's superscript citations added to its `cites` (see the module's
+    docstring); unchanged when the list is not numbered."""
+    import pypdfium2 as pdfium
+
+    numbers = {reference.number for reference in analysis.references}
+    if not numbers:
+        return Superscripts(tuple(chunks))
+    runs: list[_Raised] = []
+    footnotes = False
+    document = pdfium.PdfDocument(path)
+    try:
+        for number in range(len(document)):
+            page = document[number]
+            try:
+                found, has_footnotes = _raised_runs(number + 1, page_glyphs(page, decode))
+            finally:
+                page.close()
+            runs += found
+            footnotes = footnotes or has_footnotes
+    finally:
+        document.close()
+    numbered = [run for run in runs if _MARKER.fullmatch(run.text)]  # `R^{n}`, `10^{-4}` are maths, plainly
+    out = list(chunks)
+    read = 0
+    left: list[str] = []
+    for index, chunk in enumerate(chunks):
+        regions = boxes_of(chunk.locator)
+        inside = [run for run in numbered if any(p == run.page and centre_in(run.box, r, 1.0) for p, r in regions)]
+        cited: list[str] = []
+        for raised in inside:
+            why = "not in a sentence" if chunk.unit != "sentence" else _why_not(raised, numbers)
+            if why is None and footnotes:
+                why = "the paper has footnotes, whose marks look the same"
+            if why is None:
+                cited += _keys(raised.text) or []
+                read += 1
+            elif chunk.unit == "sentence":
+                left.append(f"{raised.glued_to}^{raised.text} (page {raised.page}): {why}")
+        if cited:
+            out[index] = dataclasses.replace(chunk, cites=tuple(dict.fromkeys([*chunk.cites, *cited])))
+    return Superscripts(tuple(out), read, tuple(left))
