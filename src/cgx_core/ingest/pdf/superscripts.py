@@ -37,6 +37,8 @@ _RAISED = 0.15
 _GLUED = 0.15
 """At most this share of the base glyph's size between it and the marker: glued, not a word apart."""
 _WORD = 3
+_SHOWN_WORD = 40
+"""A listed superscript shows at most this much of its word (a URL has no spaces): results stay short."""
 _MARKER = re.compile(r"\d+(?:[-\N{EN DASH}]\d+)?(?:,\d+(?:[-\N{EN DASH}]\d+)?)*")
 _LONGEST_RANGE = 50
 
@@ -181,7 +183,7 @@ def with_superscript_citations(
                 cited += _keys(raised.text) or []
                 read += 1
             elif chunk.unit == "sentence":
-                left.append(f"{raised.glued_to}^{raised.text} (page {raised.page}): {why}")
+                left.append(f"{raised.glued_to[-_SHOWN_WORD:]}^{raised.text} (page {raised.page}): {why}")
         if cited:
             out[index] = dataclasses.replace(chunk, cites=tuple(dict.fromkeys([*chunk.cites, *cited])))
     return Superscripts(tuple(out), read, tuple(left))
