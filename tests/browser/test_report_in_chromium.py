@@ -32,7 +32,7 @@ Open = Callable[..., Any]
 
 def render(run: Path, target: Path) -> Path:
     """The report page of a finished run, replayed and verified as the report command does."""
-    report = build_report(run, run_integrity(run, replay=True, verify=True))
+    report = build_report(run, run_integrity(run, replay="run", verify="run"))
     target.write_text(html_report(report), encoding="utf-8")
     return target
 

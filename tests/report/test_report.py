@@ -36,7 +36,7 @@ SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
 
 @pytest.fixture(scope="module")
 def example() -> RunReport:
-    return build_report(EXAMPLE_RUN, run_integrity(EXAMPLE_RUN, replay=True, verify=True))
+    return build_report(EXAMPLE_RUN, run_integrity(EXAMPLE_RUN, replay="run", verify="run"))
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +197,7 @@ def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> No
     from support import tree
 
     before = tree(reviewed)
-    report = build_report(reviewed, run_integrity(reviewed, replay=True, verify=True))
+    report = build_report(reviewed, run_integrity(reviewed, replay="run", verify="run"))
     html_report(report)
     assert tree(reviewed) == before
 
@@ -207,7 +207,7 @@ def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None
     start_example_with(run, review_rubric(tmp_path), store_source=False)  # replay needs the paper: --source
     ok(call(run, "classify", records=EXAMPLE_RECORDS))
     ok(call(run, "finish_run"))
-    integrity = run_integrity(run, replay=True, verify=False)
+    integrity = run_integrity(run, replay="run", verify="skip")
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary
     assert integrity.verify.summary == "not run: --no-verify was given"
