@@ -24,6 +24,7 @@ import bench_calls
 import bench_cold
 import bench_ingest
 import bench_replay
+import bench_report
 import bench_startup
 import bench_tables
 import bench_verify
@@ -136,6 +137,10 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
     "i": ("(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50", inference),
+    "r": (
+        "(r) report of a full run of about 400 nodes against finish_run, with and without reuse",
+        bench_report.figures,
+    ),
 }
 
 

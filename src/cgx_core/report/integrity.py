@@ -86,7 +86,7 @@ def run_integrity(
     # A replay that reads the paper from outside the run (--source, --sources) depends on more than the run.
     outside = source is not None or sources is not None
     return Integrity(
-        _audit(root, "replay", "reuse" if replay == "reuse" and outside else replay, replayed, keep=not outside),
+        _audit(root, "replay", replay, replayed, keep=not outside),
         _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), keep=True),
     )
 
