@@ -23,6 +23,7 @@ from pathlib import Path
 import bench_calls
 import bench_cold
 import bench_ingest
+import bench_numbering
 import bench_replay
 import bench_report
 import bench_startup
@@ -132,6 +133,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
     "t": ("(t) start_run with table reading against without", bench_tables.figures),
+    "x": ("(x) start_run with the paper's numbering (cross-references) against without", bench_numbering.figures),
     "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),

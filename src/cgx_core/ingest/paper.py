@@ -27,6 +27,8 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
+from cgx_core.ingest.numbering.chunks import annotate_numbering
+from cgx_core.ingest.numbering.objects import Numbering
 from cgx_core.ingest.pdf.limits import pdf_limits
 from cgx_core.ingest.pdf.tables import read_pdf_tables
 from cgx_core.ingest.tables import TableReading, read_tables
@@ -141,7 +143,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    tables = read_tables(document)  # table body rows become chunks of their own (cgx_core.ingest.tables)
+    numbering = read_numbering(document)
+    # Table body rows become chunks of their own (cgx_core.ingest.tables), titled with the printed numbers.
+    tables = read_tables(document, captions=numbering.captions() if numbering is not None else {})
     chunks = tables.prose(document.chunks)
     if document.pdf is not None:
         pdf_tables = read_pdf_tables(document.pdf.analysis, chunks)
@@ -154,6 +158,8 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     main_name = PurePosixPath(document.main.name).name
     graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
     graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
+    if numbering is not None:
+        graph = annotate_numbering(graph, numbering)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
@@ -165,6 +171,15 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         "warnings": warnings,
     }
     return graph, report
+
+
+def read_numbering(document: Document) -> Numbering | None:
+    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering); a PDF has none to read."""
+    if document.format != "latex":
+        return None
+    from cgx_core.ingest.numbering import read_numbering as read
+
+    return read({item.name: item.data.decode("utf-8") for item in document.files}, document.main.name)
 
 
 def bibliography_hint_beside(

@@ -90,6 +90,10 @@ def markdown_report(report: RunReport) -> str:
     for check in report.failed_checks:
         target = report.node(check.target)
         out += [f"### {check.id} {check.type} on {check.target}: failed", "", text_code(check.detail), ""]
+        if check.passages:  # the passages compared, side by side
+            out += ["| " + " | ".join(text_code(node) for node, _ in check.passages) + " |"]
+            out += ["|" + " --- |" * len(check.passages)]
+            out += ["| " + " | ".join(text_code(text).replace("|", "\\|") for _, text in check.passages) + " |", ""]
         if target is not None:
             out += [f"> {text_code(target.text)}", ""]
         for named in check.names:

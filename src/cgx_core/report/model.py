@@ -61,6 +61,15 @@ class CheckEntry:
     names: tuple[str, ...] = ()
     """The other nodes its inputs name (the chunks a number was read from, the equations of a step)."""
 
+    @property
+    def passages(self) -> list[tuple[str, str]]:
+        """The passages of the paper it compared, by node (`output.passages`, as internal-consistency records
+        them), which the report shows side by side."""
+        raw = self.output.get("passages")
+        if not isinstance(raw, list):
+            return []
+        return [(str(item["node"]), str(item["text"])) for item in raw if isinstance(item, Mapping) and "node" in item]
+
 
 @attrs.frozen
 class NodeEntry:

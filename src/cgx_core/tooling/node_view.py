@@ -14,6 +14,8 @@ from cgx_core.tooling.output import result_text
 from cgx_core.tooling.paging import MAX_RESULT_CHARS, page_of
 
 DEFAULT_LIMIT = 50
+NUMBERED_UNITS = ("equation", "caption")
+"""Chunks whose view names the objects LaTeX numbers them as ("Equation 3 eq:loss"): what a reference writes."""
 REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
 """What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
 Json = dict[str, Any]
@@ -21,6 +23,12 @@ Json = dict[str, Any]
 
 def origin_of(node: Mapping[str, Any]) -> str:
     return str(node["attributes"].get("origin", ""))
+
+
+def _numbered(item: Mapping[str, Any]) -> str:
+    """A numbered object as a reference names it: "Table A1 tab:extra"."""
+    words = [str(item.get("kind", "")).capitalize(), str(item.get("number") or "(number unknown)")]
+    return " ".join([*words, *(str(label) for label in item.get("labels") or ())])
 
 
 def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[str, list[Json]], token: str) -> Json:
@@ -35,6 +43,8 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
     }
     if attributes.get("unit") == "reference":
         view.update({name: attributes[name] for name in REFERENCE_FIELDS if name in attributes})
+    if attributes.get("unit") in NUMBERED_UNITS and attributes.get("numbered"):
+        view["numbered"] = [_numbered(item) for item in attributes["numbered"] if item.get("kind") != "section"]
     if "form" in attributes:
         view["form"] = attributes["form"]
     if node["stated"] is not None:

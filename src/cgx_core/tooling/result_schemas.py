@@ -146,6 +146,7 @@ NODE: Final[Json] = _object(
         "title": _string(),
         "first_author": _string("A reference's first author's family name."),
         "year": _string("A reference's year."),
+        "numbered": _array(_string(), "An equation's or caption's printed number and labels: 'Equation 3 eq:loss'."),
         "form": {"type": "object"},
         "stated": _boolean(),
         "assessment": {"type": "object"},

@@ -177,26 +177,34 @@ def with_proposal_schemas(result: Mapping[str, Any]) -> Json:
 
     registry = installed_check_types()
     shown = dict(result)
-    checks: list[Json] = []
-    left: list[str] = []
-    room = PROPOSAL_ROOM
-    for item in result.get("checks", []):
+    items = list(result.get("checks", []))
+    schemas: dict[int, Json] = {}
+    for index, item in enumerate(items):
         installed = registry.get(item["name"]) if item.get("installed") else None
-        if installed is None or installed.check_type.fallback_for is not None:
-            checks.append(item)
-            continue
-        schema = proposal_schema(installed.check_type)
+        if installed is not None and installed.check_type.fallback_for is None:
+            schemas[index] = proposal_schema(installed.check_type)
+    room = PROPOSAL_ROOM
+    listed: set[int] = set()
+    for index, schema in schemas.items():
         cost = size(schema) + len(',"proposal":')
         if cost <= room:
             room -= cost
-            checks.append({**item, "proposal": schema})
-        else:
-            checks.append(item)
-            left.append(item["name"])
-    shown["checks"] = checks
-    if left:
-        shown["proposals_elsewhere"] = (
-            f"the proposal schemas of {left} are too long to list here: get_state with `describe` set to a "
-            "type's name gives its schema"
-        )
+            listed.add(index)
+    while listed != set(schemas) and len(_elsewhere(items, schemas, listed)) + 30 > room and listed:
+        dropped = max(listed)  # the note naming those left out must fit the room too
+        listed.discard(dropped)
+        room += size(schemas[dropped]) + len(',"proposal":')
+    shown["checks"] = [
+        {**item, "proposal": schemas[index]} if index in listed else item for index, item in enumerate(items)
+    ]
+    if listed != set(schemas):
+        shown["proposals_elsewhere"] = _elsewhere(items, schemas, listed)
     return shown
+
+
+def _elsewhere(items: Sequence[Json], schemas: Mapping[int, Json], listed: set[int]) -> str:
+    left = [items[index]["name"] for index in schemas if index not in listed]
+    return (
+        f"the proposal schemas of {left} are too long to list here: get_state with `describe` set to a "
+        "type's name gives its schema"
+    )

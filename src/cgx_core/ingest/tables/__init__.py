@@ -99,20 +99,28 @@ _TABULAR_BEGIN = re.compile(
 )
 
 
-def read_tables(document: Document, chunk_count: int | None = None) -> TableReading:
-    """Every body row of the paper's tables (none for a PDF, or a paper without a tabular environment)."""
+def read_tables(
+    document: Document, chunk_count: int | None = None, captions: Mapping[tuple[str, int], str | None] | None = None
+) -> TableReading:
+    """Every body row of the paper's tables (none for a PDF, or a paper without a tabular environment).
+
+    `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
+    (cgx_core.ingest.numbering, the authority on them); without it, the walk's own count titles the rows."""
     if document.format != "latex":
         return TableReading()
     files = {item.name: item.data.decode("utf-8") for item in document.files}
     if not any(_TABULAR_BEGIN.search(text) for text in files.values()):
         return TableReading()
     try:
-        return _read(files, document.main.name, len(document.chunks) if chunk_count is None else chunk_count)
+        count = len(document.chunks) if chunk_count is None else chunk_count
+        return _read(files, document.main.name, count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
-def _read(files: Mapping[str, str], main: str, chunk_count: int) -> TableReading:
+def _read(
+    files: Mapping[str, str], main: str, chunk_count: int, captions: Mapping[tuple[str, int], str | None] | None
+) -> TableReading:
     from cgx_core.ingest.tables.paper import PaperWalk, macro_names
     from cgx_core.ingest.tables.render import CellRenderer
     from cgx_core.ingest.tables.rows import raw_rows, table_rows
@@ -134,7 +142,7 @@ def _read(files: Mapping[str, str], main: str, chunk_count: int) -> TableReading
                 f"the paper's tables have more than {budget} rows, which with its {chunk_count} other chunks "
                 f"passes the limit of {MAX_CHUNKS} chunks",
             )
-        rows.extend(table_rows(table, index, raw, renderer))
+        rows.extend(table_rows(table, index, raw, renderer, printed=captions))
         if table.environment not in _UNREAD_BY_CREDENCEGRAPH and not any(
             scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in _ancestors(table.scope)
         ):

@@ -20,9 +20,9 @@ Along the way it keeps what a table's rows need:
 * the numbers LaTeX prints: each numbered `\caption` of a float steps its counter (a longtable steps the
   table counter where it begins), `\captionof{table}` too; subcaptions are lettered within their float;
   `\setcounter`, `\addtocounter`, `\stepcounter` and `\refstepcounter` of `table` and `figure` are
-  followed, and a `\chapter` resets both and prefixes them (`3.2`), lettered after `\appendix`. Numbering
-  set up otherwise (`\counterwithin`, a redefined `\thetable`) is not followed: the row then still carries
-  the table's `\label`, which the prose's `\ref` names;
+  followed, and a `\chapter` resets both and prefixes them (`3.2`), lettered after `\appendix`. This count
+  is only a fallback: start_run titles the rows with the paper's numbering (cgx_core.ingest.numbering, which
+  follows `\counterwithin` and a redefined `\thetable` too), by the line of each caption;
 * the macros the paper defines (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`), collected as
   credencegraph collects them, so cells are rendered as credencegraph renders prose;
 * where each file is read from (the lines of the `\input` chain that reaches it), so rows can be placed

@@ -157,10 +157,24 @@ def _row_body(row: BodyRow) -> str:
     return "; ".join(parts)
 
 
-def _title(table: FoundTable, main: Caption | None, sub: Caption | None) -> tuple[str, dict[str, Any]]:
+def _printed(caption: Caption | None, printed: Mapping[tuple[str, int], str | None] | None) -> str | None:
+    """A caption's printed number: the paper's numbering's (by the caption's file and line), else the walk's."""
+    if caption is None:
+        return None
+    if printed is None:
+        return caption.printed()
+    line = caption.source.lines(int(caption.node.pos), int(caption.node.pos) + int(caption.node.len))[0]
+    return printed.get((caption.source.located, line))
+
+
+def _title(
+    table: FoundTable,
+    main: Caption | None,
+    sub: Caption | None,
+    printed: Mapping[tuple[str, int], str | None] | None = None,
+) -> tuple[str, dict[str, Any]]:
     kind = (main or sub).kind if (main or sub) is not None else (table.float_kind() or "table")  # type: ignore[union-attr]
-    number = sub.printed() if sub is not None else None
-    number = number or (main.printed() if main is not None else None)
+    number = _printed(sub, printed) or _printed(main, printed)
     named = sub if sub is not None else main
     label = None
     if named is not None and named.scope is not None:
@@ -187,14 +201,20 @@ def _locator(row: RawRow, table: FoundTable) -> str:
     return source.locator(min(span.start for span in mine), max(span.end for span in mine))
 
 
-def table_rows(table: FoundTable, index: int, raw_rows: list[RawRow], renderer: CellRenderer) -> list[TableRow]:
-    """The chunks of one table's body rows, in order."""
+def table_rows(
+    table: FoundTable,
+    index: int,
+    raw_rows: list[RawRow],
+    renderer: CellRenderer,
+    printed: Mapping[tuple[str, int], str | None] | None = None,
+) -> list[TableRow]:
+    """The chunks of one table's body rows, in order (titled with the `printed` numbers: see _title)."""
     text = TableText(table, renderer)
     shaped = text.layout(raw_rows)
     if not shaped.rows:
         return []
     main, sub = table.captions()
-    title, attributes = _title(table, main, sub)
+    title, attributes = _title(table, main, sub, printed)
     captions = tuple(
         CaptionRef(caption.locator, renderer.render_text(caption.text)[0])
         for caption in (sub, main)

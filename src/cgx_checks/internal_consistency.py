@@ -1,0 +1,189 @@
+"""internal-consistency: the agent's judgement that two or more statements of the paper agree, or contradict.
+
+A proposal names the target, `with` (the other nodes of the paper it is compared with), `passages` (one
+verbatim passage of each node: the target's and each of `with`'s) and `consistent`, with `note` for the
+reason. The tool decides only that each passage is the paper's own words: found in its node's text after the
+normalisation citation-support uses for a cited work's passage (cgx_checks.citation.passage, the same code).
+The result is the agent's judgement, recorded with its model like a citation check (uncalibrated unless the
+rubric's `models` lists it): `consistent: false` fails the check, which lowers the target's credence. To
+lower each node's, propose the judgement on each (`s-40` with `s-12` after `s-12` with `s-40`): one
+observation per node, never two of one node.
+
+It is proposed through run_checks, like every check on the paper's own nodes; judge_citation is for what a
+cited work says. verify re-finds the passages and gives the recorded judgement back: it re-derives what the tool
+decided, never the judgement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cgx_checks.consistency_codes import MEANINGS, ConsistencyCode
+from cgx_core.codes import Code
+from cgx_core.plugin_api import (
+    CheckTypeRegistry,
+    NodeView,
+    Outcome,
+    Prepared,
+    ProposingTool,
+    Refusal,
+    RunView,
+    define_codes,
+    hookimpl,
+)
+
+MAX_WITH = 10
+
+
+def _paper_node(run: RunView, node_id: str) -> NodeView | None:
+    """A node holding the paper's own words: a chunk, or a clause split from one."""
+    node = run.node(node_id)
+    if node is None or node.attributes.get("origin") != "document" or not node.text:
+        return None
+    return node
+
+
+def _locate(run: RunView, node_id: str, passage: str) -> dict[str, Any] | Refusal:
+    """Where the passage is in the node's text, or the refusal that says it is not there."""
+    from cgx_checks.citation.passage import find_passage, passage_problem
+    from cgx_checks.citation.text import SourceText
+
+    node = _paper_node(run, node_id)
+    if node is None or node.text is None:
+        return Refusal(
+            Code.UNKNOWN_NODE,
+            f"'{node_id}' is not a chunk of the document",
+            "compare chunks of the paper (get_state lists them)",
+        )
+    problem = passage_problem(passage)
+    if problem is not None:
+        return Refusal(Code.PROPOSAL_INVALID, f"the passage of '{node_id}': {problem}", "quote a longer passage")
+    location = find_passage(SourceText(node.text), passage)
+    if location is None:
+        return Refusal(
+            ConsistencyCode.PASSAGE_NOT_IN_CHUNK,
+            f"the passage given for '{node_id}' is not in its text",
+            f"copy the passage from '{node_id}''s text as get_state shows it (between the data fences), word for word",
+        )
+    return {
+        "node": node_id,
+        "text": node.text[location.start : location.end],
+        "start": location.start,
+        "end": location.end,
+    }
+
+
+class InternalConsistency:
+    """The check type."""
+
+    name = "internal-consistency"
+    tool: ProposingTool = "run_checks"
+    description = (
+        "When two statements of the paper cannot both hold (or you checked that they agree): your judgement "
+        "(`consistent`) on one verbatim passage of the target and of each `with` node, found in its text."
+    )
+    proposal_schema: Mapping[str, Any] = {
+        "properties": {
+            "with": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 1, "maxLength": 100},
+                "minItems": 1,
+                "maxItems": MAX_WITH,
+            },
+            "passages": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "node": {"type": "string", "minLength": 1, "maxLength": 100},
+                        "text": {"type": "string", "minLength": 1, "maxLength": 5000},
+                    },
+                    "required": ["node", "text"],
+                    "additionalProperties": False,
+                },
+                "minItems": 2,
+                "maxItems": MAX_WITH + 1,
+                "description": "one verbatim passage of the target and of each 'with' node",
+            },
+            "consistent": {"type": "boolean"},
+            "note": {"type": "string", "minLength": 1, "maxLength": 2000},
+        },
+        "required": ["with", "passages", "consistent"],
+        "additionalProperties": False,
+    }
+    fallback_for: str | None = None
+    uses_model = True
+    retry_after_error = False
+    codes = define_codes(MEANINGS)
+
+    def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
+        target = str(proposal["target"])
+        others = list(dict.fromkeys(str(item) for item in proposal["with"]))
+        if target in others:
+            return Refusal(Code.PROPOSAL_INVALID, f"'with' names the target '{target}'", "name the other nodes only")
+        passages: dict[str, str] = {}
+        for item in proposal["passages"]:
+            node_id = str(item["node"])
+            if node_id in passages:
+                return Refusal(Code.PROPOSAL_INVALID, f"two passages for '{node_id}'", "give one passage per node")
+            passages[node_id] = str(item["text"])
+        wanted = [target, *others]
+        if set(passages) != set(wanted):
+            return Refusal(
+                Code.PROPOSAL_INVALID,
+                f"the passages are for {sorted(passages)}, not for the target and each 'with' node",
+                f"give one passage for each of {wanted}",
+            )
+        for node_id in wanted:
+            located = _locate(run, node_id, passages[node_id])
+            if isinstance(located, Refusal):
+                return located
+        inputs: dict[str, Any] = {
+            "target": target,
+            "with": others,
+            "passages": [{"node": node_id, "text": passages[node_id]} for node_id in wanted],
+            "consistent": bool(proposal["consistent"]),
+        }
+        if "note" in proposal:
+            inputs["note"] = str(proposal["note"])
+        return Prepared(target, inputs)
+
+    def slot_of(self, inputs: Mapping[str, Any]) -> str:
+        """One judgement of the target against each set of other nodes."""
+        return ",".join(sorted(str(item) for item in inputs.get("with", [])))
+
+    def observation_key(self, prepared: Prepared) -> str:
+        inputs = prepared.inputs
+        return json.dumps([prepared.target, sorted(inputs["with"]), inputs["passages"]], ensure_ascii=False)
+
+    def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
+        return self._judged(prepared.inputs, run)
+
+    def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
+        return self._judged(inputs, run)  # the passages found again; the judgement is the recorded one
+
+    def _judged(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
+        found: list[dict[str, Any]] = []
+        for item in _passages(inputs["passages"]):
+            located = _locate(run, item["node"], item["text"])
+            if isinstance(located, Refusal):  # the run changed under the inputs: never a result
+                return Outcome("error", located.message, code=str(located.code))
+            found.append(located)
+        consistent = bool(inputs["consistent"])
+        quoted = " and ".join(f'{item["node"]} ("{item["text"]}")' for item in found)
+        detail = f"the model judged that {quoted} {'agree' if consistent else 'contradict each other'}"
+        if inputs.get("note"):
+            detail += f": {inputs['note']}"
+        output = {"passages": found, "consistent": consistent}
+        return Outcome("passed" if consistent else "failed", " ".join(detail.split()), output=output)
+
+
+def _passages(raw: Sequence[Any]) -> list[dict[str, str]]:
+    return [{"node": str(item["node"]), "text": str(item["text"])} for item in raw]
+
+
+@hookimpl
+def cgx_register_check_types(register: CheckTypeRegistry) -> None:
+    register(InternalConsistency())

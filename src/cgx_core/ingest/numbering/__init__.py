@@ -1,0 +1,21 @@
+r"""The numbering of a LaTeX paper, as LaTeX prints it: the authority on what "Table 2" or `\ref{eq:loss}` names.
+
+start_run records, for every numbered section, equation, float and panel, its printed number and labels, and
+on each chunk which of them it belongs to and which references its text writes (`chunks`). The
+`cross-reference` check type reads those records; the table rows take their "Table N" title from here, so an
+appendix table with a redefined `\thetable` is not a second "Table 1". `walk` reads the files, `counters`
+prints the numbers, `written` finds the references a text writes. A PDF has no numbering (its chunks have no
+lines to place)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cgx_core.ingest.numbering.objects import Numbering
+
+
+def read_numbering(files: Mapping[str, str], main: str) -> Numbering:
+    """The numbering of the LaTeX paper whose files (by name, relative to the root) and main file are given."""
+    from cgx_core.ingest.numbering.walk import NumberingWalk
+
+    return NumberingWalk(files, main).run()

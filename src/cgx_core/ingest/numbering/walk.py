@@ -1,0 +1,633 @@
+r"""Reading a LaTeX paper's numbering: one pass over its files in reading order, as LaTeX numbers them.
+
+The pass reads only the files ingestion already read (by name), following `\input`, `\include`, `\import`
+and `\subimport` where they stand. It scans tokens, not a parse tree: what numbers things in LaTeX is a short
+list of macros and environments, and a scan keeps every line where it is, which is how the numbered objects
+are matched with credencegraph's chunks (by their locators' lines). It follows:
+
+* sections (`\chapter` in classes that have chapters, `\section`, `\subsection`, `\subsubsection`, starred ones
+  unnumbered, `secnumdepth`), `\appendix` and the `appendices` environment;
+* equations: `equation`, `multline` (one number), `align`, `gather`, `flalign`, `alignat`, `eqnarray` (one per
+  row), starred forms unnumbered, `\nonumber`/`\notag`, `\tag{..}`, and `subequations` (3a, 3b);
+* floats: `table`, `figure` and their variants, `longtable` (it steps the table counter where it begins),
+  `\caption` (`\caption*` unnumbered), `\captionof`, panels (`subfigure`, `subtable`, `\subcaption`,
+  `\subfloat[..]`) lettered within their float;
+* `\setcounter`, `\addtocounter`, `\stepcounter`, `\numberwithin`, `\counterwithin`, and redefined
+  representations (`\renewcommand{\thetable}{S\arabic{table}}`), through `counters`;
+* `\label`, bound as LaTeX binds it: to the last numbered thing stepped in the enclosing group, so a label
+  written before its float's caption names the section, as LaTeX prints it. A label after something this pass
+  does not number (a theorem, an enumerated item, a footnote, another float's caption) names `OPAQUE`.
+
+A macro of the paper's own that expands to a section or a caption is not expanded; such a paper's numbers
+after it may be wrong, which is why a check that rests on a number says what it compared.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from collections.abc import Mapping
+from typing import Final
+
+import attrs
+
+from cgx_core.base.limits import MAX_TABLE_NESTING
+from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
+from cgx_core.ingest.numbering.objects import OPAQUE, Key, Kind, Lines, Numbered, Numbering
+
+_CHAPTER_CLASSES: Final = frozenset({"report", "book", "memoir", "scrreprt", "scrbook", "amsbook"})
+_FLOATS: Final[Mapping[str, Kind]] = {
+    **dict.fromkeys(("table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "SCtable"), "table"),
+    **dict.fromkeys(("figure", "figure*", "sidewaysfigure", "sidewaysfigure*", "wrapfigure", "SCfigure"), "figure"),
+}
+_LONG_TABLES: Final = frozenset({"longtable", "longtable*", "xltabular", "longtblr"})
+_PANELS: Final = frozenset({"subfigure", "subtable"})
+_ONE_NUMBER: Final = frozenset({"equation", "multline"})
+_ROWS: Final = frozenset({"align", "gather", "flalign", "alignat", "eqnarray", "xalignat"})
+_OPAQUE_ENVIRONMENTS: Final = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment"})
+_DEFINING: Final = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
+_TOKEN: Final = re.compile(
+    r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)|\\.|[{}]"
+)
+_BRACE: Final = re.compile(r"\\.|[{}]")
+_NUMBER: Final = re.compile(r"^\s*(-?\d{1,6})\s*$")
+_MAX_DEPTH: Final = 32
+"""How deep `\\input` may nest (a cycle is never followed)."""
+_MAX_GROUP: Final = 100_000
+"""The most characters an argument the pass reads may span: an unclosed brace costs no more than this."""
+
+
+class _TooDeep(Exception):
+    """The paper nests environments deeper than the pass follows."""
+
+
+@attrs.define(eq=False)
+class _Frame:
+    """An open environment: where it began, what `\\label` named before it, and what it numbers."""
+
+    name: str
+    file: str
+    line: int
+    braces: int
+    current: Numbered | None
+    float_object: Numbered | None = None
+    panels: list[Numbered] = attrs.field(factory=list)
+    numbered: bool = False
+    rows: list[Numbered] = attrs.field(factory=list)
+    row_labels: list[str] = attrs.field(factory=list)
+    row_start: int = 0
+    row_tag: str | None = None
+    row_unnumbered: bool = False
+    sub_parent: Numbered | None = None
+    sub_count: int = 0
+    included: list[Lines] = attrs.field(factory=list)
+    """The files read inside it (a table body `\\input` into its float), whole."""
+
+
+@attrs.define(eq=False)
+class _Text:
+    """One file's uncommented text and where its lines start."""
+
+    name: str
+    located: str
+    text: str
+    starts: list[int]
+
+    braces: dict[int, int] | None = None
+
+    def line(self, position: int) -> int:
+        return bisect.bisect_right(self.starts, position)
+
+    def closing(self) -> dict[int, int]:
+        """Where each `{` of the text closes (an escaped `\\{` is no brace), found once in one pass, so
+        reading an argument costs nothing however many are left unclosed."""
+        if self.braces is None:
+            self.braces = {}
+            opened: list[int] = []
+            for match in _BRACE.finditer(self.text):
+                if match[0] == "{":
+                    opened.append(match.start())
+                elif match[0] == "}" and opened:
+                    self.braces[opened.pop()] = match.start()
+        return self.braces
+
+
+def _uncommented(text: str) -> str:
+    """The text with every comment blanked (newlines kept, so positions and lines stay where they were)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda match: match[1] + " " * (len(match[0]) - len(match[1])), text)
+
+
+def group(source: _Text, position: int) -> tuple[str, int] | None:
+    """The `{...}` argument starting at `position` (after spaces): its content and the position after it."""
+    text = source.text
+    index = position
+    while index < len(text) and text[index] in " \t\n":
+        index += 1
+    end = source.closing().get(index)
+    if end is None:
+        return None
+    return text[index + 1 : end], end + 1
+
+
+def _optional(text: str, position: int) -> int:
+    """The position after any `[...]` arguments (and spaces) at `position`."""
+    while True:
+        index = position
+        while index < len(text) and text[index] in " \t\n":
+            index += 1
+        if index >= len(text) or text[index] != "[":
+            return position
+        depth = 0
+        for end in range(index, min(len(text), index + _MAX_GROUP)):
+            if text[end] == "[":
+                depth += 1
+            elif text[end] == "]":
+                depth -= 1
+                if depth == 0:
+                    position = end + 1
+                    break
+        else:
+            return position
+
+
+class NumberingWalk:
+    """The pass over a paper's files; `run()` returns its `Numbering`."""
+
+    def __init__(self, files: Mapping[str, str], main: str) -> None:
+        self.files = files
+        self.main = main
+        self.main_dir = posixpath.dirname(main)
+        self.counters = Counters()
+        self.numbering = Numbering()
+        self.frames: list[_Frame] = []
+        self.current: Numbered | None = None
+        self.open: list[Numbered | None] = []
+        """The section open at each level (None: none, or an unnumbered one)."""
+        self.secnumdepth: int | None = None
+        self.theorems: set[str] = set()
+        self.reading: list[str] = []
+        self.braces = 0
+
+    def run(self) -> Numbering:
+        """The numbering; an empty one for a paper that nests environments past `MAX_TABLE_NESTING` (no
+        number is then better than a wrong one: a cross-reference proposal is refused)."""
+        text = self.files[self.main]
+        match = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^{}\s]+)\s*\}", _uncommented(text))
+        self.counters.chapters = match is not None and match[1] in _CHAPTER_CLASSES
+        try:
+            self.read(self.main, (), None)
+        except _TooDeep:
+            return Numbering()
+        return self.numbering
+
+    # -- files -----------------------------------------------------------------------------------------
+
+    def located(self, name: str) -> str:
+        return posixpath.relpath(name, self.main_dir or ".")
+
+    def resolve(self, argument: str, base: str | None) -> str | None:
+        written = argument.strip()
+        if not written:
+            return None
+        directory = self.main_dir if base is None else base
+        name = posixpath.normpath(posixpath.join(directory, written)) if directory else posixpath.normpath(written)
+        for candidate in (name,) if name.endswith(".tex") else (name, name + ".tex"):
+            if candidate in self.files and not candidate.endswith((".bbl", ".bib")):
+                return candidate
+        return None
+
+    def read(self, name: str, chain: tuple[int, ...], import_dir: str | None) -> None:
+        if name in self.reading or len(self.reading) > _MAX_DEPTH:
+            return
+        raw = _uncommented(self.files[name])
+        starts = [0] + [match.end() for match in re.finditer("\n", raw)]
+        source = _Text(name, self.located(name), raw, starts)
+        self.numbering.chains.setdefault(source.located, chain)
+        for frame in self.frames:
+            frame.included.append(Lines(source.located, 1, len(starts)))
+        self.reading.append(name)
+        self.scan(source, chain, import_dir)
+        self.reading.pop()
+
+    # -- the scan --------------------------------------------------------------------------------------
+
+    def scan(self, source: _Text, chain: tuple[int, ...], import_dir: str | None) -> None:
+        text = source.text
+        position = 0
+        while True:
+            match = _TOKEN.search(text, position)
+            if match is None:
+                return
+            position = match.end()
+            token = match[0]
+            if token == "{":
+                self.braces += 1
+            elif token == "}":
+                self.braces -= 1
+            elif match["env"] == "begin":
+                position = self.begin(match["name"].strip(), source, match.start(), position)
+            elif match["env"] == "end":
+                self.end(match["name"].strip(), source, match.start())
+            elif match["rows"]:
+                self.row_break(source, match.start())
+            elif match["macro"]:
+                position = self.macro(
+                    match["macro"], bool(match["star"]), source, match.start(), position, chain, import_dir
+                )
+
+    def key(self, source: _Text, position: int, chain: tuple[int, ...]) -> Key:
+        return (*chain, source.line(position))
+
+    def begin(self, name: str, source: _Text, start: int, position: int) -> int:
+        text = source.text
+        if name in _OPAQUE_ENVIRONMENTS:
+            end = text.find(f"\\end{{{name}}}", position)
+            return len(text) if end < 0 else end + len(f"\\end{{{name}}}")
+        if len(self.frames) >= MAX_TABLE_NESTING:
+            raise _TooDeep
+        frame = _Frame(name, source.located, source.line(start), self.braces, self.current)
+        self.frames.append(frame)
+        bare = name.rstrip("*")
+        if name in _FLOATS or name in _LONG_TABLES:
+            kind: Kind = _FLOATS.get(name, "table")
+            frame.float_object = Numbered(kind, None)
+            if name in _LONG_TABLES:  # longtable steps the table counter where it begins
+                self.counters.step("table")
+                frame.float_object.number = self.counters.printed("table")
+        elif name == "appendices":
+            self.counters.appendix()
+        elif name == "subequations":
+            self.counters.step("equation")
+            frame.sub_parent = Numbered(
+                "equation", self.counters.printed("equation"), Lines(frame.file, frame.line, frame.line)
+            )
+            self.current = frame.sub_parent
+            self.numbering.objects.append(frame.sub_parent)
+        elif bare in _ONE_NUMBER or bare in _ROWS:
+            frame.numbered = not name.endswith("*")
+            frame.row_start = position
+            if bare in ("alignat", "xalignat"):
+                argument = group(source, position)
+                if argument is not None:
+                    position = frame.row_start = argument[1]
+        elif bare in self.theorems or name in ("enumerate",):
+            self.current = OPAQUE
+        return position
+
+    def end(self, name: str, source: _Text, start: int) -> None:
+        index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None)
+        if index is None:
+            return
+        frame = self.frames[index]
+        del self.frames[index:]
+        bare = name.rstrip("*")
+        if bare in _ONE_NUMBER or bare in _ROWS:
+            self.end_row(frame, source, start, last=True)
+            self.finish_equations(frame, source.line(start))
+        if frame.float_object is not None:
+            self.finish_float(frame, Lines(frame.file, frame.line, source.line(start)))
+        if name in _PANELS and frame.panels:
+            frame.panels[0].extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
+        self.current = frame.current
+
+    def innermost(self, names: frozenset[str]) -> _Frame | None:
+        return next((frame for frame in reversed(self.frames) if frame.name.rstrip("*") in names), None)
+
+    def equation_frame(self) -> _Frame | None:
+        """The environment that numbers the equation being read (inner maths such as `split` or `cases` may be
+        open inside it), or None outside one."""
+        for frame in reversed(self.frames):
+            bare = frame.name.rstrip("*")
+            if bare in _ONE_NUMBER or bare in _ROWS:
+                return frame
+            if frame.name in _FLOATS or frame.name in _PANELS or frame.name == "subequations":
+                return None
+        return None
+
+    # -- equations -------------------------------------------------------------------------------------
+
+    def row_break(self, source: _Text, start: int) -> None:
+        frame = self.equation_frame()
+        if frame is None or frame is not self.frames[-1] or frame.name.rstrip("*") not in _ROWS:
+            return
+        if self.braces != frame.braces:
+            return
+        self.end_row(frame, source, start, last=False)
+        frame.row_start = start + 2
+
+    def end_row(self, frame: _Frame, source: _Text, start: int, *, last: bool) -> None:
+        content = re.sub(
+            r"\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:nonumber|notag)\b|\\\\|\[[^\]]*\]",
+            "",
+            source.text[frame.row_start : start],
+        )
+        empty = not content.strip()
+        numbered = (frame.numbered and not frame.row_unnumbered) or frame.row_tag is not None
+        if numbered and not (last and empty and frame.rows and frame.row_tag is None):
+            number = frame.row_tag if frame.row_tag is not None else self.step_equation(frame)
+            equation = Numbered("equation", number, Lines(frame.file, frame.line, frame.line))
+            outer = self.innermost(frozenset({"subequations"}))
+            if frame.row_tag is None and outer is not None:
+                equation.parent = outer.sub_parent  # 3a is part of 3: a reference to 3 may cite it
+            frame.rows.append(equation)
+            self.numbering.objects.append(equation)
+            self.current = equation
+            for label in frame.row_labels:
+                self.bind(label, equation)
+        else:
+            for label in frame.row_labels:
+                self.bind(label, self.current)
+        frame.row_labels, frame.row_tag, frame.row_unnumbered = [], None, False
+
+    def step_equation(self, frame: _Frame) -> str | None:
+        outer = self.innermost(frozenset({"subequations"}))
+        if outer is not None and outer.sub_parent is not None:
+            outer.sub_count += 1
+            parent = outer.sub_parent.number
+            return None if parent is None else f"{parent}{alpha(outer.sub_count)}"
+        self.counters.step("equation")
+        return self.counters.printed("equation")
+
+    def finish_equations(self, frame: _Frame, last_line: int) -> None:
+        for equation in frame.rows:
+            equation.anchor = Lines(frame.file, frame.line, last_line)
+
+    # -- floats ----------------------------------------------------------------------------------------
+
+    def float_frame(self) -> _Frame | None:
+        return self.innermost(frozenset({*_FLOATS, *_LONG_TABLES}))
+
+    def panel(self, source: _Text, start: int) -> Numbered | None:
+        """A new panel of the innermost float, lettered after the float's earlier panels."""
+        float_frame = self.float_frame()
+        if float_frame is None or float_frame.float_object is None:
+            return None
+        line = source.line(start)
+        panel = Numbered(float_frame.float_object.kind, None, parent=float_frame.float_object)
+        panel.panel = len(float_frame.panels) + 1
+        panel.anchor = Lines(source.located, line, line)
+        panel.extents = [panel.anchor]
+        float_frame.panels.append(panel)
+        self.current = panel
+        return panel
+
+    def caption(self, source: _Text, start: int, position: int, name: str, starred: bool) -> int:
+        if name == "captionof":
+            return self.caption_of(source, start, position, starred)
+        float_frame = self.float_frame()
+        if float_frame is None or float_frame.float_object is None:
+            self.current = OPAQUE  # a caption of a float this reading does not number (algorithm, listing)
+            return position
+        panel_frame = self.innermost(_PANELS)
+        inside = panel_frame is not None and self.frames.index(panel_frame) > self.frames.index(float_frame)
+        if inside and panel_frame is not None and not starred:
+            if not panel_frame.panels:  # a subfigure steps its letter at its caption
+                panel = self.panel(source, start)
+                panel_frame.panels.extend([panel] if panel is not None else [])
+            return position
+        if name == "subcaption":
+            if not starred:
+                self.panel(source, start)
+            return position
+        if starred:
+            return position
+        float_object = float_frame.float_object
+        if float_object.anchor is not None:  # a second numbered caption in one float: its own object
+            float_object = Numbered(float_object.kind, None)
+            float_frame.float_object = float_object
+        if float_frame.name not in _LONG_TABLES or float_object.number is None:
+            self.counters.step(float_object.kind)
+            float_object.number = self.counters.printed(float_object.kind)
+        line = source.line(start)
+        float_object.anchor = Lines(source.located, line, line)
+        self.numbering.objects.append(float_object)
+        self.current = float_object
+        return position
+
+    def caption_of(self, source: _Text, start: int, position: int, starred: bool) -> int:
+        r"""`\captionof{table}{...}`: a caption outside a float, numbered by the counter it names."""
+        kind = group(source, _optional(source.text, position))
+        counter = kind[0].strip() if kind is not None else ""
+        if counter not in ("table", "figure") or starred:
+            self.current = OPAQUE if not starred else self.current
+            return kind[1] if kind is not None else position
+        self.counters.step(counter)
+        line = source.line(start)
+        caption = Numbered("table" if counter == "table" else "figure", self.counters.printed(counter))
+        caption.anchor = Lines(source.located, line, line)
+        self.numbering.objects.append(caption)
+        self.current = caption
+        return kind[1] if kind is not None else position
+
+    def subfloat(self, source: _Text, start: int, position: int) -> int:
+        after = _optional(source.text, position)
+        if source.text[position:after].strip() not in ("[]", ""):
+            panel = self.panel(source, start)
+            if panel is not None:
+                panel.anchor = Lines(source.located, source.line(start), source.line(after))
+                panel.extents = [panel.anchor]
+        return position
+
+    def finish_float(self, frame: _Frame, extent: Lines) -> None:
+        """A float ends: its extent is known, and its panels are numbered after it (`2a`), whose caption may
+        come after them."""
+        main = frame.float_object
+        if main is None:
+            return
+        if main.anchor is not None or main.number is not None:
+            main.extents = [extent, *frame.included]
+        if main.anchor is None and main.number is not None:  # a longtable without a caption took its number
+            self.numbering.objects.append(main)
+        for panel in frame.panels:
+            parent = panel.parent
+            panel.number = None if parent is None or parent.number is None else f"{parent.number}{alpha(panel.panel)}"
+            self.numbering.objects.append(panel)
+
+    # -- labels ----------------------------------------------------------------------------------------
+
+    def bind(self, label: str, target: Numbered | None) -> None:
+        if not label:
+            return
+        if label in self.numbering.labels:
+            self.numbering.repeated.add(label)
+        self.numbering.labels[label] = target if target is not None else OPAQUE
+        if target is not None and target is not OPAQUE:
+            target.labels.append(label)
+
+    # -- macros ----------------------------------------------------------------------------------------
+
+    def macro(
+        self,
+        name: str,
+        starred: bool,
+        source: _Text,
+        start: int,
+        position: int,
+        chain: tuple[int, ...],
+        import_dir: str | None,
+    ) -> int:
+        text = source.text
+        if name in _DEFINING:
+            return self.define(source, position)
+        if name == "def":
+            return self.define_def(source, position)
+        if name in ("newenvironment", "renewenvironment"):
+            return self.skip_groups(source, position, 3)
+        if name in ("newtheorem",):
+            env = group(source, _optional(text, position))
+            if env is not None:
+                self.theorems.add(env[0].strip())
+            return position
+        if name in ("input", "include"):
+            argument = group(source, position)
+            if argument is None:
+                return position
+            target = (self.resolve(argument[0], import_dir) if import_dir else None) or self.resolve(argument[0], None)
+            if target is not None:
+                self.read(target, self.key(source, start, chain), import_dir)
+            return argument[1]
+        if name in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
+            directory = group(source, position)
+            file = group(source, directory[1]) if directory is not None else None
+            if directory is None or file is None:
+                return position
+            here = posixpath.dirname(source.name) if name.startswith("sub") else self.main_dir
+            folder = (
+                posixpath.normpath(posixpath.join(here, directory[0].strip())) if here or directory[0].strip() else ""
+            )
+            target = self.resolve(file[0], folder)
+            if target is not None:
+                self.read(target, self.key(source, start, chain), folder)
+            return file[1]
+        if name in SECTION_LEVELS:
+            self.heading(name, starred, source, start, chain)
+            return position
+        if name == "appendix":
+            self.counters.appendix()
+            return position
+        if name in ("caption", "captionof", "subcaption"):
+            return self.caption(source, start, position, name, starred)
+        if name == "subfloat":
+            return self.subfloat(source, start, position)
+        if name == "label":
+            argument = group(source, position)
+            if argument is None:
+                return position
+            frame = self.equation_frame()
+            if frame is not None:
+                frame.row_labels.append(argument[0].strip())
+            else:
+                self.bind(argument[0].strip(), self.current)
+            return argument[1]
+        if name in ("tag",):
+            argument = group(source, position)
+            frame = self.equation_frame()
+            if argument is not None and frame is not None:
+                frame.row_tag = argument[0].strip()
+            return argument[1] if argument is not None else position
+        if name in ("nonumber", "notag"):
+            frame = self.equation_frame()
+            if frame is not None:
+                frame.row_unnumbered = True
+            return position
+        if name in ("item", "footnote", "refstepcounter") and (
+            name != "item" or self.innermost(frozenset({"enumerate"}))
+        ):
+            self.current = OPAQUE
+            if name == "refstepcounter":
+                return self.counter_macro(name, source, position)
+            return position
+        if name in ("setcounter", "addtocounter", "stepcounter"):
+            return self.counter_macro(name, source, position)
+        if name in ("numberwithin", "counterwithin"):
+            inner = group(source, _optional(text, position))
+            outer = group(source, inner[1]) if inner is not None else None
+            if inner is not None and outer is not None:
+                if not starred:
+                    self.counters.within[inner[0].strip()] = outer[0].strip()
+                return outer[1]
+        return position
+
+    def heading(self, name: str, starred: bool, source: _Text, start: int, chain: tuple[int, ...]) -> None:
+        """A heading: numbered unless starred or deeper than `secnumdepth`; it ends every open section at its
+        level and below, and starts where the sections open from here on are recorded."""
+        levels = SECTION_LEVELS if self.counters.chapters else SECTION_LEVELS[1:]
+        if name not in levels:
+            return
+        level = levels.index(name)
+        limit = self.secnumdepth if self.secnumdepth is not None else (2 if self.counters.chapters else 3)
+        opened: Numbered | None = None
+        if not starred and SECTION_LEVELS.index(name) <= limit:
+            self.counters.step(name)
+            opened = Numbered("section", self.counters.printed(name))
+            self.numbering.objects.append(opened)
+            self.current = opened
+        self.open = [*self.open[:level], *([None] * (level - len(self.open))), opened][: level + 1]
+        path = tuple(section for section in self.open if section is not None)
+        self.numbering.headings.append((self.key(source, start, chain), path))
+
+    def counter_macro(self, name: str, source: _Text, position: int) -> int:
+        counter = group(source, position)
+        if counter is None:
+            return position
+        which = counter[0].strip()
+        if name in ("stepcounter", "refstepcounter"):
+            self.counters.step(which)
+            return counter[1]
+        value = group(source, counter[1])
+        if value is None:
+            return counter[1]
+        number = _NUMBER.match(value[0])
+        if which == "secnumdepth" and number is not None:
+            self.secnumdepth = int(number[1])
+        elif number is None:
+            self.counters.templates[which] = "\\unknown"  # set from something this reading cannot evaluate
+        elif name == "setcounter":
+            self.counters.set(which, int(number[1]))
+        else:
+            self.counters.set(which, self.counters.value(which) + int(number[1]))
+        return value[1]
+
+    def define(self, source: _Text, position: int) -> int:
+        r"""`\newcommand{\name}[n][default]{body}`: skipped, but a `\the<counter>` redefinition is kept."""
+        text = source.text
+        index = position
+        while index < len(text) and text[index] in " \t\n*":
+            index += 1
+        named = group(source, index)
+        if named is not None:
+            name, after = named[0].strip(), named[1]
+        else:
+            found = re.compile(r"\\[A-Za-z@]+").match(text, index)
+            if found is None:
+                return position
+            name, after = found[0], found.end()
+        body = group(source, _optional(text, after))
+        if body is None:
+            return after
+        if name.startswith("\\the") and len(name) > 4:
+            self.counters.templates[name[4:]] = body[0]
+        return body[1]
+
+    def define_def(self, source: _Text, position: int) -> int:
+        text = source.text
+        found = re.compile(r"\s*\\([A-Za-z@]+)([^{]*)").match(text, position)
+        if found is None:
+            return position
+        body = group(source, found.end())
+        if body is None:
+            return found.end()
+        if found[1].startswith("the") and len(found[1]) > 3 and not found[2].strip():
+            self.counters.templates[found[1][3:]] = body[0]
+        return body[1]
+
+    def skip_groups(self, source: _Text, position: int, count: int) -> int:
+        text = source.text
+        index = position
+        for _ in range(count):
+            argument = group(source, _optional(text, index))
+            if argument is None:
+                return index
+            index = argument[1]
+        return index
