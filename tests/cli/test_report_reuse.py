@@ -138,3 +138,14 @@ def test_an_unreadable_or_edited_kept_entry_is_audited_again(run: Path, audit_ca
     for broken in (b"{", b'{"format": 1}', kept.read_bytes().replace(b'"passed"', b'"error"')):
         kept.write_bytes(broken)
         assert run_integrity(run, replay="skip", verify="reuse").verify.summary == "0 differences"
+
+
+def test_the_cache_folder_follows_the_environment(run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CGX_AUDIT_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert audit_cache.cache_folder(run) == tmp_path / "xdg" / "credencegraph-extract" / "audits"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # invalid by the XDG specification: ignored
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert audit_cache.cache_folder(run) == tmp_path / "home" / ".cache" / "credencegraph-extract" / "audits"
+    monkeypatch.setenv("CGX_AUDIT_CACHE", str(run))
+    assert audit_cache.cache_folder(run) is None

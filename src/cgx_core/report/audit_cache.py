@@ -46,7 +46,10 @@ def cache_folder(run: Path) -> Path | None:
     else:
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         # The XDG specification: a relative path in the variable is invalid and is ignored.
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+        try:
+            base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+        except RuntimeError:  # no home directory to be found: nothing is kept
+            return None
         folder = base / "credencegraph-extract" / "audits"
     resolved, inside = folder.resolve(), run.resolve()
     if resolved == inside or resolved.is_relative_to(inside):
@@ -56,20 +59,27 @@ def cache_folder(run: Path) -> Path | None:
 
 def run_digest(root: Path) -> str | None:
     """The digest of every file of the run (relative path and bytes), or None when it holds a link or a
-    special file (what those read is not in the run's bytes)."""
+    special file (what those read is not in the run's bytes) or a part of it cannot be read."""
     entries: list[list[str]] = []
-    for folder, directories, files in os.walk(root, followlinks=False):
-        here = Path(folder)
-        for name in sorted([*directories, *files]):
-            path = here / name
-            mode = os.lstat(path).st_mode
-            relative = path.relative_to(root).as_posix()
-            if stat.S_ISDIR(mode):
-                entries.append(["directory", relative])
-            elif stat.S_ISREG(mode):
-                entries.append(["file", relative, file_digest(path)])
-            else:
-                return None
+
+    def unreadable(error: OSError) -> None:
+        raise error
+
+    try:
+        for folder, directories, files in os.walk(root, onerror=unreadable, followlinks=False):
+            here = Path(folder)
+            for name in sorted([*directories, *files]):
+                path = here / name
+                mode = os.lstat(path).st_mode
+                relative = path.relative_to(root).as_posix()
+                if stat.S_ISDIR(mode):
+                    entries.append(["directory", relative])
+                elif stat.S_ISREG(mode):
+                    entries.append(["file", relative, file_digest(path)])
+                else:
+                    return None
+    except OSError:
+        return None
     return bytes_digest(canonical_json(sorted(entries)))
 
 
