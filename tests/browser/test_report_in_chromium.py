@@ -174,7 +174,9 @@ def test_the_plot_has_one_mark_per_assessed_node_linking_to_it(visit: Open, exam
     seen = visit(example_page)
     links = seen.page.eval_on_selector_all("#plot a.point", "items => items.map(item => item.getAttribute('href'))")
     assessed = seen.page.eval_on_selector_all("#paper .node[data-assessed]", "items => items.map(item => item.id)")
-    assert sorted(links) == sorted(f"#{node}" for node in assessed) and len(links) == 12
+    # The assumptions the agent added are assessed too (the example's rubric): each mark links to its card.
+    added = seen.page.eval_on_selector_all("#assumptions .assumption-card", "items => items.map(item => item.id)")
+    assert sorted(links) == sorted(f"#{node}" for node in [*assessed, *added]) and len(links) == 16
     box = seen.page.locator("#plot svg").first.bounding_box()
     assert box is not None and box["width"] > 200 and box["height"] > 200
 
