@@ -118,6 +118,27 @@ def calculus(workspace: Workspace, *, profile: bool) -> list[Figure]:
     ]
 
 
+def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    """The soundness corpus, from bench_corpus.py's own measurement: the wrong verdicts on each set (the
+    target is none) with the decided fraction; the figure's times are the worker's CPU seconds."""
+    import bench_corpus
+
+    true, false = bench_corpus.measure(workspace.quick)
+    return [
+        Figure(
+            "v",
+            "soundness corpus: wrong verdicts (true failed, false passed)",
+            true["cpu"] + false["cpu"],
+            0.0,
+            "none wrong",
+            f"{int(true['wrong'])} + {int(false['wrong'])} wrong; decided {true['decided']:.0%} of "
+            f"{int(true['total'])} true, {false['decided']:.0%} of {int(false['total'])} false",
+            "0 wrong",
+            true["wrong"] == 0 and false["wrong"] == 0,
+        )
+    ]
+
+
 def inference(workspace: Workspace, *, profile: bool) -> list[Figure]:
     """Figures (i), from bench_inference.py's own measurement (reported: CPU seconds, and against the gate)."""
     import bench_inference
@@ -138,6 +159,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "m": ("(m) the numeric maths fallback against the symbolic path", maths),
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
+    "v": ("(v) rederive-maths on the soundness corpus: wrong verdicts and the decided fraction", soundness),
     "i": ("(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50", inference),
     "r": (
         "(r) report of a full run of about 400 nodes against finish_run, with and without reuse",

@@ -34,8 +34,8 @@ FIXES = {
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
         "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
-        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), items(s-N), or a predicate "
-        "(a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
+        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), cols(t-N), items(s-N), or a "
+        "predicate (a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -82,6 +82,10 @@ FIXES = {
         "count its items another way"
     ),
     "value-undecided": "the value is too close to the bound to decide: check another step",
+    "columns-not-counted": (
+        "check the columns another way (the headers a count names, as numerals or rows(t-N) of a table listing "
+        "them); do not count them from a row's cells"
+    ),
 }
 
 _RELATIONS = ["=", "<", "<=", ">", ">=", "~"]
@@ -120,10 +124,10 @@ class RecomputeNumbers:
                     "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
                     "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
                     "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
-                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) (2-sided), "
-                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3): body rows of t-3's table, items(s-3): "
-                    "items s-3 lists. Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, "
-                    "hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true ones."
+                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, "
+                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; "
+                    "items(s-3): its items. Predicates, checked true: == != < <= > >=, all(c, ...), "
+                    "any, within(x, lo, hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
@@ -184,6 +188,7 @@ class RecomputeNumbers:
             rows=table_row_counts(run, cites) if "rows(" in expression else None,
             columns=[text for node_id in cites if (text := _row_text(run, node_id)) is not None],
             items=_item_counts(run, cites) if "items(" in expression else None,
+            cols=table_column_counts(run, cites) if "cols(" in expression else None,
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -241,6 +246,7 @@ class RecomputeNumbers:
             tolerance,
             inputs.get("rows"),
             inputs.get("items"),
+            inputs.get("cols"),
         )
         return observation_key(decided)
 
@@ -280,7 +286,7 @@ class RecomputeNumbers:
         return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
 
 
-_COUNTED = ("rows", "items")
+_COUNTED = ("rows", "cols", "items")
 """The counts of the run an expression may use, each recorded under its function's name."""
 
 
@@ -328,6 +334,19 @@ def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
 
 
 _ROW_ID = re.compile(r"^t-[0-9]+$")
+
+
+def table_column_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
+    """For each cited table row, the number of columns its table prints, as ingestion recorded it in
+    `attributes.table.columns` from the column specification and the widest row (None when it recorded none).
+    A row's text cannot give it: empty cells are left out."""
+    counts: dict[str, int | None] = {}
+    for node_id in cites:
+        node = run.node(node_id)
+        if node is not None and node.unit == TABLE_ROW:
+            columns = dict(node.attributes.get("table") or {}).get("columns")
+            counts[node_id] = columns if isinstance(columns, int) and not isinstance(columns, bool) else None
+    return counts
 
 
 def _row_text(run: RunView, node_id: str) -> str | None:

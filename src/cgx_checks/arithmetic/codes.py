@@ -24,6 +24,7 @@ class ArithmeticCode(StrEnum):
     VALUE_UNDECIDED = "value-undecided"
     ROUNDING_TOO_COARSE = "rounding-too-coarse"
     ENUMERATION_NOT_FOUND = "enumeration-not-found"
+    COLUMNS_NOT_COUNTED = "columns-not-counted"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -51,4 +52,5 @@ MEANINGS: Final[dict[str, str]] = {
         "round() or sig() rounds more coarsely than the numeral it is compared with, or is compared with none."
     ),
     ArithmeticCode.ENUMERATION_NOT_FOUND: "items(s-N) names a chunk in which no enumeration of items is found.",
+    ArithmeticCode.COLUMNS_NOT_COUNTED: "cols(t-N) names a row of a table whose number of columns was not recorded.",
 }

@@ -63,8 +63,9 @@ FUNCTIONS |= PREDICATE_FUNCTIONS
 take any number of values (a table's column, the runs of an experiment), so the count of an average is
 never a number the agent supplies; so do the predicates all, any, count, sorted_desc and sorted_asc."""
 
-COUNTS = ("rows", "items")
-"""The functions of a chunk id: the body rows of a cited row's table, the items a cited chunk enumerates."""
+COUNTS = ("rows", "cols", "items")
+"""The functions of a chunk id: the body rows and the columns of a cited row's table, the items a cited chunk
+enumerates."""
 
 
 def parse_expression(expression: str) -> Node:
@@ -271,8 +272,9 @@ class _Builder(Transformer[Token, Node]):
             raise CgxError(
                 Code.EXPRESSION_INVALID,
                 f"{name} at column {name.column} takes a number as its argument, not the "
-                f"{'table row' if str(row).startswith('t-') else 'chunk'} {row}; only rows(t-N) takes a row: the "
-                "number of body rows of its table, and items(s-N) a chunk: the number of items it enumerates",
+                f"{'table row' if str(row).startswith('t-') else 'chunk'} {row}; only rows(t-N) and cols(t-N) take "
+                "a row: the number of body rows or of columns of its table, and items(s-N) a chunk: the number of "
+                "items it enumerates",
             )
         return Rows(str(row), name.column or 0, function=str(name))
 
@@ -285,6 +287,7 @@ class _Builder(Transformer[Token, Node]):
 
 _COUNT_MEANINGS = {
     "rows": "table row id as its argument, such as rows(t-3): the number of body rows of the table that holds it",
+    "cols": "table row id as its argument, such as cols(t-3): the number of columns of the table that holds it",
     "items": "chunk id as its argument, such as items(s-12): the number of items the chunk enumerates",
 }
 
@@ -292,7 +295,7 @@ _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
     "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
     "round, sig, date(y, m, d), time(h, m), the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), "
-    "items(s-N), and predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, "
+    "cols(t-N), items(s-N), and predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, "
     "sorted_asc, is_<kind>) are accepted"
 )
 

@@ -192,6 +192,7 @@ def recompute(
     rows: Mapping[str, int] | None = None,
     columns: Sequence[str] = (),
     items: Mapping[str, int | None] | None = None,
+    cols: Mapping[str, int | None] | None = None,
 ) -> Recomputation | PredicateCheck:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
@@ -200,7 +201,9 @@ def recompute(
     searched to say which chunk writes a numeral the cited ones do not; `rows` the number of body rows of
     the table of each table row the proposal cites (for `rows(t-N)`); `columns` the texts of the cited table
     rows, whose cells are also read with the unit their column header names (`Recall (%): 78.4` is 78.4%);
-    `items` the number of items each cited chunk enumerates (None: no enumeration found), for `items(s-N)`.
+    `items` the number of items each cited chunk enumerates (None: no enumeration found), for `items(s-N)`;
+    `cols` the number of columns of the table of each cited table row (None: ingestion recorded none), for
+    `cols(t-N)`.
 
     A truth-valued expression (a comparison, all, any, within, sorted_desc, sorted_asc, is_<kind>) is a
     predicate: its `result` is the word the text states it with, and it passes when it holds
@@ -224,7 +227,7 @@ def recompute(
     written = _occurrences_of(texts)
     read_by_header = tuple(item for row in columns for item in column_occurrences(row))
     occurrences = written + read_by_header
-    counts, problems = _counts(tree, rows or {}, items or {})
+    counts, problems = _counts(tree, {"rows": rows or {}, "items": items or {}, "cols": cols or {}})
     problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
     if is_truth(tree):
         problems[:0] = _operand_problems(operands, occurrences, chunks)
@@ -251,6 +254,9 @@ def recompute(
     decided = _decide(bound, operands, reported, tuple(sorted(relations.items())))
     unknown = tuple(item for row in columns for item in unit_unknown(row))
     _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
+    restated = _restated_operand(decided, operands, numeral, texts, columns)
+    if restated:
+        raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
     return decided
 
 
@@ -261,13 +267,16 @@ def decide_recorded(
     tolerance: Fraction | None,
     rows: Mapping[str, int] | None = None,
     items: Mapping[str, int] | None = None,
+    cols: Mapping[str, int] | None = None,
 ) -> Recomputation | PredicateCheck:
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
     the texts were checked when the proposal was prepared)."""
     tree = parse_expression(expression)
-    counts, problems = _counts(tree, rows or {}, dict(items or {}))
+    counts, problems = _counts(tree, {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})})
     if problems:
-        raise CgxError(Code.INTERNAL_ERROR, "the record counts no chunk for a rows() or items() of its expression")
+        raise CgxError(
+            Code.INTERNAL_ERROR, "the record counts no chunk for a rows(), cols() or items() of its expression"
+        )
     operands = text_literals(tree)
     bound = bind_rows(tree, counts)
     if is_truth(tree):
@@ -291,16 +300,17 @@ _AGENTS = ROUNDINGS | CALENDAR
 
 
 def _counts(
-    tree: Node, rows: Mapping[str, int], items: Mapping[str, int | None]
+    tree: Node, known: Mapping[str, Mapping[str, int | None]]
 ) -> tuple[dict[tuple[str, str], int], list[tuple[str, str]]]:
-    """The count of each rows(t-N) and items(s-N) of the tree, and the problems of those the run cannot count:
-    a row or chunk the proposal does not cite, a chunk with no enumeration."""
+    """The count of each rows(t-N), cols(t-N) and items(s-N) of the tree (`known`: by function, each cited
+    chunk's count), and the problems of those the run cannot count: a row or chunk the proposal does not cite,
+    a chunk with no enumeration, a table with no recorded column count."""
     counts: dict[tuple[str, str], int] = {}
     problems: list[tuple[str, str]] = []
     for item in table_rows(tree):
-        known = rows if item.function == "rows" else items
-        if item.row not in known:
-            what = "table row" if item.function == "rows" else "chunk"
+        chunks = known[item.function]
+        if item.row not in chunks:
+            what = "chunk" if item.function == "items" else "table row"
             problems.append(
                 (
                     ArithmeticCode.OPERAND_NOT_IN_TEXT,
@@ -309,18 +319,29 @@ def _counts(
                 )
             )
             continue
-        total = known[item.row]
+        total = chunks[item.row]
         if total is None:
-            problems.append(
-                (
-                    ArithmeticCode.ENUMERATION_NOT_FOUND,
-                    f"{item.row} writes no enumeration items() can count ((a) (b), (i) (ii), (1) (2), \\item, "
-                    "first ... second), or two that disagree",
-                )
-            )
+            problems.append(_uncounted(item.function, item.row))
             continue
         counts[item.function, item.row] = total
     return counts, list(dict.fromkeys(problems))
+
+
+def _uncounted(function: str, chunk: str) -> tuple[str, str]:
+    """The problem of a cited chunk the run has no count of: an enumeration not found, a table's columns
+    not recorded."""
+    if function == "items":
+        return (
+            ArithmeticCode.ENUMERATION_NOT_FOUND,
+            f"{chunk} writes no enumeration items() can count ((a) (b), (i) (ii), (1) (2), \\item, first ... "
+            "second), or two that disagree",
+        )
+    return (
+        ArithmeticCode.COLUMNS_NOT_COUNTED,
+        f"the run records no column count for the table of {chunk}: its column specification declares a column "
+        "no row fills, it was read from a PDF, or the chunk is a clause rather than a whole row (cite the row); a "
+        "row's text leaves empty cells out, so its columns are never counted from it",
+    )
 
 
 def _count_list(tree: Node, counts: Mapping[tuple[str, str], int]) -> tuple[tuple[str, str, int], ...]:
@@ -332,10 +353,16 @@ def _operand_texts(operands: tuple[LiteralNode, ...]) -> tuple[str, ...]:
 
 
 def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
-    """A canonical key of what the check observed: two checks with one key pass or fail together."""
+    """A canonical key of what the check observed: the same thing computed from the same operands. Two
+    checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
+    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
     if isinstance(recomputation, PredicateCheck):
         return observation_key_of_predicate(recomputation)
     key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+    operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
+    key += f";operands={','.join(operands)}"
+    if recomputation.counts:
+        key += f";counted={','.join(sorted(f'{function}({row})' for function, row, _ in recomputation.counts))}"
     if recomputation.unit is not None:
         key += f";unit={recomputation.unit}"
     if recomputation.relation != "=":
@@ -350,8 +377,9 @@ def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
 def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
     """The key of an observation from what decides its outcome.
 
-    Only the exact value, the expected value and the rounding decide the outcome, so two proposals that
-    write the same arithmetic differently (`750 / 2` and `0.5 * 750` against 375) are one observation.
+    Only the exact value, the expected value and the rounding decide the outcome; `observation_key` adds
+    the operands, so two proposals that write the same arithmetic differently (`750 * 2` and `2 * 750`
+    against 1500) are one observation, and two that reach one value from other numbers are not.
     """
     return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
 
@@ -626,6 +654,43 @@ def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str |
             f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
         )
     return None
+
+
+def _restated_operand(
+    decided: Recomputation,
+    operands: tuple[LiteralNode, ...],
+    numeral: Numeral,
+    texts: Sequence[str],
+    columns: Sequence[str],
+) -> str | None:
+    """The refusal message when the expression's value is one of its own operands, and that operand is the
+    reported numeral, and no chunk but the one reporting the result writes it: `max(49, 50)` against the 50 of the
+    sentence that writes both picks the result out of the text, whatever the function (max, abs, min, a
+    product by 1), so it recomputes nothing."""
+    value = abs(decided.value)
+    if value != abs(numeral.value):
+        return None
+    picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
+    if not picked:
+        return None
+    per_text = [
+        (*read_text(text), *(column_occurrences(text) if text in columns else ()))
+        for text in dict.fromkeys((*texts, *columns))
+    ]
+    writing = {index for index, found in enumerate(per_text) if any(abs(item.numeral.value) == value for item in found)}
+    reporting = {
+        index
+        for index, found in enumerate(per_text)
+        if any(item.reported and item.numeral.written == numeral.written for item in found)
+    }
+    if any(one != other for one in writing for other in reporting):
+        return None  # one chunk writes the operand, another reports the result: a real comparison
+    return (
+        f"the expression's value is its own operand {picked[0].text}, the reported result {numeral.written}, "
+        "which no cited chunk but the one reporting the result writes: it picks the result out of the text and "
+        "recomputes nothing (cite the chunk that writes the operand apart from the result, or recompute the "
+        "result from other numbers)"
+    )
 
 
 def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:

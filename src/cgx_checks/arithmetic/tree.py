@@ -57,8 +57,8 @@ class Call(NamedTuple):
 
 class Rows(NamedTuple):
     """A count the run gives rather than a numeral the text writes: `rows(t-3)`, the body rows of the table
-    that holds the row `t-3`; `items(s-12)`, the items the chunk `s-12` enumerates. `function` names which;
-    `total` is None until the check binds it from the run."""
+    that holds the row `t-3`; `cols(t-3)`, the columns that table prints; `items(s-12)`, the items the chunk
+    `s-12` enumerates. `function` names which; `total` is None until the check binds it from the run."""
 
     row: str
     column: int

@@ -21,6 +21,7 @@ class MathsCode(StrEnum):
     SYMBOLIC_UNDECIDED = "symbolic-undecided"
     SYMBOLIC_TIMEOUT = "symbolic-timeout"
     NUMERIC_UNDEFINED = "numeric-undefined"
+    NUMERIC_DISTRIBUTION = "numeric-distribution"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -44,5 +45,12 @@ MEANINGS: Final[dict[str, str]] = {
     ),
     MathsCode.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
     MathsCode.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
-    MathsCode.NUMERIC_UNDEFINED: "A side is undefined or not finite at a sample point.",
+    MathsCode.NUMERIC_UNDEFINED: (
+        "A side is undefined or not finite at too many sample points, or the sides seem to differ there but no "
+        "error bound shows it."
+    ),
+    MathsCode.NUMERIC_DISTRIBUTION: (
+        "A side holds a distribution (DiracDelta, or KroneckerDelta of a non-integer symbol), which is 0 at almost "
+        "every sampled point, so the numeric fallback does not decide it."
+    ),
 }

@@ -47,12 +47,13 @@ from cgx_checks.maths.conditions import decide_condition
 from cgx_checks.maths.decision import (
     attempt,
     built_or_error,
+    certified_failure,
     certified_nonzero,
     errored,
+    exact_failure,
     passed,
     short,
     substitution,
-    witness_failed,
 )
 from cgx_checks.maths.outcome import MathsOutcome
 from cgx_checks.maths.points import witness_points
@@ -61,8 +62,16 @@ from cgx_checks.maths.structure import ParsedStep, expandable, free_names, parse
 
 
 def symbolic_decision(payload: object) -> str:
-    """The worker's `decide` task: a parsed step in, the outcome's JSON out."""
-    return json.dumps(decide_step(parse_step(payload)).to_json(), sort_keys=True)
+    """The worker's `decide` task: a parsed step in, the outcome's JSON out. sympy raising where no stage
+    expects it decides nothing: the step is an error, never a failed call."""
+    step = parse_step(payload)
+    try:
+        outcome = decide_step(step)
+    except MemoryError:
+        raise
+    except Exception as error:
+        outcome = errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy raised {type(error).__name__} deciding the step")
+    return json.dumps(outcome.to_json(), sort_keys=True)
 
 
 def decide_step(step: ParsedStep) -> MathsOutcome:
@@ -72,20 +81,21 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
     if step.reported is not None:
         return decide_reported(step)
     small = expandable(step)
+    # Built as written: a failure is certified on the sides as the step writes them, each evaluated apart
+    # (`certify`), never on sympy's antiderivative; and when the step is large, sympy's evaluation (which
+    # expands re((x+I)**1000) as it builds) happens with numbers in place of the symbols.
+    written = build_step(step, evaluate=False)
     if not small:
-        # Built as written, so that sympy's evaluation (which expands re((x+I)**1000) as it builds)
-        # happens with numbers in place of the symbols.
-        written = build_step(step, evaluate=False)
         with sympy.evaluate(False):
             written_difference = sympy.Add(written.lhs, sympy.Mul(sympy.S.NegativeOne, written.rhs))
-        if (failure := _witness_failure(step, written, written_difference)) is not None:
+        if (failure := _witness_failure(step, written, written, written_difference)) is not None:
             return failure
     built = built_or_error(step)
     if isinstance(built, MathsOutcome):
         return built
     difference = sympy.Add(built.lhs, sympy.Mul(sympy.S.NegativeOne, built.rhs))
     if difference == 0:
-        return passed("doit" if step.calculus else "identical")
+        return _confirmed(step, written, passed("doit" if step.calculus else "identical"))
     reduced = difference
     for method, transform in (("expand", sympy.expand), ("cancel", sympy.cancel)):
         tried = attempt(transform, reduced)
@@ -93,10 +103,10 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
             continue
         reduced = tried
         if reduced == 0:
-            return passed(method)
-        if (failure := _constant_failure(reduced)) is not None:
+            return _confirmed(step, written, passed(method))
+        if (failure := _constant_failure(step, written, reduced)) is not None:
             return failure
-    if small and (failure := _witness_failure(step, built, difference)) is not None:
+    if small and (failure := _witness_failure(step, built, written, difference)) is not None:
         return failure
     for method, transform in _REWRITES:
         if (method == "normalise" and not difference.has(*CALCULUS)) or (
@@ -107,15 +117,33 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
         if rewritten is None:
             continue
         if rewritten == 0:
-            return passed(method)
-        if (failure := _constant_failure(rewritten)) is not None:
+            return _confirmed(step, written, passed(method))
+        if (failure := _constant_failure(step, written, rewritten)) is not None:
             return failure
         if method == "simplify":
             reduced = rewritten
     return errored(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to {short(reduced)} but could not show that it is 0, "
-        "nor that it is nonzero at the witness points",
+        "nor that the two sides, each evaluated apart with an error bound, differ at the witness points",
+    )
+
+
+def _confirmed(step: ParsedStep, written: BuiltStep, outcome: MathsOutcome) -> MathsOutcome:
+    """A pass that rests on sympy's calculus or special functions (an antiderivative, a branch factor
+    dropped) stands only when the two sides, evaluated apart at the first witness, are not shown to
+    differ there; a contradiction is an error, since neither is then a proof."""
+    if not (step.calculus or written.lhs.has(*_SPECIAL) or written.rhs.has(*_SPECIAL)):
+        return outcome
+    free = free_names(step.lhs) | free_names(step.rhs)
+    whole = witness_points(step.encoding, 1)[0]
+    point = {name: value for name, value in whole.items() if name in free}
+    contradiction = certified_failure(written, point, step.encoding)
+    if contradiction is None:
+        return outcome
+    return errored(
+        MathsCode.SYMBOLIC_UNDECIDED,
+        f"sympy reduced lhs - rhs to 0 ({outcome.method}), but {contradiction.detail}: neither is a proof",
     )
 
 
@@ -176,29 +204,32 @@ _REWRITES: Final[tuple[tuple[str, Callable[[Any], Any]], ...]] = (
 )
 
 
-def _constant_failure(value: Any) -> MathsOutcome | None:
-    if value.free_symbols:
+def _constant_failure(step: ParsedStep, written: BuiltStep, value: Any) -> MathsOutcome | None:
+    """A failure when lhs - rhs reduces to a nonzero constant and a witness certifies it (the constant
+    itself may be a branch term of sympy's antiderivative, `-I*pi`, so it is no proof alone)."""
+    if value.free_symbols or certified_nonzero(value) is None:
         return None
-    text = certified_nonzero(value)
-    if text is None:
-        return None
-    return MathsOutcome(
-        "failed",
-        f"lhs - rhs reduces to the constant {text}, which is not 0",
-        method="constant",
-        difference=text,
-    )
+    free = free_names(step.lhs) | free_names(step.rhs)
+    for whole in witness_points(step.encoding):
+        point = {name: item for name, item in whole.items() if name in free}
+        if (failure := certified_failure(written, point, step.encoding, method="constant")) is not None:
+            return failure
+    return None
 
 
-def _witness_failure(step: ParsedStep, built: BuiltStep, difference: Any) -> MathsOutcome | None:
+def _witness_failure(step: ParsedStep, built: BuiltStep, written: BuiltStep, difference: Any) -> MathsOutcome | None:
+    """A failure at the first witness where, for a step with no calculus, the two sides evaluated exactly
+    differ by a nonzero number (a proof even where 30 digits cannot tell them apart, as (x+1)^1000 + 1 from
+    (x+1)^1000), or where the two sides, each evaluated apart with an error bound, are certified to differ.
+    The symbolic difference there only skips a point where it is exactly 0."""
     free = free_names(step.lhs) | free_names(step.rhs)
     for whole in witness_points(step.encoding):
         point = {name: value for name, value in whole.items() if name in free}
         value = attempt(functools.partial(at_point, substitution=substitution(built, point)), difference)
-        if value is None:
+        if value is not None and value == 0:
             continue
-        text = certified_nonzero(value)
-        if text is None:
-            continue
-        return witness_failed(point, step.encoding, f"lhs - rhs = {text}, which is not 0", text, nowhere="every point")
+        if not step.calculus and (failure := exact_failure(written, point, step.encoding)) is not None:
+            return failure
+        if (failure := certified_failure(written, point, step.encoding)) is not None:
+            return failure
     return None

@@ -3,13 +3,14 @@ points as substitutions, and the outcomes' wording."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Final
 
 import sympy
 
-from cgx_checks.maths.build import BuiltStep, build_step, inexact, undefined
+from cgx_checks.maths.build import BuiltStep, at_point, build_step, inexact, undefined
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
@@ -93,7 +94,14 @@ def substitution(built: BuiltStep, point: Mapping[str, tuple[Fraction, Fraction]
 
 
 def witness_failed(
-    point: Mapping[str, Value], encoding: Encoding, found: str, difference: str, *, nowhere: str = ""
+    point: Mapping[str, Value],
+    encoding: Encoding,
+    found: str,
+    difference: str,
+    *,
+    nowhere: str = "",
+    method: str = "witness",
+    certificate: Mapping[str, Any] | None = None,
 ) -> MathsOutcome:
     """A step that fails at a point of the symbols' domains: the point, recorded, named in the detail with
     what was `found` there (`nowhere` names a point with no symbols)."""
@@ -102,9 +110,34 @@ def witness_failed(
     return MathsOutcome(
         "failed",
         f"at {where or nowhere} (in the symbols' domains) {found}",
-        method="witness",
+        method=method,
         witness=recorded,
         difference=difference,
+        certificate=certificate,
+    )
+
+
+def certified_failure(
+    written: BuiltStep, point: Mapping[str, Value], encoding: Encoding, *, method: str = "witness"
+) -> MathsOutcome | None:
+    """The failure at a point, when each side as written, evaluated apart with its error bound (see
+    `certify`), differs from the other there by more than the bounds allow; else None."""
+    from cgx_checks.maths.certify import certificate
+
+    found = certificate(written.lhs, written.rhs, substitution(written, point))
+    if found is None:
+        return None
+    recorded = found.to_json()
+    lhs, rhs = recorded["lhs"], recorded["rhs"]
+    return witness_failed(
+        point,
+        encoding,
+        f"lhs = {lhs['value']} (+- {lhs['bound']}) and rhs = {rhs['value']} (+- {rhs['bound']}), each evaluated "
+        f"apart to {recorded['digits']} digits: they differ by more than {recorded['margin']} times their bounds",
+        found.difference(),
+        nowhere="every point",
+        method=method,
+        certificate=recorded,
     )
 
 
@@ -133,7 +166,12 @@ def short(value: Any) -> str:
         }
         if large:
             value = value.xreplace(large)
-    text = str(sympy.sstr(value))
+    try:
+        text = str(sympy.sstr(value))
+    except MemoryError:
+        raise
+    except Exception:  # sympy's printer can raise on its own results (Integral of floor, sympy 1.14)
+        text = f"a {type(value).__name__} sympy cannot print"
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
@@ -143,3 +181,25 @@ def passed(method: str) -> MathsOutcome:
 
 def errored(code: str, detail: str) -> MathsOutcome:
     return error_outcome(code, detail)
+
+
+def exact_failure(written: BuiltStep, point: Mapping[str, Value], encoding: Encoding) -> MathsOutcome | None:
+    """The failure at a point where the two sides as written, evaluated exactly there, differ by a number
+    sympy certifies nonzero (for a step with no calculus: exact arithmetic and functions at an exact point,
+    no antiderivative); the certificate records each side's exact value (bound 0)."""
+    sides = substitution(written, point)
+    lhs, rhs = (attempt(functools.partial(at_point, substitution=sides), side) for side in (written.lhs, written.rhs))
+    if lhs is None or rhs is None:
+        return None
+    value = attempt(sympy.expand, lhs - rhs)
+    if value is None or value.has(sympy.exp_polar) or (text := certified_nonzero(value)) is None:
+        return None
+    recorded = {
+        "digits": "exact",
+        "lhs": {"value": short(lhs), "bound": "0"},
+        "margin": None,
+        "rhs": {"value": short(rhs), "bound": "0"},
+    }
+    return witness_failed(
+        point, encoding, f"lhs - rhs = {text}, which is not 0", text, nowhere="every point", certificate=recorded
+    )

@@ -66,7 +66,8 @@ SHOWN_DIGITS: Final = 20
 """Significant digits of a value in the record."""
 
 MAX_UNDEFINED: Final = 8
-"""Points where a side may be undefined before the check is an error."""
+"""Points (of every `POINTS` distinct ones) where a side may be undefined before the check is an error; a
+check that compared no point at all is an error too."""
 
 
 @attrs.frozen
@@ -90,10 +91,13 @@ class NumericOutcome:
     """The two sides' values at that point, to `SHOWN_DIGITS` digits."""
     functions: Mapping[str, str] | None = None
     """The test function put in place of each declared function, as text."""
+    certificate: Mapping[str, Any] | None = None
+    """For a failed step: both sides evaluated apart at the failing point with their error bounds."""
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON, always with the same keys."""
         return {
+            "certificate": None if self.certificate is None else dict(self.certificate),
             "code": self.code,
             "compared": self.compared,
             "detail": self.detail,
@@ -157,6 +161,7 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
         lhs=found["lhs"],
         rhs=found["rhs"],
         functions=found.get("functions"),
+        certificate=found.get("certificate"),
     )
 
 
@@ -173,20 +178,44 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
 
     step = parse_step(raw)
     evaluator = Evaluator.of(step, numeric_seed(step.encoding))
+    if (distribution := evaluator.distribution()) is not None:
+        return _found(
+            "error",
+            f"a side holds {distribution}, a distribution: it is 0 at almost every point a draw can reach, so "
+            "agreeing there is no evidence; only a symbolic rule decides it",
+            str(MathsCode.NUMERIC_DISTRIBUTION),
+            0,
+            0,
+            evaluator.functions,
+        )
     compared = skipped = 0
+    seen: set[str] = set()
     for index, point in enumerate(points):
-        values = {name: value_from_json(raw_value) for name, raw_value in point.items()}
+        values = {name: value_from_json(raw_value) for name, raw_value in point.items() if name in evaluator.names}
+        if (recorded := json.dumps(values, sort_keys=True, default=str)) in seen:
+            continue  # the same values as an earlier point (a step with no free symbol has one point)
+        seen.add(recorded)
         agreement = evaluator.compare(values)
         if agreement is None:
             skipped += 1
             continue
-        compared += 1
         if agreement.agree:
+            compared += 1
             continue
+        found = None if step.condition else evaluator.certificate(values)
+        if found is None and not step.condition:
+            skipped += 1  # they seem to differ, but no bound shows it: the point tells nothing
+            continue
+        compared += 1
         return _found(
             "failed",
             f"the sides differ at point {index}: lhs = {agreement.lhs}, rhs = {agreement.rhs}"
-            + ("" if step.condition else f" (relative tolerance {RELATIVE_TOLERANCE})"),
+            + (
+                ""
+                if found is None
+                else f", each evaluated apart to {found.to_json()['digits']} digits with an error bound "
+                f"(lhs +- {found.lhs.to_json()['bound']}, rhs +- {found.rhs.to_json()['bound']})"
+            ),
             None,
             compared,
             skipped,
@@ -194,12 +223,15 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             index,
             agreement.lhs,
             agreement.rhs,
+            None if found is None else found.to_json(),
         )
-    if skipped > MAX_UNDEFINED:
+    distinct = len(seen)
+    if compared == 0 or skipped * POINTS > MAX_UNDEFINED * distinct:
         return _found(
             "error",
-            f"a side is undefined (or on a boundary) at {skipped} of {len(points)} points; at most {MAX_UNDEFINED} "
-            "may be",
+            f"at {skipped} of {distinct} distinct points a side is undefined, a condition is on its boundary, or "
+            f"the sides seem to differ but no error bound shows it; at most {MAX_UNDEFINED} in {POINTS} may be, "
+            "and one point at least must be compared",
             str(MathsCode.NUMERIC_UNDEFINED),
             compared,
             skipped,
@@ -208,7 +240,8 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
     agreement_text = (
         f"the two conditions agree at {compared} points"
         if step.condition
-        else f"the sides agree at {compared} points to a relative tolerance of {RELATIVE_TOLERANCE}"
+        else f"the sides agree at {compared} point{'' if compared == 1 else 's'} to a relative tolerance of "
+        f"{RELATIVE_TOLERANCE}"
     )
     return _found(
         "passed",
@@ -232,8 +265,10 @@ def _found(
     failed_at: int | None = None,
     lhs: str | None = None,
     rhs: str | None = None,
+    certificate: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
+        "certificate": None if certificate is None else dict(certificate),
         "code": code,
         "compared": compared,
         "detail": detail,

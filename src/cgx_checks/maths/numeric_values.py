@@ -14,6 +14,7 @@ from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
 from cgx_checks.maths.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
+from cgx_checks.maths.certify import Certificate, certificate
 from cgx_checks.maths.numeric import (
     EVALUATION_DIGITS,
     RELATIVE_TOLERANCE,
@@ -67,8 +68,28 @@ class Evaluator:
         free = frozenset(free_symbols(built.lhs, built.rhs))
         return cls(built, step.condition, terms, free, functions, rounding)
 
-    def compare(self, values: Mapping[str, Value]) -> Agreement | None:
-        """The agreement at one point, or None where a side is undefined (or a condition on its boundary)."""
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of the symbols free in the step (a bound variable's value changes nothing)."""
+        return frozenset(name for name, symbol in self.built.symbols.items() if symbol in self.free)
+
+    def distribution(self) -> str | None:
+        """The distribution a side holds, named, when it has one: DiracDelta is 0 at every point a draw
+        can reach, and KroneckerDelta of a real or complex symbol almost everywhere, so agreeing there is
+        no evidence (`DiracDelta(x)` against `2*DiracDelta(x)` would pass)."""
+        for side in (self.built.lhs, self.built.rhs):
+            if side.has(sympy.DiracDelta):
+                return "DiracDelta"
+            for delta in side.atoms(sympy.KroneckerDelta):
+                if any(not symbol.is_integer for symbol in delta.free_symbols):
+                    return "KroneckerDelta of a symbol that is not an integer"
+        return None
+
+    def certificate(self, values: Mapping[str, Value]) -> Certificate | None:
+        """The certificate that the sides differ at a point (see `certify`), or None."""
+        return certificate(self.built.lhs, self.built.rhs, self._substitution(values))
+
+    def _substitution(self, values: Mapping[str, Value]) -> dict[sympy.Basic, Any]:
         substitution: dict[sympy.Basic, Any] = {}
         for name, (real, imaginary) in values.items():
             symbol = self.built.symbols[name]
@@ -76,6 +97,22 @@ class Evaluator:
                 substitution[symbol] = sympy.Rational(real.numerator, real.denominator) + sympy.I * sympy.Rational(
                     imaginary.numerator, imaginary.denominator
                 )
+        return substitution
+
+    def _at_a_jump(self, substitution: Mapping[sympy.Basic, Any]) -> bool:
+        """Whether a Heaviside step's argument is exactly 0 at the point (its value there is a convention)."""
+        for side in (self.built.lhs, self.built.rhs):
+            for step in side.atoms(sympy.Heaviside):
+                if substitute(step.args[0], substitution).doit() == 0:
+                    return True
+        return False
+
+    def compare(self, values: Mapping[str, Value]) -> Agreement | None:
+        """The agreement at one point, or None where a side is undefined (or a condition on its boundary,
+        or a Heaviside step at its jump)."""
+        substitution = self._substitution(values)
+        if self._at_a_jump(substitution):
+            return None
         with mpmath.workdps(EVALUATION_DIGITS + 10):
             if self.condition:
                 left_truth = _truth(self.built.lhs, substitution)

@@ -34,11 +34,15 @@ class MathsOutcome:
     approximate: Mapping[str, str] | None = None
     """For a step read to a reported number's rounding: the number as reported, the tolerance (half a unit
     of its last digit) and the value of the other side."""
+    certificate: Mapping[str, Any] | None = None
+    """For a failed step: each side evaluated apart at the witness, its value and error bound, and the
+    precision (see `certify`): what makes the failure a proof, re-derived by verify."""
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON, always with the same keys."""
         return {
             "approximate": None if self.approximate is None else dict(self.approximate),
+            "certificate": None if self.certificate is None else dict(self.certificate),
             "code": self.code,
             "detail": self.detail,
             "difference": self.difference,
@@ -58,6 +62,7 @@ class MathsOutcome:
             witness=raw["witness"],
             difference=raw["difference"],
             approximate=raw.get("approximate"),
+            certificate=raw.get("certificate"),
         )
 
 

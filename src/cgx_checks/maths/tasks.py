@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from cgx_checks.maths.certify import certify_task
 from cgx_checks.maths.decide import symbolic_decision
 from cgx_checks.maths.numeric import evaluate_points
 from cgx_checks.maths.observation import key_task
@@ -30,6 +31,7 @@ TASKS: Final[Mapping[str, Callable[[Any], str]]] = {
     "decide": symbolic_decision,
     "numeric": evaluate_points,
     "key": key_task,
+    "certify": certify_task,
     "loaded": loaded,
 }
 

@@ -311,8 +311,16 @@ class Proposals:
             if earlier.type != check_type.name:
                 continue
             if earlier.target == prepared.target and earlier.slot == slot:
-                if earlier.result == "error" and check_type.retry_after_error:
+                if earlier.result == "error" and self._may_follow_error(check_type, prepared.target, slot, key):
                     continue
+                if earlier.result == "error" and earlier.observation == key:
+                    return Refused(
+                        Code.CHECK_DUPLICATE,
+                        f"{earlier.id} already checked this encoding on '{prepared.target}' with {check_type.name} "
+                        "and it erred: the same encoding would err again",
+                        "propose the step in another encoding (the paper's LaTeX, another spelling or assumptions), "
+                        "or check another node",
+                    )
                 return Refused(
                     Code.CHECK_DUPLICATE,
                     f"{earlier.id} already checks '{prepared.target}' with {check_type.name} ({earlier.result})",
@@ -327,6 +335,31 @@ class Proposals:
                     f"'{prepared.target}'",
                 )
         return None
+
+    def _may_follow_error(self, check_type: GuardedCheckType, target: str, slot: str, key: str) -> bool:
+        """Whether a check may follow its type's errored checks at this target and slot.
+
+        An error moves no credence, so a type that says so (`retry_after_error`: a citation check on
+        another source) may always be tried again. A deterministic type (no model) may be tried again with
+        another encoding of the same step: only while every check of the step so far, its fallback's too,
+        erred (a step already decided is not re-encoded until it passes), and never with an encoding that
+        already erred (the same observation would err again)."""
+        if check_type.retry_after_error:
+            return True
+        if check_type.uses_model:
+            return False
+        family = {check_type.name} | {
+            name
+            for name in self.rubric.checks
+            if (installed := self.registry.get(name)) is not None
+            and installed.check_type.fallback_for == check_type.name
+        }
+        for earlier in self.existing:
+            if earlier.target != target or earlier.slot != slot or earlier.type not in family:
+                continue
+            if earlier.result != "error" or earlier.observation == key:
+                return False
+        return True
 
     # -- running one check ----------------------------------------------------------------------------
 

@@ -155,9 +155,13 @@ def test_arguments_of_the_wrong_type_are_our_own_error() -> None:
 def test_same_observation_key() -> None:
     texts = ["750 / 2 is 375, also 0.5 of 750"]
     halved = recompute("750 / 2", "375", texts)
+    reordered = recompute("(750) / 2.0", "375", texts)
+    assert halved.expression != reordered.expression
+    assert observation_key(halved) == observation_key(reordered)
+    assert observation_key(halved) == "value=375/1;expected=375/1;half_unit=1/2;operands=2/1,750/1"
+    # The same value from other operands is another observation: each rests on its own numbers.
     scaled = recompute("0.5 * 750", "375", texts)
-    assert halved.expression != scaled.expression
-    assert observation_key(halved) == observation_key(scaled) == "value=375/1;expected=375/1;half_unit=1/2"
+    assert observation_key(scaled) != observation_key(halved)
     other = recompute("750 / 2", "375", [*texts, "375.0"])
     assert observation_key(other) == observation_key(halved)
     rounded = recompute("750 / 2", "375.0", [*texts, "375.0"])

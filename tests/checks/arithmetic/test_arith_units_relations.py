@@ -242,3 +242,24 @@ def test_free_evidence_and_missing_operands_are_named_together() -> None:
     error = problems("30 * 1", "30", ["30 epochs"])
     assert isinstance(error, ProposalProblems)
     assert error.codes == (ArithmeticCode.OPERAND_NOT_IN_TEXT, ArithmeticCode.EXPRESSION_IS_RESULT)
+
+
+# A real paper's pass by construction: max(49, 50) against the "50" of the one sentence that writes both.
+PICKED = "Of the runs, 49, 51 and 50 epochs, the third took 50 epochs."
+
+
+@pytest.mark.parametrize(
+    "expression", ["max(49, 50)", "max(50, 49)", "min(50, 51)", "max(min(50, 51), 49)", "abs(-50)"]
+)
+def test_a_function_whose_value_is_its_own_operand_and_the_result_is_refused(expression: str) -> None:
+    error = problems(expression, "50", [PICKED])
+    assert error.code == ArithmeticCode.EXPRESSION_IS_RESULT
+    assert "recomputes nothing" in error.message
+
+
+def test_the_same_function_over_another_chunks_numbers_is_a_recomputation() -> None:
+    rows = ["Table 3 (caption s-2); row Run: a; Epochs: 49", "Table 3 (caption s-2); row Run: b; Epochs: 50"]
+    assert recompute("max(49, 50)", "50", ["The longer run took 50 epochs.", *rows]).outcome == "passed"
+    assert recompute("max(49, 50)", "49", ["The longer run took 49 epochs.", *rows]).outcome == "failed"
+    # A value that is not an operand is a real recomputation even in one sentence.
+    assert recompute("49 + 1", "50", ["49 and 1 made 50."]).outcome == "passed"

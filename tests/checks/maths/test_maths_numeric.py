@@ -76,13 +76,23 @@ def test_the_tolerance(lhs: str, rhs: str, result: str) -> None:
 
 
 def test_too_many_undefined_points_are_an_error() -> None:
-    raw = encoding("x/x", "1")
-    some = [{"x": "0"}] * 8 + [{"x": str(n)} for n in range(1, 25)]
+    # (x - floor(x))/(x - floor(x)) is 0/0 at every integer and 1 between them.
+    raw = encoding("(x - floor(x))/(x - floor(x))", "1")
+    some = [{"x": str(n)} for n in range(8)] + [{"x": f"{n}.5"} for n in range(24)]
     found = compare_at(raw, some)
     assert (found["result"], found["undefined"], found["compared"]) == ("passed", 8, 24)
-    many = [{"x": "0"}] * 9 + [{"x": str(n)} for n in range(1, 24)]
+    many = [{"x": str(n)} for n in range(9)] + [{"x": f"{n}.5"} for n in range(23)]
     found = compare_at(raw, many)
     assert (found["result"], found["code"]) == ("error", str(MathsCode.NUMERIC_UNDEFINED))
+
+
+def test_points_with_the_same_values_count_once_and_none_compared_is_an_error() -> None:
+    repeated = compare_at(encoding("x/x", "1"), [{"x": "0"}] * 8 + [{"x": str(n)} for n in range(1, 25)])
+    assert (repeated["result"], repeated["undefined"], repeated["compared"]) == ("passed", 1, 24)
+    # A divergent constant (the integral of tan to pi/2) is one point, undefined: never a pass.
+    divergent = {"symbols": {"x": ["real"]}, "lhs": "Integral(tan(x), (x, 0, 2*pi/4))", "rhs": "log(2)/2"}
+    found = compare_at(divergent, [{"x": "1"}] * 32)
+    assert (found["result"], found["compared"], found["code"]) == ("error", 0, str(MathsCode.NUMERIC_UNDEFINED))
 
 
 def test_a_step_built_as_written_is_cheap_to_evaluate_where_sympy_would_expand_it(decider: SymbolicDecider) -> None:

@@ -329,3 +329,21 @@ def test_the_numeric_fallback_is_never_proposed_directly(run: Path) -> None:
     result = call(run, "run_checks", proposals=[proposal])
     assert result["refused"][0]["code"] == "proposal-invalid"
     assert "rederive-maths" in result["refused"][0]["fix"]
+
+
+def test_an_errored_maths_step_may_be_encoded_again_until_one_is_decided(run: Path) -> None:
+    real = {"gamma": ["real"]}
+    delta = maths("s-08", "DiracDelta(gamma)", "2*DiracDelta(gamma)", real)
+    first = call(run, "run_checks", proposals=[delta])
+    assert [(check["type"], check["result"]) for check in first["checks"]] == [
+        ("rederive-maths", "error"),
+        ("rederive-maths-numeric", "error"),  # a distribution: no numeric evidence
+    ]
+    assert "observed" not in node(run, "c-001")["attributes"]  # an error moves no credence
+    same = call(run, "run_checks", proposals=[delta])
+    assert [item["code"] for item in same["refused"]] == ["check-duplicate"]  # it would err again
+    assert "another encoding" in same["refused"][0]["fix"]
+    other = call(run, "run_checks", proposals=[maths("s-08", "(1 + gamma)^2", "1 + 2*gamma + gamma^2", real)])
+    assert [(check["id"], check["result"]) for check in other["checks"]] == [("c-003", "passed")]
+    decided = call(run, "run_checks", proposals=[maths("s-08", "(1 - gamma)^2", "1 - 2*gamma + gamma^2", real)])
+    assert [item["code"] for item in decided["refused"]] == ["check-duplicate"]  # decided: append-only

@@ -4,7 +4,8 @@
   `attributes.unit = "table-row"`, one source anchor whose quote is its text and whose digest is the text's
   digest), so credencegraph's `check_graph` anchors it like a sentence. It starts with the type the rubric's
   `[initial]` table gives the unit `table-row` (credencegraph's rubric loader accepts any unit name there),
-  else `unassigned`. `attributes.table` says which table: `kind`, and `number` and `label` when it has them.
+  else `unassigned`. `attributes.table` says which table: `kind`, and `number` and `label` when it has them, and
+  `columns`, the number of columns it prints, when its specification and its widest row give one.
 * **Ids.** `t-1`, `t-2`, ... in document order, zero-padded to the width of the number of rows (`t-01` when
   there are 10 to 99), as credencegraph pads its own counters: never hard-code a width. credencegraph's
   prefixes are `s-`, `e-` and `r-`, this package's `a-` and `c-`; a clause of a split row is `t-07a`.

@@ -316,6 +316,8 @@ class Layout:
     headers: tuple[str, ...]
     """Each column's header: the header rows' cells over it, top to bottom, joined with " / "."""
     rows: tuple[BodyRow, ...]
+    width: int = 0
+    """The columns of the widest row, header rows included, a `\\multicolumn` counted by the columns it spans."""
 
 
 def _place(row: RawRow, texts: Callable[[RawCell, int], str]) -> list[Placed | None]:
@@ -461,4 +463,4 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
             continue
         padded = tuple(placed) + (None,) * (width - len(placed))
         out.append(BodyRow(padded, group, raw, current))
-    return Layout(headers, tuple(out))
+    return Layout(headers, tuple(out), width)

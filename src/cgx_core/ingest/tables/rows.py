@@ -192,6 +192,17 @@ def _title(
     return title, attributes
 
 
+def column_count(declared: tuple[str, ...], widest: int) -> int | None:
+    """The number of columns a table prints, recorded in each row's `attributes.table.columns` for `cols(t-N)`
+    (a row's text leaves its empty cells out, so it cannot be counted from the text).
+
+    The column specification declares them; the widest row (a `\\multicolumn` counted by its span) fills them.
+    A row wider than the specification means the specification was misread (a `\\newcolumntype` of several
+    columns): the rows win. A specification wider than every row (a column no row fills, or a specification
+    read as more columns than it is) gives no count, rather than one a reader could not see."""
+    return widest if widest > 0 and widest >= len(declared) else None
+
+
 def _locator(row: RawRow, table: FoundTable) -> str:
     spans = row.spans
     if not spans:
@@ -215,6 +226,9 @@ def table_rows(
         return []
     main, sub = table.captions()
     title, attributes = _title(table, main, sub, printed)
+    columns = column_count(text.kinds, shaped.width)
+    if columns is not None:
+        attributes["columns"] = columns
     captions = tuple(
         CaptionRef(caption.locator, renderer.render_text(caption.text)[0])
         for caption in (sub, main)

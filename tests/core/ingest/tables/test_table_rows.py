@@ -339,7 +339,7 @@ def test_a_row_is_a_document_node_typed_by_the_rubric_and_cites_its_references(t
     row = next(node for node in graph if node.attributes["unit"] == "table-row")
     assert row.kind == "data"
     assert row.attributes["origin"] == "document"
-    assert row.attributes["table"] == {"kind": "table"}
+    assert row.attributes["table"] == {"kind": "table", "columns": 2}
     assert row.sources[0].quote == row.statement
     assert any(relation.source == row.id and relation.type == "cites" for relation in graph.relations.values())
     assert report["unresolved"] == ["jones"]
@@ -500,3 +500,32 @@ Adam & adaptive moments & Kingma \\"""
         "row Term: SGD; Meaning: stochastic gradient descent; Source: ours",
         "row Term: Adam; Meaning: adaptive moments; Source: Kingma",
     ]
+
+
+def table_columns(main: Path) -> list[object]:
+    return [
+        node.attributes["table"].get("columns") for node in ingested(main) if node.attributes.get("unit") == "table-row"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("table", "columns"),
+    [
+        # Empty cells are left out of a row's text, yet the table still prints its columns.
+        (r"\begin{tabular}{lcccccc} A & B & C & D & E & F & G \\ \hline 1 & & & & & & 7 \\ \end{tabular}", 7),
+        # A spanning header counts by its span; the specification's rules and inserted material are no column.
+        (
+            r"\begin{tabular}{@{}l|*{3}{c}@{}} & \multicolumn{3}{c}{Runs} \\ \hline x & 1 & 2 & 3 \\ \end{tabular}",
+            4,
+        ),
+        # A row wider than the specification as read (a column type of two columns): the rows win.
+        (r"\begin{tabular}{lY} a & b & c \\ \hline 1 & 2 & 3 \\ \end{tabular}", 3),
+        # A column no row fills: no count, rather than one no reader sees.
+        (r"\begin{tabular}{lccc} a & b & c \\ \hline 1 & 2 & 3 \\ \end{tabular}", None),
+    ],
+)
+def test_each_row_records_the_number_of_columns_its_table_prints(
+    tmp_path: Path, table: str, columns: int | None
+) -> None:
+    counted = table_columns(paper(tmp_path, table))
+    assert counted and set(counted) == {columns}
