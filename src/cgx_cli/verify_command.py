@@ -4,7 +4,8 @@
 Runs are verified in batches on an engine: in this process (one job or one run), in worker processes, or on
 a Dask cluster (`--scheduler`). Whichever engine, the verdicts come back in the order the runs were given and
 the output is the same bytes; memory stays flat in the number of runs (the verdicts wait in a spool file,
-not in a list). A progress line is drawn on stderr only when stderr is a terminal.
+not in a list). A progress bar is drawn on stderr when stderr is a terminal; otherwise plain progress lines
+go there, bounded in number: every 5% of the runs and, for a single run, every 5% of its checks.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from cgx_core.audit.verify_inputs import RunSource
 from cgx_core.audit.verify_journal import JournalWriter, RecordedRuns, same_file
 from cgx_core.base.limits import PLUGIN_STALL_ENV
 from cgx_core.errors import CgxError
+from cgx_core.run.call_control import Control, controlled
 
 BATCH = 32
 """Runs per task on a small engine: enough to make a task's overhead small beside its work, few enough to keep
@@ -76,6 +78,10 @@ def verify_command(
             results = dispatch(
                 source, engine, batch_size=batch, recorded=recorded.get if recorded else None, on_done=on_done
             )
+            # One run, verified in this process: a line per check too (bounded as the runs' lines are), so a
+            # log shows a long re-run is alive and a stalled one names its check.
+            per_check = None if on_terminal or source.total != 1 else Control(report=_check_line)
+            stack.enter_context(controlled(per_check))
             for verified in results:
                 tally.add(verified.verdict)
                 if on_terminal:
@@ -194,6 +200,13 @@ def _milestone(runs: int, total: int | None) -> bool:
     every 5% or `LINE_EVERY` runs, and the last, so a log shows a long verify is alive."""
     step = min(LINE_EVERY, max(1, total // 20)) if total else LINE_EVERY
     return runs == 1 or runs % step == 0 or runs == total
+
+
+def _check_line(done: int, total: int | None, message: str) -> None:
+    """Before each check re-runs, when it is a milestone among the run's checks (at most 21 lines a run)."""
+    if _milestone(done + 1, total):
+        sys.stderr.write(f"verify: check {done + 1}/{total}: {message}\n")
+        sys.stderr.flush()
 
 
 def _progress_line(tally: Tally, total: int | None) -> None:

@@ -135,7 +135,7 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.NOT_A_RUN: "The directory exists but holds no run (no manifest.json, or an unreadable one).",
     Code.RUN_EXISTS: "start_run was given a run directory that already exists.",
     Code.RUN_FORMAT: "The run's manifest has another format or version than this package reads.",
-    Code.RUN_LOCKED: "Another process holds the run's lock; the message names it.",
+    Code.RUN_LOCKED: "Another process, or an earlier call of this one still stopping, holds the run's lock.",
     Code.RUN_CORRUPT: "The run's log or derived files are inconsistent in a way no repair can undo.",
     Code.PAPER_NOT_FOUND: "The paper, or a file it \\input's, does not exist.",
     Code.PAPER_EMPTY: "The paper has no text to ingest.",

@@ -9,9 +9,10 @@ A call runs in a worker thread under a `call_control.Control`. While it runs, th
 caller's progress token what the call reports (each proposal of run_checks, each phase of start_run and
 finish_run) and, when nothing new comes for `HEARTBEAT_SECONDS`, the same step again with a little more
 progress, so a harness that waits on progress knows the call is alive. When the client cancels the
-request, the call is cancelled at its next safe point (see `cgx_core.run.call_control`), and the handler
-waits for it to stop: by the time the server forgets the request, the call has released the run's lock
-and written nothing.
+request, the call is cancelled at its next safe point (see `cgx_core.run.call_control`), the worker
+process of a maths step or an isolated plugin is killed at once (`call_control.stopping`), and the
+handler waits for the call to stop: by the time the server forgets the request, the call has released
+the run's lock and written nothing, so a retry finds the lock free.
 """
 
 from __future__ import annotations

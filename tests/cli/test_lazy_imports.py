@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC
+from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, start_example
 
 # What the console script does (cgx_cli.main.entry), then a report of what was imported.
 SCRIPT = """
@@ -22,6 +22,10 @@ print(json.dumps({
     "numpy": "numpy._core" in sys.modules,
     "diagnostics": "credencegraph.diagnostics.claims" in sys.modules,
     "mcp": "mcp" in sys.modules or "anyio" in sys.modules,
+    "maths": sorted({name.split(".")[0] for name in sys.modules} & {"sympy", "lark", "pint"}),
+    "check types": sorted(
+        name for name in sys.modules if name.startswith("cgx_checks") or name == "cgx_core.checks.installed"
+    ),
 }), file=sys.stderr)
 """
 
@@ -45,7 +49,44 @@ def test_start_run_and_classify_import_neither_numpy_nor_the_diagnostics_nor_mcp
     report = in_one_process(
         commands(run, ("start_run", start), ("classify", {"records": EXAMPLE_RECORDS}), ("get_state", {}))
     )
-    assert report == {"statuses": [0, 0, 0], "numpy": False, "diagnostics": False, "mcp": False}
+    assert {name: report[name] for name in ("statuses", "numpy", "diagnostics", "mcp")} == {
+        "statuses": [0, 0, 0],
+        "numpy": False,
+        "diagnostics": False,
+        "mcp": False,
+    }
+
+
+def test_a_cold_classify_imports_no_maths_library_and_no_check_type(tmp_path: Path) -> None:
+    """A tool that needs no check type pays for none: neither sympy, lark nor pint, nor any check type's plugin
+    or the discovery that loads them (the cold classify of benchmarks/bench_startup.py, figure g1)."""
+    run = tmp_path / "run"
+    start_example(run)
+    report = in_one_process(commands(run, ("classify", {"records": EXAMPLE_RECORDS}), ("get_state", {})))
+    assert report["statuses"] == [0, 0]
+    assert (report["maths"], report["check types"], report["numpy"]) == ([], [], False)
+
+
+def test_a_run_checks_loads_the_check_types_the_classify_before_it_did_not(tmp_path: Path) -> None:
+    """The pin above is not vacuous: the same report sees the plugins once a tool needs them."""
+    run = tmp_path / "run"
+    start_example(run)
+    quick = {
+        "type": "recompute-numbers",
+        "target": "s-12",
+        "cites": ["s-12"],
+        "expression": "12 * 300",
+        "result": "3600",
+    }
+    report = in_one_process(
+        commands(
+            run,
+            ("classify", {"records": EXAMPLE_RECORDS}),
+            ("run_checks", {"proposals": [quick]}),
+        )
+    )
+    assert report["statuses"] == [0, 0]
+    assert "cgx_core.checks.installed" in report["check types"]
 
 
 def test_finish_run_gets_the_real_modules_when_it_infers_and_the_run_replays_identically(tmp_path: Path) -> None:

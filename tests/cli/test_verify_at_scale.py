@@ -129,7 +129,12 @@ def test_the_example_run_gives_the_same_json_on_a_local_cluster_as_in_process() 
     cluster = cli("verify", str(EXAMPLE_RUN), "--json", "--scheduler", "local", "--jobs", "1")
     assert pool.returncode == cluster.returncode == 0, pool.stderr + cluster.stderr
     assert cluster.stdout == pool.stdout
-    assert (cluster.stderr, pool.stderr) == ("verify: 1/1 runs\n",) * 2  # progress only: stderr is no terminal
+    # Progress only (stderr is no terminal): a run's line, and, for the one run verified in this process, a
+    # line before each of its checks (a cluster's worker re-runs them out of sight).
+    assert cluster.stderr == "verify: 1/1 runs\n"
+    checks = pool.stderr.splitlines()[:-1]
+    assert pool.stderr.endswith("\nverify: 1/1 runs\n") and len(checks) == 10, pool.stderr
+    assert checks[0].startswith("verify: check 1/10: c-001 (") and checks[-1].startswith("verify: check 10/10: ")
     [result] = json.loads(pool.stdout)["results"]  # a clean run is listed too
     assert (result["checks"], result["rerun"], result["differences"], result["error"]) == (10, 7, [], None)
 

@@ -32,6 +32,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
 from cgx_core.numbers.tolerances import run_tolerances
+from cgx_core.run.call_control import progress
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
@@ -128,12 +129,14 @@ def verify_run(root: Path) -> RunVerdict:
     notes: list[str] = [note for note in (unanchored_note(paths),) if note is not None]
     errors: list[str] = []
     checks = rerun = 0
+    total = sum(1 for node in graph["nodes"] if check_record(node["attributes"]) is not None)
     for node in graph["nodes"]:
         record = check_record(node["attributes"])
         if record is None:
             continue
         checks += 1
         cid = node["id"]
+        progress(checks - 1, total, f"{cid} ({node['kind']})")  # said before it re-runs: a stall names its check
         found, recorded = _compare_files(cid, record, paths.checks / cid)
         differences.extend(found)
         installed = registry.get(node["kind"])

@@ -112,12 +112,7 @@ class RunLock:
                 if time.monotonic() >= deadline:
                     holder = lock_holder(self._path)
                     os.close(fd)
-                    who = holder.describe() if holder else "another process"
-                    raise CgxError(
-                        Code.RUN_LOCKED,
-                        f"the run is locked by {who}; try again when its call ends, or see "
-                        "'credencegraph-extract unlock RUN'",
-                    ) from None
+                    raise _locked(holder) from None
                 time.sleep(POLL_SECONDS)
         self._fd = fd
         # For information only (the holder is read from /proc/locks): the holder's pid, never its command line,
@@ -133,6 +128,23 @@ class RunLock:
             _write_info(self._fd, b"")  # released: the file names no holder
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
+
+
+def _locked(holder: Holder | None) -> CgxError:
+    """The refusal of a call that could not take the lock. A holder that is this very process (a server whose
+    earlier call, cancelled, is still stopping, or a call of another of its threads) is not a stranger to
+    unlock: the call is simply made again in a moment."""
+    if holder is not None and holder.pid == os.getpid():
+        return CgxError(
+            Code.RUN_LOCKED,
+            "the run is locked by an earlier call of this same process (a cancelled call still stopping, or "
+            "one still running); make the call again in a moment, without unlocking anything",
+        )
+    who = holder.describe() if holder else "another process"
+    return CgxError(
+        Code.RUN_LOCKED,
+        f"the run is locked by {who}; try again when its call ends, or see 'credencegraph-extract unlock RUN'",
+    )
 
 
 def _write_info(fd: int, info: bytes) -> None:

@@ -201,3 +201,46 @@ def test_a_worker_starved_past_its_wall_clock_backstop_decides_nothing_and_the_c
     assert (run / "calls.jsonl").read_bytes() == before and not (run / "checks").exists()
     monkeypatch.undo()
     assert call(run, "run_checks", proposals=[proposal])["checks"][0]["result"] == "passed"
+
+
+# A true step sympy's simplify takes minutes over (sympy issue 21787): it keeps its worker busy for its budget.
+ENDLESS_STEP = {
+    "symbols": {"x": ["positive"]},
+    "lhs": "40*(x+5)^3*cos(10*(x+5)^4)*(atan(x) + atan(1/x))",
+    "rhs": "20*pi*(x+5)^3*cos(10*(x+5)^4)",
+}
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+def test_a_cancelled_call_kills_its_running_maths_task_instead_of_waiting_out_its_budget() -> None:
+    """The call stops with Cancelled as soon as it is cancelled, its worker killed: before, it waited for the
+    task's whole budget (an hour here), holding the run's lock all the while."""
+    import threading
+
+    from cgx_core.run.call_control import Cancelled, Control, controlled
+
+    control = Control()
+    ended: list[str] = []
+    with SymbolicDecider(budget=3600.0) as decider:
+        pid = decider.worker.start()
+        idle = _cpu_ticks(pid)
+
+        def decide() -> None:
+            with controlled(control):
+                try:
+                    decider.decide(ENDLESS_STEP)
+                    ended.append("decided")
+                except Cancelled:
+                    ended.append("cancelled")
+
+        thread = threading.Thread(target=decide)
+        thread.start()
+        while _cpu_ticks(pid) == idle:  # the worker is at work on the step
+            assert thread.is_alive(), ended
+            time.sleep(0.01)
+        control.cancel()
+        thread.join(timeout=300)  # a guard only: the step's own budget is an hour of CPU time
+        assert not thread.is_alive(), "the cancelled call still waits for its maths task"
+        assert ended == ["cancelled"]
+        assert _state(pid) in (None, "Z")  # the worker was killed, not left computing
+        assert decider.decide({"symbols": {}, "lhs": "2 + 2", "rhs": "4"}).to_json()["result"] == "passed"

@@ -208,6 +208,25 @@ def test_verify_re_runs_every_deterministic_check_and_finds_nothing_to_report(fi
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert (summary["runs"], summary["checks"], summary["rerun"], summary["differences"]) == (1, 3, 2, 0)
+    # stderr is no terminal: a plain line before each check re-runs (naming it, so a stall names its check).
+    graph = json.loads((finished / "graph.json").read_bytes())
+    kinds = {item["id"]: item["kind"] for item in graph["nodes"] if item["id"].startswith("c-")}
+    expected = [f"verify: check {n}/3: c-00{n} ({kinds[f'c-00{n}']})" for n in (1, 2, 3)]
+    assert done.stderr.splitlines() == [*expected, "verify: 1/1 runs"], done.stderr
+
+
+def test_verify_without_a_terminal_says_at_most_21_lines_of_a_run_of_a_thousand_checks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cgx_cli.verify_command import _check_line
+
+    for done in range(1000):
+        _check_line(done, 1000, f"c-{done + 1:04d} (recompute-numbers)")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 21
+    assert lines[0] == "verify: check 1/1000: c-0001 (recompute-numbers)"
+    assert lines[1] == "verify: check 50/1000: c-0050 (recompute-numbers)"
+    assert lines[-1] == "verify: check 1000/1000: c-1000 (recompute-numbers)"
 
 
 def edit_json(path: Path, change: Any) -> None:

@@ -127,3 +127,21 @@ def test_the_lock_takes_every_wait_up_to_its_documented_cap_of_an_hour(tmp_path:
     assert MAX_WAIT_SECONDS == 3600
     for wait in (0.0, 0.5, 3600.0):
         RunLock(tmp_path / ".lock", wait_seconds=wait)  # accepted: nothing raised, nothing taken yet
+
+
+def test_a_lock_this_very_process_holds_is_not_named_as_a_stranger_to_unlock(tmp_path: Path) -> None:
+    """A server whose cancelled call is still stopping refuses a retry as its own earlier call, not as
+    'process <its own pid>' to be unlocked."""
+    import os
+
+    from cgx_core.errors import CgxError
+    from cgx_core.run.lock import RunLock
+
+    lock = tmp_path / ".lock"
+    with RunLock(lock, wait_seconds=0), pytest.raises(CgxError) as refused, RunLock(lock, wait_seconds=0):
+        pass
+    assert refused.value.code == "run-locked"
+    assert f"process {os.getpid()}" not in refused.value.message and "unlock RUN" not in refused.value.message
+    assert "this same process" in refused.value.message and "again in a moment" in refused.value.message
+    with RunLock(lock, wait_seconds=0):  # both released
+        pass
