@@ -25,6 +25,7 @@ import bench_cold
 import bench_ingest
 import bench_numbering
 import bench_replay
+import bench_report
 import bench_startup
 import bench_tables
 import bench_verify
@@ -160,6 +161,10 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
     "v": ("(v) rederive-maths on the soundness corpus: wrong verdicts and the decided fraction", soundness),
     "i": ("(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50", inference),
+    "r": (
+        "(r) report of a full run of about 400 nodes against finish_run, with and without reuse",
+        bench_report.figures,
+    ),
 }
 
 

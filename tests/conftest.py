@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,4 +30,22 @@ def papers() -> Path:
     folder = SHARED / "papers"
     if not folder.is_dir():
         pytest.skip("../shared/papers is absent: the real-paper tests need the shared folder beside the repo")
+    return folder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def session_audit_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The suite's own cache of the report's results, for what module fixtures run: never the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("session-audit-cache")
+        patch.setenv("CGX_AUDIT_CACHE", str(folder))
+        yield folder
+
+
+@pytest.fixture(autouse=True)
+def audit_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own cache of the report's replay and verify results (in the environment, so the commands a
+    test runs use it too): no test reuses another's, or the user's."""
+    folder = tmp_path_factory.mktemp("audit-cache")
+    monkeypatch.setenv("CGX_AUDIT_CACHE", str(folder))
     return folder

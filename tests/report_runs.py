@@ -13,26 +13,6 @@ from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, 
 
 PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
-HUMAN_REVIEW = """
-[checks.human-review]
-description = "A person's verdict on a node, or on a check of it."
-targets = ["result", "derivation", "literature_claim", "claim", "assumption"]
-sensitivity = "beta:9,1"
-false_pass = "beta:1,9"
-models = []
-"""
-
-
-def review_rubric(folder: Path) -> Path:
-    """The example rubric, declaring human-review and assessing assumptions (so a person may review one)."""
-    text = EXAMPLE_RUBRIC.read_text(encoding="utf-8")
-    marker = 'origins = ["document", "analyst"]\n'
-    assert marker in text
-    text = text.replace(marker, marker + "assess = true\n") + HUMAN_REVIEW
-    path = folder / "review-rubric.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
 
 def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
     """Every node get_state lists with these filters, page by page, as an agent reads them."""
@@ -185,7 +165,7 @@ def finished_hostile(folder: Path) -> Path:
         run,
         "start_run",
         paper=str(paper / "paper.tex"),
-        rubric=str(review_rubric(folder)),
+        rubric=str(EXAMPLE_RUBRIC),
         cited=str(paper / "cited"),
         store_source=True,
     )

@@ -22,6 +22,7 @@ from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -42,7 +43,7 @@ def _is_url(source: str) -> bool:
     return "://" in source or source.lower().startswith(("http:", "https:"))
 
 
-class CitationSupport:
+class CitationSupport(CheckTypeBase):
     """The check type. `policy` is the fetch policy: the default refuses every non-public address."""
 
     name = "citation-support"
@@ -61,7 +62,6 @@ class CitationSupport:
         "required": ["entry", "source", "passage", "supports"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
     uses_model = True
     retry_after_error = True
     codes = define_codes(MEANINGS)

@@ -32,6 +32,7 @@ from cgx_checks.crossref.numbering import (
 )
 from cgx_core.codes import Code
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -179,7 +180,7 @@ def _placed(cites: Sequence[str], referenced: _Referenced, run: RunView) -> tupl
     return belongs, elsewhere
 
 
-class CrossReference:
+class CrossReference(CheckTypeBase):
     """The check type."""
 
     name = "cross-reference"
@@ -202,9 +203,6 @@ class CrossReference:
         "required": ["ref", "cites"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
-    uses_model = False
-    retry_after_error = False
     codes = define_codes(MEANINGS)
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:

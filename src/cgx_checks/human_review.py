@@ -23,6 +23,7 @@ from typing import Any
 from cgx_checks.review_codes import MEANINGS, ReviewCode
 from cgx_core.codes import Code
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -54,7 +55,7 @@ def agrees(verdict: str, result: str) -> bool | None:
     return RESULTS[verdict] == result
 
 
-class HumanReview:
+class HumanReview(CheckTypeBase):
     """The check type."""
 
     name = "human-review"
@@ -75,7 +76,6 @@ class HumanReview:
         "required": ["verdict", "reviewer", "reason", "entered_by"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
     uses_model = False  # the judgement is the reviewer's; an agent that enters it is named in the inputs
     retry_after_error = True  # an undetermined review may be followed by a decisive one
     codes = define_codes(MEANINGS)

@@ -23,6 +23,7 @@ from typing import Any
 from cgx_checks.consistency_codes import MEANINGS, ConsistencyCode
 from cgx_core.codes import Code
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     NodeView,
     Outcome,
@@ -75,7 +76,7 @@ def _locate(run: RunView, node_id: str, passage: str) -> dict[str, Any] | Refusa
     }
 
 
-class InternalConsistency:
+class InternalConsistency(CheckTypeBase):
     """The check type."""
 
     name = "internal-consistency"
@@ -113,9 +114,7 @@ class InternalConsistency:
         "required": ["with", "passages", "consistent"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
     uses_model = True
-    retry_after_error = False
     codes = define_codes(MEANINGS)
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:

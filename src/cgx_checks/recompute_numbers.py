@@ -16,6 +16,7 @@ from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
 from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -91,7 +92,7 @@ FIXES = {
 _RELATIONS = ["=", "<", "<=", ">", ">=", "~"]
 
 
-class RecomputeNumbers:
+class RecomputeNumbers(CheckTypeBase):
     """The check type."""
 
     name = "recompute-numbers"
@@ -164,9 +165,6 @@ class RecomputeNumbers:
         "required": ["expression", "result"],
         "additionalProperties": False,
     }
-    fallback_for: str | None = None
-    uses_model = False
-    retry_after_error = False
     codes = define_codes({**EXPRESSION_MEANINGS, **MEANINGS})
 
     def _recompute(self, inputs: Mapping[str, Any], run: RunView) -> Any:

@@ -28,6 +28,7 @@ from cgx_checks.maths.structure import ParsedStep
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -120,14 +121,12 @@ def latex_texts(run: RunView, equations: list[str]) -> list[str] | Refusal:
     return texts
 
 
-class _Step(ABC):
+class _Step(CheckTypeBase, ABC):
     """What both maths check types share: the proposal, its validation and its key. Each type says only
     which question it asks the maths worker (`_ask`)."""
 
     tool: ProposingTool = "run_checks"
     proposal_schema = SCHEMA
-    uses_model = False
-    retry_after_error = False
     codes = define_codes({**EXPRESSION_MEANINGS, **MEANINGS})
     name: str
 
@@ -255,7 +254,6 @@ class _Step(ABC):
 class RederiveMaths(_Step):
     name = "rederive-maths"
     description = "A maths step (lhs = rhs, or the paper's latex): passes when sympy shows it, fails on a proof."
-    fallback_for: str | None = None
 
     def _ask(self, decider: SymbolicDecider, encoding: dict[str, Any], inputs: Mapping[str, Any]) -> _Decided:
         return decider.decide(encoding, budget=_budget(inputs, DECIDE_BUDGET))

@@ -31,6 +31,7 @@ from cgx_checks.references.codes import MEANINGS, ReferenceCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import (
+    CheckTypeBase,
     CheckTypeRegistry,
     Outcome,
     Prepared,
@@ -159,7 +160,7 @@ def _years(years: tuple[int, ...]) -> str:
     return str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
 
 
-class ReferenceResolves:
+class ReferenceResolves(CheckTypeBase):
     """The check type. `policy` is the fetch policy (the default refuses every non-public address)."""
 
     name = "reference-resolves"
@@ -171,8 +172,6 @@ class ReferenceResolves:
         "reference node (r-N) with a DOI or an arXiv id; no other field."
     )
     proposal_schema: Mapping[str, Any] = {"properties": {}, "additionalProperties": False}
-    fallback_for: str | None = None
-    uses_model = False
     retry_after_error = True
     codes = define_codes({**READING_MEANINGS, **MEANINGS})
 

@@ -189,15 +189,31 @@ def _parser() -> ArgumentParser:
         "The text goes to stdout; --html writes one page that loads nothing (verdicts, credences before and after "
         "the observations as finish_run inferred them and what moved them, failed checks with their inputs, "
         "assumptions, coverage, what awaits review, the run's identity). The run is replayed and verified now, "
-        "offline, and the report says what came of it; status 1 when either did not pass.",
+        "offline, or what an earlier report proved of the same files with the same code is reused (kept outside the "
+        "run, in $CGX_AUDIT_CACHE or the user's cache), and the report says which; status 1 when either did not pass.",
     )
     report.add_argument("run")
     report.add_argument("--html", metavar="FILE", help="write the self-contained HTML page")
     report.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     report.add_argument("--source", help="the paper's main file, for the replay, when the run did not store it")
     report.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
-    report.add_argument("--no-replay", action="store_true", help="do not replay the run (the report says so)")
-    report.add_argument("--no-verify", action="store_true", help="do not verify the run (the report says so)")
+    for audit in ("replay", "verify"):
+        choice = report.add_mutually_exclusive_group()
+        choice.add_argument(
+            f"--{audit}",
+            dest=audit,
+            action="store_const",
+            const="run",
+            default="reuse",
+            help=f"{audit} the run again even when an earlier report's result of the unchanged run could be reused",
+        )
+        choice.add_argument(
+            f"--no-{audit}",
+            dest=audit,
+            action="store_const",
+            const="skip",
+            help=f"do not {audit} the run (the report says so)",
+        )
 
     review = command(
         "review",
@@ -300,8 +316,8 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
             markdown=options.markdown,
             source=options.source,
             sources=options.sources,
-            replay=not options.no_replay,
-            verify=not options.no_verify,
+            replay=options.replay,
+            verify=options.verify,
         )
     if options.command == "review":
         from cgx_cli.review_command import review_command

@@ -2,14 +2,17 @@
 
 The text report goes to standard output; `--html` writes the self-contained page and `--markdown` the
 Markdown, each by temp file and rename. The report replays and verifies the run itself (offline) unless
-told not to, and says what came of it. Exit status: 0, or 1 when replay or verify did not pass (the files
-are written all the same, saying so), or 2 when no report can be made (one `error [code]: message` line).
+told not to, or reuses what an earlier report proved of the same files with the same code (`--replay`,
+`--verify`: run them again), and says what came of it. Exit status: 0, or 1 when replay or verify did not
+pass (the files are written all the same, saying so), or 2 when no report can be made (one
+`error [code]: message` line).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -17,6 +20,9 @@ from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
+
+if TYPE_CHECKING:
+    from cgx_core.report.integrity import Choice
 
 
 def _write(path: Path, text: str) -> None:
@@ -32,8 +38,8 @@ def report_command(
     markdown: str | None,
     source: str | None,
     sources: str | None,
-    replay: bool,
-    verify: bool,
+    replay: Choice,
+    verify: Choice,
 ) -> int:
     from cgx_core.report.html import html_report
     from cgx_core.report.integrity import Integrity, not_run, run_integrity

@@ -32,7 +32,7 @@ Open = Callable[..., Any]
 
 def render(run: Path, target: Path) -> Path:
     """The report page of a finished run, replayed and verified as the report command does."""
-    report = build_report(run, run_integrity(run, replay=True, verify=True))
+    report = build_report(run, run_integrity(run, replay="run", verify="run"))
     target.write_text(html_report(report), encoding="utf-8")
     return target
 
@@ -174,7 +174,9 @@ def test_the_plot_has_one_mark_per_assessed_node_linking_to_it(visit: Open, exam
     seen = visit(example_page)
     links = seen.page.eval_on_selector_all("#plot a.point", "items => items.map(item => item.getAttribute('href'))")
     assessed = seen.page.eval_on_selector_all("#paper .node[data-assessed]", "items => items.map(item => item.id)")
-    assert sorted(links) == sorted(f"#{node}" for node in assessed) and len(links) == 12
+    # The assumptions the agent added are assessed too (the example's rubric): each mark links to its card.
+    added = seen.page.eval_on_selector_all("#assumptions .assumption-card", "items => items.map(item => item.id)")
+    assert sorted(links) == sorted(f"#{node}" for node in [*assessed, *added]) and len(links) == 16
     box = seen.page.locator("#plot svg").first.bounding_box()
     assert box is not None and box["width"] > 200 and box["height"] > 200
 

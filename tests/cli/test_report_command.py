@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_runs import checked_example, ok, review_rubric
+from report_runs import checked_example, ok
 
 from cgx_core.audit.replay import replay
-from support import ROOT, call, person_review, tree
+from support import EXAMPLE_RUBRIC, ROOT, call, person_review, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
@@ -39,7 +39,7 @@ def at_terminal(*argv: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("finished")
-    run = checked_example(folder / "run", review_rubric(folder))
+    run = checked_example(folder / "run", EXAMPLE_RUBRIC)
     ok(call(run, "finish_run"))
     return run
 

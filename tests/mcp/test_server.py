@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
-from report_runs import checked_example, review_rubric
+from report_runs import checked_example
 
 from cgx_core.tooling.listing import lean_arguments, lean_result
 from cgx_core.tooling.registry import TOOLS
@@ -143,7 +143,7 @@ def test_over_stdio_results_and_errors_are_byte_identical_to_the_command_line(tm
 def test_a_review_through_mcp_or_tool_is_the_agents_whatever_it_claims(tmp_path: Path) -> None:
     """The attack: an agent's call claimed `entered_by: "person"` for Ada Lovelace and overrode a failed check;
     now no caller of a tool can say who entered a review: it is recorded as the agent's, with its model."""
-    run = checked_example(tmp_path / "run", review_rubric(tmp_path))
+    run = checked_example(tmp_path / "run", EXAMPLE_RUBRIC)
     forged = {
         "run": str(run),
         "check": "c-003",

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
-from report_runs import checked_example, finished_hostile, ok, review_rubric, start_example_with
+from report_runs import checked_example, finished_hostile, ok, start_example_with
 
 from cgx_core.errors import CgxError
 from cgx_core.report.html import content_security_policy, html_report
@@ -28,7 +28,7 @@ from cgx_core.report.integrity import Integrity, not_run, run_integrity
 from cgx_core.report.markdown import markdown_report, text_code, text_plain
 from cgx_core.report.model import RunReport, build_report
 from cgx_core.report.text import printable, text_report
-from support import EXAMPLE_RECORDS, ROOT, call, person_review
+from support import EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call, person_review
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
@@ -36,13 +36,13 @@ SKIPPED = Integrity(not_run("the test skips it"), not_run("the test skips it"))
 
 @pytest.fixture(scope="module")
 def example() -> RunReport:
-    return build_report(EXAMPLE_RUN, run_integrity(EXAMPLE_RUN, replay=True, verify=True))
+    return build_report(EXAMPLE_RUN, run_integrity(EXAMPLE_RUN, replay="run", verify="run"))
 
 
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reviewed")
-    run = checked_example(folder / "run", review_rubric(folder))
+    run = checked_example(folder / "run", EXAMPLE_RUBRIC)
     ok(person_review(run, check="c-001", verdict="fails", reviewer="Ada", reason="3600, not 3000"))
     ok(person_review(run, node="a-1", verdict="holds", reviewer="Ada", reason="white noise is stated"))
     ok(call(run, "finish_run"))
@@ -74,7 +74,7 @@ def test_the_example_report_holds_what_a_person_needs(example: RunReport) -> Non
     assert [check.id for check in example.failed_checks] == ["c-001", "c-004"]
     assert example.checks["c-004"].names == ("e-4",)  # the equation the maths step was read from
     assert example.checks["c-001"].output["value_decimal"] == "3600"
-    assert example.verdicts == {"holds": 6, "fails": 2, "undetermined": 0, "not_assessed": 4}
+    assert example.verdicts == {"holds": 6, "fails": 2, "undetermined": 0, "not_assessed": 8}  # assumptions too
     assert [(item.node.id, item.conclusions, item.downstream) for item in example.assumptions] == [
         ("a-1", ("s-01", "s-15"), ("s-01", "s-15")),
         ("a-2", ("s-01",), ("s-01",)),
@@ -84,7 +84,7 @@ def test_the_example_report_holds_what_a_person_needs(example: RunReport) -> Non
     assert [item.node for item in example.coverage.numerals] == ["s-01", "s-14"]
     assert [item.node for item in example.coverage.equations] == ["e-1"]
     assert (example.coverage.numeral_chunks, example.coverage.equation_chunks) == (4, 5)
-    assert example.review_type is None  # the example's rubric declares no reviews
+    assert example.review_type == "human-review"  # the example's rubric declares reviews
     assert example.document_limits == () and example.limits_message is None  # a LaTeX run lost nothing to list
     identity = example.identity
     run_id = json.loads((EXAMPLE_RUN / "manifest.json").read_bytes())["run"]
@@ -100,7 +100,8 @@ def test_the_text_report_is_the_demos_summary(example: RunReport) -> None:
     assert "c-001 recompute-numbers on s-12: 12 * 300 = 3600, reported 3000 +- 0.5: failed" in text
     assert "a-1: The noise is white and stationary over a run. (needed by s-01, s-15)" in text
     assert "Awaiting review (8):" in text
-    assert "(the rubric declares no review check type, so this run cannot record a review)" in text
+    assert "credencegraph-extract review run --check c-001 --verdict VERDICT --reviewer 'YOUR NAME'" in text
+    assert "credencegraph-extract review run --node a-1 --verdict VERDICT" in text
 
 
 def test_reviews_show_in_the_report_and_cover_what_awaited_them(reviewed: Path) -> None:
@@ -198,17 +199,17 @@ def test_report_json_and_graph_json_are_read_never_written(reviewed: Path) -> No
     from support import tree
 
     before = tree(reviewed)
-    report = build_report(reviewed, run_integrity(reviewed, replay=True, verify=True))
+    report = build_report(reviewed, run_integrity(reviewed, replay="run", verify="run"))
     html_report(report)
     assert tree(reviewed) == before
 
 
 def test_a_replay_that_cannot_run_is_reported_not_hidden(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    start_example_with(run, review_rubric(tmp_path), store_source=False)  # replay needs the paper: --source
+    start_example_with(run, EXAMPLE_RUBRIC, store_source=False)  # replay needs the paper: --source
     ok(call(run, "classify", records=EXAMPLE_RECORDS))
     ok(call(run, "finish_run"))
-    integrity = run_integrity(run, replay=True, verify=False)
+    integrity = run_integrity(run, replay="run", verify="skip")
     assert integrity.replay.status == "error"
     assert "pass --source" in integrity.replay.summary
     assert integrity.verify.summary == "not run: --no-verify was given"

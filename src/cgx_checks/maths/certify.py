@@ -136,7 +136,7 @@ def bounded_value(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> B
         if closed.atoms(AppliedUndef) or _free(closed):
             return None
         held: dict[sympy.Dummy, Any] = {}
-        skeleton = _hold(closed, held)
+        skeleton = hold_calculus(closed, held)
         values: dict[sympy.Dummy, Bounded] = {}
         for placeholder, node in held.items():
             found = _calculus(node)
@@ -155,7 +155,7 @@ def _free(expression: Any) -> bool:
     return bool(expression.free_symbols)
 
 
-def _hold(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
+def hold_calculus(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
     """The expression with each outermost integral, sum, product and limit replaced by a placeholder."""
     if isinstance(expression, _HELD):
         placeholder = sympy.Dummy(f"held{len(held)}")
@@ -163,7 +163,7 @@ def _hold(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
         return placeholder
     if not expression.args or isinstance(expression, sympy.Derivative | sympy.Subs):
         return expression
-    return expression.func(*(_hold(argument, held) for argument in expression.args))
+    return expression.func(*(hold_calculus(argument, held) for argument in expression.args))
 
 
 def _through(skeleton: Any, values: Mapping[sympy.Dummy, Bounded]) -> Bounded | None:

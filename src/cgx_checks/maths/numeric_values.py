@@ -14,7 +14,7 @@ from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
 from cgx_checks.maths.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
-from cgx_checks.maths.certify import Certificate, certificate
+from cgx_checks.maths.certify import Certificate, certificate, hold_calculus
 from cgx_checks.maths.numeric import (
     EVALUATION_DIGITS,
     RELATIVE_TOLERANCE,
@@ -25,7 +25,6 @@ from cgx_checks.maths.numeric import (
 from cgx_checks.maths.points import Value
 from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
 
-_HELD: Final = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit)
 _LIMIT_AGREEMENT: Final = "1e-20"
 _MIN_BITS: Final = 64
 """The least precision (about 19 digits) a numerically computed integral or sum must reach to be compared
@@ -152,7 +151,7 @@ def _number(expression: Any) -> mpmath.mpc | None:
         return None
     if expression.has(*CALCULUS):
         held: dict[sympy.Dummy, Any] = {}
-        skeleton = _hold(expression, held).doit()
+        skeleton = hold_calculus(expression, held).doit()
         values = {}
         for dummy, node in held.items():
             value = _calculus_value(node)
@@ -169,17 +168,6 @@ def _number(expression: Any) -> mpmath.mpc | None:
     if not (real.is_Number and imaginary.is_Number) or undefined(real) or undefined(imaginary):
         return None
     return mpmath.mpc(_mpf(real), _mpf(imaginary))
-
-
-def _hold(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
-    """The expression with each outermost integral, sum, product and limit replaced by a placeholder."""
-    if isinstance(expression, _HELD):
-        placeholder = sympy.Dummy(f"held{len(held)}")
-        held[placeholder] = expression
-        return placeholder
-    if not expression.args or isinstance(expression, sympy.Derivative | sympy.Subs):
-        return expression
-    return expression.func(*(_hold(argument, held) for argument in expression.args))
 
 
 def _rebuilt(expression: Any) -> Any:

@@ -1,26 +1,33 @@
 """Whether the run was replayed and verified, and what came of it, as the report states it.
 
-The report runs both itself rather than reading a recorded result: a result written earlier could be stale
-(the package changed since) or written by hand, while a replay and a verify run now, offline, say what the
-run's files prove today. A caller that has just run them (the demo) passes its results in; `--no-replay` and
-`--no-verify` leave one out, and the report then says it was not run.
+The report runs both itself rather than reading a result recorded in the run: a result written earlier
+could be stale (the package changed since) or written by hand, while a replay and a verify run now, offline,
+say what the run's files prove today. What it proved it keeps outside the run (`audit_cache`), keyed by the
+digest of every file of the run and of the code, and a later report of the same files with the same code
+reuses it, saying so (`run` instead of `reuse` forces a new audit; `skip` leaves one out, and the report
+then says it was not run). A caller that has just run them (the demo) passes its results in.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import attrs
 
 from cgx_core.errors import CgxError, error_line, failure_line
+from cgx_core.report import audit_cache
 
 if TYPE_CHECKING:
     from cgx_core.audit.replay import ReplayReport
     from cgx_core.audit.verify import RunVerdict
+    from cgx_core.report.audit_cache import Kind
 
 Status = Literal["passed", "differs", "error", "not-run"]
+Choice = Literal["reuse", "run", "skip"]
+"""What the report does for replay or verify: reuse a kept result of the unchanged run, run it, or not."""
 
 
 @attrs.frozen
@@ -64,19 +71,41 @@ def verify_audit(verdict: RunVerdict) -> Audit:
 
 
 def run_integrity(
-    root: Path, *, replay: bool, verify: bool, source: Path | None = None, sources: Path | None = None
+    root: Path, *, replay: Choice, verify: Choice, source: Path | None = None, sources: Path | None = None
 ) -> Integrity:
-    """Replay and verify the run at `root` now (each unless told not to)."""
+    """Replay and verify the run at `root` now, or reuse what they proved of these same files and code."""
     from cgx_core.audit.replay import replay as replay_run
     from cgx_core.audit.verify import verify_run
 
-    replayed = not_run("--no-replay was given")
-    if replay:
+    def replayed() -> Audit:
         try:
-            replayed = replay_audit(replay_run(root, source=source, sources=sources))
+            return replay_audit(replay_run(root, source=source, sources=sources))
         except (CgxError, OSError) as error:
-            replayed = Audit("error", failure_line(error))
-    verified = not_run("--no-verify was given")
-    if verify:
-        verified = verify_audit(verify_run(root))
-    return Integrity(replayed, verified)
+            return Audit("error", failure_line(error))
+
+    # A replay that reads the paper from outside the run (--source, --sources) depends on more than the run.
+    outside = source is not None or sources is not None
+    return Integrity(
+        _audit(root, "replay", replay, replayed, keep=not outside),
+        _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), keep=True),
+    )
+
+
+def _audit(root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit], *, keep: bool) -> Audit:
+    """One audit as `choice` says; a result computed on files that did not change meanwhile is kept."""
+    if choice == "skip":
+        return not_run(f"--no-{kind} was given")
+    folder = audit_cache.cache_folder(root) if keep else None
+    before = audit_cache.run_digest(root) if folder is not None else None
+    key = audit_cache.entry_key(kind, before) if before is not None else None
+    if folder is not None and key is not None and choice == "reuse":
+        kept = audit_cache.load(folder, key)
+        if kept is not None:
+            summary = (
+                f"{kept['summary']} (reused from an earlier report of the same files and code; --{kind} runs it again)"
+            )
+            return Audit(kept["status"], summary, tuple(kept["details"]), kept["note"])
+    audit = compute()
+    if folder is not None and key is not None and audit_cache.run_digest(root) == before:
+        audit_cache.store(folder, key, {**attrs.asdict(audit), "details": list(audit.details)})
+    return audit

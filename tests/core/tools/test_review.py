@@ -5,6 +5,7 @@ review is listed by get_state."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,11 +14,11 @@ import pytest
 from credencegraph.core import graph_from_dict
 from credencegraph.inference import conditional, marginal
 from credencegraph.semantics import compile_graph
-from report_runs import checked_example, ok, review_rubric
+from report_runs import checked_example, ok, start_example_with
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from support import EXAMPLE_RUBRIC, call, person_review, start_example, tree
+from support import EXAMPLE_RUBRIC, call, person_review, tree
 
 PERSON = {"reviewer": "Ada Lovelace"}
 
@@ -25,7 +26,7 @@ PERSON = {"reviewer": "Ada Lovelace"}
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reviews")
-    return checked_example(folder / "run", review_rubric(folder))
+    return checked_example(folder / "run", EXAMPLE_RUBRIC)
 
 
 @pytest.fixture
@@ -204,9 +205,12 @@ def test_bad_arguments_are_refused_whole(run: Path, arguments: dict[str, Any], f
 
 def test_a_rubric_without_a_review_type_refuses_a_review_saying_so(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    start_example(run)
+    rubric = tmp_path / "no-review.toml"
+    declared = re.compile(r"\[checks\.human-review\]\n(?:[^\n]+\n)*")
+    rubric.write_text(declared.sub("", EXAMPLE_RUBRIC.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    assert "[checks.human-review]" not in rubric.read_text(encoding="utf-8")
+    start_example_with(run, rubric)
     ok(call(run, "classify", records=[{"node": "s-12", "type": "result", "form": {"value": 3000}}]))
-    assert EXAMPLE_RUBRIC.read_text(encoding="utf-8").count("human-review") == 0
     [refusal] = review(run, node="s-12", verdict="fails")["refused"]
     assert refusal["code"] == "check-type-undeclared"
     assert "[checks.human-review]" in refusal["fix"]
@@ -248,9 +252,7 @@ def test_get_state_lists_what_awaits_review_until_a_review_covers_it(run: Path) 
 
 def test_a_review_made_before_a_check_failed_does_not_hide_that_check(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    from report_runs import start_example_with
-
-    start_example_with(run, review_rubric(tmp_path))
+    start_example_with(run, EXAMPLE_RUBRIC)
     ok(call(run, "classify", records=[{"node": "s-12", "type": "result", "form": {"value": 3000}}]))
     ok(review(run, node="s-12", verdict="holds"))
     ok(

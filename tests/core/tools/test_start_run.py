@@ -106,6 +106,7 @@ def test_the_result_lists_chunks_types_hedges_and_checks(tmp_path: Path) -> None
         "rederive-maths",
         "rederive-maths-numeric",
         "citation-support",
+        "human-review",  # a person's verdict, through review
     }
     assert [item["key"] for item in references.values()] == ["smith2019", "jones2021"]
     assert list(references.values())[1]["arxiv"] == "2101.00001"
