@@ -61,6 +61,8 @@ class _Raised:
     """The word before that one, or ''."""
     page: int
     box: Box
+    apart: bool
+    """A space between the word and the marker: a footnote style or maths as likely as a citation."""
 
 
 def _is_raised(glyph: Glyph, base: Glyph) -> bool:
@@ -68,7 +70,7 @@ def _is_raised(glyph: Glyph, base: Glyph) -> bool:
 
 
 def _raised_runs(page: int, glyphs: Sequence[tuple[Box, Glyph | None]]) -> tuple[list[_Raised], bool]:
-    """The raised runs of a page glued to a glyph before them, and whether a line starts with one (a
+    """The raised runs of a page (each after a glyph on its line), and whether a line starts with one (a
     footnote's text)."""
     runs: list[_Raised] = []
     footnotes = False
@@ -87,10 +89,9 @@ def _raised_runs(page: int, glyphs: Sequence[tuple[Box, Glyph | None]]) -> tuple
             while end < len(glyphs) and (found := glyphs[end][1]) is not None and _is_raised(found, base):
                 end += 1
             text = "".join(item[1].text for item in glyphs[index:end] if item[1] is not None)
-            if box[0] - base_box[2] <= _GLUED * base.size:
-                words = _words_before(glyphs[:index])
-                glued = words[-1] if words else ""
-                runs.append(_Raised(text, glued, words[-2] if len(words) > 1 else "", page, box))
+            words = _words_before(glyphs[:index])
+            apart = box[0] - base_box[2] > _GLUED * base.size
+            runs.append(_Raised(text, words[-1], words[-2] if len(words) > 1 else "", page, box, apart))
             index = end
             continue
         starts_line = previous is None or previous[1] is None or abs(previous[1].baseline - glyph.baseline) > glyph.size
@@ -132,6 +133,8 @@ def _keys(marker: str) -> list[str] | None:
 
 def _why_not(raised: _Raised, numbers: set[str]) -> str | None:
     """Why a raised run in a sentence is no citation, or None when it is one."""
+    if raised.apart:
+        return "a space between it and the word before"
     letters = re.sub(r"[^A-Za-z]", "", raised.glued_to)
     if len(letters) < _WORD or not raised.glued_to[:1].isalpha():
         return "glued to a symbol or a short word (maths or a unit power)"

@@ -16,6 +16,8 @@ from cgx_core.ingest.paper import ingest
 from cgx_core.ingest.pdf.reading import read_pdf_document
 from support import ROOT
 
+SHORT = "glued to a symbol or a short word (maths or a unit power)"
+ABSENT = "names a number the reference list does not have"
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 LIST = [
     Text(72, 600, "References", bold=True),
@@ -54,21 +56,33 @@ def test_a_raised_number_or_list_glued_to_a_word_cites_those_entries(tmp_path: P
 
 
 @pytest.mark.parametrize(
-    ("before", "marker", "after"),
+    ("before", "marker", "after", "why"),
     [
-        ("The area grew to 5 cm", "2", " over the whole run of the experiment."),  # a unit power
-        ("The loss falls as x", "2", " when the rate is small and the data clean."),  # an exponent
-        ("Gamma was shown before", "9", " in a study of the same kind as ours here."),  # no entry 9
-        ("Gamma was shown before", "2-80", " in a study of the same kind as ours."),  # a range past the list
+        ("The area grew to 5 cm", "2", " over the whole run of the experiment.", SHORT),  # a unit power
+        ("The loss falls as x", "2", " when the rate is small and the data clean.", SHORT),  # an exponent
+        (
+            "The dose was 5 mol",
+            "2",
+            " in every one of the twelve runs we made.",
+            "after a numeral (a unit power)",
+        ),  # a unit power after a numeral
+        (
+            "Gamma was shown before ",
+            "2",
+            " in a study of the same kind as ours here.",
+            "a space between it and the word before",
+        ),
+        ("Gamma was shown before", "9", " in a study of the same kind as ours here.", ABSENT),  # no entry 9
+        ("Gamma was shown before", "2-80", " in a study of the same kind as ours.", ABSENT),  # a range past the list
     ],
 )
 def test_a_raised_number_that_may_not_be_a_citation_cites_nothing_and_is_listed(
-    tmp_path: Path, before: str, marker: str, after: str
+    tmp_path: Path, before: str, marker: str, after: str, why: str
 ) -> None:
     assert _cites(tmp_path, [_sentence(700, before, marker, after)]) == {}
     path = tmp_path / "paper.pdf"
     left = read_pdf_document(path).superscripts_left
-    assert len(left) == 1 and left[0].startswith(f"{before.split()[-1]}^{marker} (page 1): "), left
+    assert left == (f"{before.split()[-1]}^{marker} (page 1): {why}",)
 
 
 def test_a_paper_with_footnotes_reads_no_superscript_as_a_citation(tmp_path: Path) -> None:
