@@ -4,15 +4,15 @@ read as `cites` of the numbered reference list's entries.
 credencegraph's reader ties only a bracketed `[12]` to an entry; a raised number glued to a word came out
 as digits run into the word (`before12`), tied to nothing, so no citation check could run on it. Each glyph
 carries its size and baseline (as `equations` reads them): a run of glyphs smaller than `_SCRIPT_SIZE` of the
-glyph before and raised by `_RAISED` of its size, right after it (no space between), is a superscript.
+glyph before and raised by `_RAISED` of its size is a superscript.
 
 A superscript is a citation only when nothing else can be meant, since a false cite ties a claim to a
 source it never cited: the paper's list is numbered (credencegraph read `[n]` entries), the marker is in a
-sentence (not an equation, caption or table), it is digits, commas and dashes naming only entries the list
-has, the word it is glued to has at least `_WORD` letters (so `x^2` and the unit powers `m^2`, `cm^3`
-stay maths) and follows no numeral (`5 mol^2`), and the paper has no footnotes (a line that starts with a
-raised number: its marks in the text would read as citations). Every superscript left so is counted, with
-why, in start_run's `document.limits`.
+sentence (not an equation, caption or table), glued to its word (no space between), digits, commas and
+dashes naming only entries the list has, the word has at least `_WORD` letters (so `x^2` and the unit
+powers `m^2`, `cm^3` stay maths) and follows no numeral (`5 mol^2`), and the paper has no footnotes (a line
+that starts with a raised number: its marks in the text would read as citations). Every superscript left
+so is counted, with why, in start_run's `document.limits`.
 """
 
 from __future__ import annotations
