@@ -53,6 +53,8 @@ def test_a_raised_number_or_list_glued_to_a_word_cites_those_entries(tmp_path: P
         ),
     ]
     assert _cites(tmp_path, body) == {"Alpha was sh": ["2"], "Beta was see": ["3", "5", "6", "7"]}
+    reading = read_pdf_document(tmp_path / "paper.pdf")
+    assert (reading.superscript_citations, reading.superscripts_left) == (2, ())
 
 
 @pytest.mark.parametrize(
