@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
+from cgx_core.ingest.tables.colspec import group_bounds
+
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
@@ -75,21 +77,8 @@ def front_matter(name: str, text: str) -> list[Chunk]:
 
 def _group(text: str, start: int) -> tuple[str, int]:
     """The content of the brace group opening at `start`, and where it ends (the text's end if unclosed)."""
-    depth = 0
-    index = start
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1 : index], index + 1
-        index += 1
-    return text[start + 1 :], len(text)
+    end, closed = group_bounds(text, start)
+    return (text[start + 1 : end - 1], end) if closed else (text[start + 1 :], len(text))
 
 
 def _sentences(text: str) -> list[str]:

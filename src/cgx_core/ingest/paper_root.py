@@ -25,6 +25,7 @@ refuses it when it lies outside (start_run's `.bib` hint passes over such a file
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path, PurePosixPath
@@ -157,12 +158,10 @@ def home_folders() -> tuple[Path, ...]:
     """The user's home folders, every link followed: `$HOME`, and the password database's for this user (they
     differ under `sudo` or a changed HOME). A folder above one (such as /home) holds other users' homes too."""
     homes = {os.path.expanduser("~")}
-    try:
+    with contextlib.suppress(ImportError, KeyError):  # not a POSIX system, or a user the database does not know
         import pwd
 
         homes.add(pwd.getpwuid(os.getuid()).pw_dir)
-    except (ImportError, KeyError):  # not a POSIX system, or a user the database does not know
-        pass
     return tuple(sorted({Path(os.path.realpath(home)) for home in homes if os.path.isabs(home)}))
 
 

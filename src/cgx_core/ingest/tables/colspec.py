@@ -21,8 +21,9 @@ _THREE_ARGUMENTS = frozenset("D")
 _OPTIONAL_ARGUMENT = frozenset("SsXQ")
 
 
-def _group_end(text: str, start: int) -> int:
-    """The index just after the brace group that opens at `text[start]` (or the end of the text)."""
+def group_bounds(text: str, start: int) -> tuple[int, bool]:
+    """Where the brace group that opens at `text[start]` ends (the index just after its closing brace, or the
+    text's end) and whether it closes; a backslash escapes the character after it."""
     depth = 0
     index = start
     while index < len(text):
@@ -35,9 +36,14 @@ def _group_end(text: str, start: int) -> int:
         elif char == "}":
             depth -= 1
             if depth == 0:
-                return index + 1
+                return index + 1, True
         index += 1
-    return len(text)
+    return len(text), False
+
+
+def _group_end(text: str, start: int) -> int:
+    """The index just after the brace group that opens at `text[start]` (or the end of the text)."""
+    return group_bounds(text, start)[0]
 
 
 def _skip_space(text: str, index: int) -> int:
