@@ -10,7 +10,7 @@ from typing import Any, Literal, Self
 
 import attrs
 
-from cgx_checks.maths.points import ValueJson
+from cgx_checks.maths.read.points import ValueJson
 
 type Result = Literal["passed", "failed", "error"]
 

@@ -19,22 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cgx_checks.maths.encoding import canonical_assumptions
-from cgx_checks.maths.points import exact_text
-from cgx_checks.maths.structure import expandable, parse_step
-from cgx_checks.maths.tree import (
-    Bounds,
-    Call,
-    Comparison,
-    Direction,
-    Name,
-    Negation,
-    Node,
-    Numeral,
-    Power,
-    Product,
-    Sum,
-)
+import sympy
+
+from cgx_checks.maths.read.canonical import canonical_text
+from cgx_checks.maths.read.encoding import canonical_assumptions
+from cgx_checks.maths.read.step import expandable, parse_step
+from cgx_checks.maths.worker.build import build_step, canonical_symbols
 from cgx_core.base.digests import json_digest
 
 
@@ -45,10 +35,6 @@ def observation_key(raw: object, equations: Sequence[str] = ()) -> str:
     used = sorted(step.symbols)
     domains = {name: list(canonical_assumptions(step.encoding.domain(name))) for name in used}
     if expandable(step) and not step.condition:
-        import sympy
-
-        from cgx_checks.maths.build import build_step, canonical_symbols
-
         built = build_step(step, symbols=canonical_symbols(step))
         sides = sorted(sympy.srepr(sympy.expand(side)) for side in (built.lhs, built.rhs))
         form = "expanded"
@@ -68,45 +54,3 @@ def key_task(payload: object) -> str:
     assert isinstance(payload, tuple)
     step, equations = payload
     return observation_key(step, equations)
-
-
-def canonical_text(node: Node, declared: frozenset[str] = frozenset()) -> str:
-    """A side as written, canonically: the same text for `x*2 + 1` and `1 + 2*x`, for `0.5` and `1/2`.
-
-    A constant that a declared symbol's name shadows (LaTeX's e beside a declared E) is marked apart."""
-    return _Canonical(declared).text(node)
-
-
-class _Canonical:
-    def __init__(self, declared: frozenset[str]) -> None:
-        self.declared = declared
-
-    def text(self, node: Node) -> str:
-        match node:
-            case Numeral():
-                return exact_text(node.value)
-            case Name():
-                return f"constant({node.name})" if node.constant and node.name in self.declared else node.name
-            case Negation():
-                return f"-({self.text(node.operand)})"
-            case Sum():
-                terms = sorted(("+" if sign > 0 else "-") + self.text(term) for sign, term in node.terms)
-                return f"sum({','.join(terms)})"
-            case Product():
-                factors = sorted(
-                    ("*" if operator > 0 else "/") + self.text(factor) for operator, factor in node.factors
-                )
-                return f"product({','.join(factors)})"
-            case Power():
-                return f"power({self.text(node.base)},{self.text(node.exponent)})"
-            case Call():
-                return f"{node.name}({','.join(self.text(argument) for argument in node.arguments)})"
-            case Bounds():
-                return f"bounds({','.join(self.text(item) for item in node.items)})"
-            case Direction():
-                return f"direction({node.sign})"
-            case Comparison():
-                parts = [self.text(node.operands[0])]
-                for operator, operand in zip(node.operators, node.operands[1:], strict=True):
-                    parts.extend((operator, self.text(operand)))
-                return f"compare({','.join(parts)})"

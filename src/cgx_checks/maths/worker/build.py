@@ -16,9 +16,10 @@ import attrs
 import sympy
 from sympy.core.function import AppliedUndef
 
-from cgx_checks.maths.encoding import canonical_assumptions, sympy_assumptions
-from cgx_checks.maths.structure import ParsedStep
-from cgx_checks.maths.tree import (
+from cgx_checks.maths.read.encoding import canonical_assumptions, sympy_assumptions
+from cgx_checks.maths.read.points import Value
+from cgx_checks.maths.read.step import ParsedStep
+from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
     Comparison,
@@ -31,7 +32,7 @@ from cgx_checks.maths.tree import (
     Product,
     Sum,
 )
-from cgx_checks.maths.vocabulary import resolve_function
+from cgx_checks.maths.read.vocabulary import resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -257,6 +258,15 @@ def free_symbols(*expressions: Any) -> set[sympy.Symbol]:
     for expression in expressions:
         found |= {symbol for symbol in expression.free_symbols if isinstance(symbol, sympy.Symbol)}
     return found
+
+
+def substitution(built: BuiltStep, point: Mapping[str, Value]) -> dict[sympy.Basic, Any]:
+    """A point as sympy's substitution: each symbol of the built step to its exact value there."""
+    return {
+        built.symbols[name]: sympy.Rational(real.numerator, real.denominator)
+        + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
+        for name, (real, imaginary) in point.items()
+    }
 
 
 def substitute(expression: Any, substitution: Mapping[sympy.Basic, sympy.Basic]) -> Any:

@@ -12,12 +12,12 @@ import threading
 from collections.abc import Iterable
 from typing import Final, Self
 
+from cgx_checks.maths.caller.numeric import NumericOutcome, numeric_check
+from cgx_checks.maths.caller.worker_process import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.limits import DECIDE_BUDGET
-from cgx_checks.maths.numeric import NumericOutcome, numeric_check
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
-from cgx_checks.maths.structure import parse_step
-from cgx_checks.maths.worker import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
+from cgx_checks.maths.read.step import parse_step
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
