@@ -39,7 +39,7 @@ class NumericOutcome:
     """The index (in `points`) of the first point where the sides disagree."""
     lhs: str | None = None
     rhs: str | None = None
-    """The two sides' values at that point, to `SHOWN_DIGITS` digits."""
+    """The two sides' values at that point, to `numeric_rules.SHOWN_DIGITS` digits."""
     functions: Mapping[str, str] | None = None
     """The test function put in place of each declared function, as text."""
     certificate: Mapping[str, Any] | None = None

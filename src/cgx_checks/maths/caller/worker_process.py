@@ -41,7 +41,7 @@ class MathsWorker(BudgetedWorker):
         super().__init__(TASKS_MODULE, name="maths worker", memory_bytes=memory_bytes)
 
     def run(self, task: str, payload: Any, budget: float, answer: Any = None) -> Reply:
-        """Run a task (a name of `tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
+        """Run a task (a name of `worker.tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
 
         A cancel of the running call kills the worker at once (`stopping`) rather than waiting for the
         task's budget: the call then stops here with `Cancelled`, so it releases the run's lock before the

@@ -225,6 +225,7 @@ def half_unit(text: str, *, lenient: bool = False) -> Fraction:
 def expandable(step: ParsedStep) -> bool:
     """Whether both sides are small enough to expand quickly (see `limits.EXPAND_TERMS` and the next caps).
 
-    `observation_key` expands only such steps; `decide` tries its witnesses before expanding a step that is not.
+    `worker.observation` expands only such steps; `worker.decide` tries its witnesses before expanding a step
+    that is not.
     """
     return all(small(shape) for shape in (step.lhs_shape, step.rhs_shape))

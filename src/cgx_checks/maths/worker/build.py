@@ -1,6 +1,6 @@
 """Build the sympy objects of a parsed maths step, straight from our tree (never `sympify`/`parse_expr`).
 
-Only a step that passed `structure.parse_step` is built, so every power, numeral and product is already
+Only a step that passed `read.step.parse_step` is built, so every power, numeral and product is already
 known to be within the caps. sympy still evaluates as it builds (`(2*x)**3` is `8*x**3`; `re((x+I)**300)`
 expands), which no structural cap bounds tightly: building runs in the worker process, under its budget,
 except in tests. Every name of the vocabulary maps to its sympy object here, and a test checks that the
@@ -114,7 +114,7 @@ FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
     "Eq": sympy.Eq,
     "Ne": sympy.Ne,
 }
-"""The sympy object of each function of `vocabulary.FUNCTIONS` but the calculus ones, built below."""
+"""The sympy object of each function of `read.vocabulary.FUNCTIONS` but the calculus ones, built below."""
 
 CALCULUS: Final = (sympy.Integral, sympy.Derivative, sympy.Limit, sympy.Sum, sympy.Product, sympy.Subs)
 """The unevaluated calculus objects: a value holding one is not an exact number."""

@@ -1,4 +1,4 @@
-"""rederive-maths: decide a maths step with sympy, in the worker process (see `decider` for the caller's side).
+"""rederive-maths: decide a maths step with sympy, in the worker process (see `caller.decider` for the caller's side).
 
 The step passes when sympy reduces lhs - rhs to 0. It fails only on a proof that lhs - rhs is not
 identically 0 over the symbols' domains: either it reduces to a nonzero constant, or at an exact point of

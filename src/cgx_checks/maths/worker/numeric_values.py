@@ -1,5 +1,5 @@
 """The numbers rederive-maths-numeric compares: each side at a point, to 50 digits (sympy and mpmath; the
-worker runs this, never the caller's process). See `numeric` for the rules this implements."""
+worker runs this, never the caller's process). See `numeric_rules` for the rules this implements."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ sides' `srepr`, with the domain of each symbol they use (written canonically, so
 one derivation (a = b, then b = c) may expand to the same polynomial and still be two steps of the
 paper, each worth checking.
 
-Expanding uses sympy, so the key is computed in the maths worker (`worker` task "key"), never in the
-caller's process, and only for a step whose structural estimates (`structure.Shape`) promise a small
+Expanding uses sympy, so the key is computed in the maths worker (task "key"), never in the
+caller's process, and only for a step whose structural estimates (`read.shape.Shape`) promise a small
 result. A larger step, or a condition, is keyed on its sides as written, canonically (sums and products
 in a fixed order, numerals as exact fractions), which is deterministic but tells apart steps that only
 expansion would show equal. Both kinds of key are marked, so they never mix.
