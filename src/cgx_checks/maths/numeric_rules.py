@@ -1,5 +1,5 @@
-"""The rules of rederive-maths-numeric, which both processes apply: compare the two sides of a maths step at
-32 points drawn in the symbols' domains.
+"""The rules of rederive-maths-numeric, which both ends of the pipe apply. The check compares the two sides
+of a maths step at 32 points drawn in the symbols' domains.
 
 It runs only when rederive-maths ends in error, and decides the steps sympy cannot reduce, or cannot
 reduce within its budget. The points come from `random.Random(seed)`, the seed being the first 52 bits of
