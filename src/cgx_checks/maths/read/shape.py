@@ -54,7 +54,6 @@ from cgx_core.errors import CgxError
 
 _HALF = Fraction(1, 2)
 _COMPLEX_PARTS = frozenset({"re", "im", "arg", "Abs", "sign", "conjugate"})
-_BINDERS = frozenset({"Limit", "Sum", "Product"})
 
 
 @attrs.frozen
