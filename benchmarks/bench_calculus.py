@@ -25,7 +25,7 @@ from typing import Any
 
 import sympy
 
-from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.caller.decider import SymbolicDecider
 
 _FRESH = itertools.count()
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "checks" 
 
 import corpus
 
-from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.caller.decider import SymbolicDecider
 
 QUICK = 40
 """Identities of each set decided by --quick (the first of each category in turn)."""

@@ -23,10 +23,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cgx_checks.maths.decide import decide_step
-from cgx_checks.maths.decider import SymbolicDecider
-from cgx_checks.maths.numeric import compare_at, numeric_points
-from cgx_checks.maths.structure import parse_step
+from cgx_checks.maths.caller.decider import SymbolicDecider
+from cgx_checks.maths.caller.numeric import numeric_points
+from cgx_checks.maths.read.step import parse_step
+from cgx_checks.maths.worker.comparison import compare_at
+from cgx_checks.maths.worker.decide import decide_step
 
 STEPS: dict[str, dict[str, Any]] = {
     "dynonet factorisation": {

@@ -80,6 +80,30 @@ def test_every_layer_contract_is_kept() -> None:
             "No two rooms",
             "citation",
         ),
+        (  # the sympy worker reaching the caller's side of the maths room
+            "cgx_checks/maths/worker/decide.py",
+            "import cgx_checks.maths.caller.decider",
+            "The maths room's wings",
+            "cgx_checks.maths.worker.decide -> cgx_checks.maths.caller.decider",
+        ),
+        (  # the caller's side importing a worker module (which imports sympy) instead of naming its task
+            "cgx_checks/maths/caller/numeric.py",
+            "import cgx_checks.maths.worker.comparison",
+            "The maths room's wings",
+            "cgx_checks.maths.caller.numeric -> cgx_checks.maths.worker.comparison",
+        ),
+        (  # reading a step reaching up into the worker (the cycle canonical_text once closed)
+            "cgx_checks/maths/read/step.py",
+            "import cgx_checks.maths.worker.observation",
+            "The maths room's wings",
+            "cgx_checks.maths.read.step -> cgx_checks.maths.worker.observation",
+        ),
+        (  # a cycle inside one wing of the maths room (step already imports shape)
+            "cgx_checks/maths/read/shape.py",
+            "import cgx_checks.maths.read.step",
+            "No two rooms",
+            "cgx_checks.maths.read",
+        ),
     ],
 )
 def test_a_wrong_way_import_breaks_a_contract(

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, Final
 from cgx_checks.common import error_outcome, refusal_of
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_checks.maths.codes import MEANINGS, MathsCode
-from cgx_checks.maths.encoding import KEYS
 from cgx_checks.maths.limits import DECIDE_BUDGET, NUMERIC_BUDGET, NUMERIC_CALCULUS_BUDGET
-from cgx_checks.maths.schema import proposal_schema
-from cgx_checks.maths.structure import ParsedStep
+from cgx_checks.maths.read.encoding import KEYS
+from cgx_checks.maths.read.schema import proposal_schema
+from cgx_checks.maths.read.step import ParsedStep
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import (
@@ -40,8 +40,8 @@ from cgx_core.plugin_api import (
 )
 
 if TYPE_CHECKING:
-    from cgx_checks.maths.decider import SymbolicDecider
-    from cgx_checks.maths.numeric import NumericOutcome
+    from cgx_checks.maths.caller.decider import SymbolicDecider
+    from cgx_checks.maths.caller.numeric import NumericOutcome
     from cgx_checks.maths.outcome import MathsOutcome
 
     _Decided = MathsOutcome | NumericOutcome
@@ -131,7 +131,7 @@ class _Step(CheckTypeBase, ABC):
     name: str
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
-        from cgx_checks.maths.structure import parse_step  # lark: read when a maths proposal arrives
+        from cgx_checks.maths.read.step import parse_step  # lark: read when a maths proposal arrives
 
         target = str(proposal["target"])
         equations = [str(item) for item in proposal.get("equations") or []]
@@ -153,7 +153,7 @@ class _Step(CheckTypeBase, ABC):
     def _latex_problem(latex: str | None, equations: list[str], texts: list[str]) -> Refusal | None:
         if latex is None:
             return None
-        from cgx_checks.maths.latex_source import occurs
+        from cgx_checks.maths.read.latex_source import occurs
 
         if not equations:
             return Refusal(
@@ -175,13 +175,13 @@ class _Step(CheckTypeBase, ABC):
         latex = inputs.get("latex")
         if not isinstance(latex, str):
             return ""
-        from cgx_checks.maths.latex_source import normalise
+        from cgx_checks.maths.read.latex_source import normalise
 
         where = inputs.get("split") or ("lhs" if "rhs" in inputs else "rhs")
         return f"{normalise(latex)}#{where}"
 
     def observation_key(self, prepared: Prepared) -> str:
-        from cgx_checks.maths.decider import shared_decider
+        from cgx_checks.maths.caller.decider import shared_decider
 
         equations = [str(item) for item in prepared.inputs.get("equations") or []]
         return shared_decider().observation_key(_encoding(prepared.inputs), equations)
@@ -207,7 +207,7 @@ class _Step(CheckTypeBase, ABC):
     def _checked(self, inputs: Mapping[str, Any], run: RunView, step: ParsedStep | None) -> Outcome:
         """The step re-checked against the run (unless `step` is prepare's parse of it in this very call),
         then decided in the maths worker (by `_ask`), with what the step reads as."""
-        from cgx_checks.maths.decider import shared_decider
+        from cgx_checks.maths.caller.decider import shared_decider
 
         if step is None and (problem := self._recheck(inputs, run)) is not None:
             return problem
@@ -232,8 +232,8 @@ class _Step(CheckTypeBase, ABC):
     def _read(inputs: Mapping[str, Any], step: ParsedStep | None) -> dict[str, Any]:
         """What the check read the step as: for a LaTeX step, each side in sympy spelling and the relation;
         for any step, the symbol names it renamed (`\\lambda` to lambda)."""
-        from cgx_checks.maths.spelling import spelled
-        from cgx_checks.maths.structure import parse_step
+        from cgx_checks.maths.read.spelling import spelled
+        from cgx_checks.maths.read.step import parse_step
 
         if step is None:
             step = parse_step(_encoding(inputs))

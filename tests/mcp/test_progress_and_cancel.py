@@ -190,7 +190,7 @@ def test_a_cancelled_maths_step_frees_the_lock_for_an_immediate_retry_even_with_
     """The cancel kills the step's worker: the retry (waiting the default 10 s for the lock) gets it, where it
     used to be refused with run-locked naming the server's own pid while the step used up its budget."""
     import cgx_checks.rederive_maths
-    from cgx_checks.maths.worker import shared_worker
+    from cgx_checks.maths.caller.worker_process import shared_worker
 
     monkeypatch.setattr(cgx_checks.rederive_maths, "DECIDE_BUDGET", 3600.0)
 

@@ -42,7 +42,7 @@ MAX_NUMBER_BITS: Final = 12_000
 Estimated on the tree before building: a power of a numeral, a product of coefficients. It stays below
 the 4,300 digits Python converts between int and str. A value at a witness point can be larger (a
 symbol's value raised to a high power, times such a number), so a recorded number is never written out
-in full: `decide.number_text` shows one of more than about 40 digits to 15 significant digits.
+in full: `worker.decision.number_text` shows one of more than about 40 digits to 15 significant digits.
 """
 
 MAX_RADICAND_BITS: Final = 1_024

@@ -1,6 +1,7 @@
 """What rederive-maths decided about one step: the record both processes share (no sympy here).
 
-The worker decides (`decide`) and returns the outcome as JSON; the caller reads it back (`decider`).
+The worker decides (`worker.decide`) and returns the outcome as JSON; the caller reads it back
+(`caller.decider`). It sits below both wings, which never import each other, above `read`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any, Literal, Self
 
 import attrs
 
-from cgx_checks.maths.points import ValueJson
+from cgx_checks.maths.read.points import ValueJson
 
 type Result = Literal["passed", "failed", "error"]
 
@@ -36,7 +37,7 @@ class MathsOutcome:
     of its last digit) and the value of the other side."""
     certificate: Mapping[str, Any] | None = None
     """For a failed step: each side evaluated apart at the witness, its value and error bound, and the
-    precision (see `certify`): what makes the failure a proof, re-derived by verify."""
+    precision (see `worker.certify`): what makes the failure a proof, re-derived by verify."""
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON, always with the same keys."""

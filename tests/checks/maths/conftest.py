@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.caller.decider import SymbolicDecider
 
 BUDGET = 3.0
 """A shorter budget than the default, so the steps that run out of it keep the suite quick."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cgx_checks.maths.decider import SymbolicDecider
+from cgx_checks.maths.caller.decider import SymbolicDecider
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import sympy
 
-from cgx_checks.maths.build import build_step
+from cgx_checks.maths.caller.decider import SymbolicDecider
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decide import decide_step
-from cgx_checks.maths.decider import SymbolicDecider
 from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.points import value_from_json
-from cgx_checks.maths.structure import parse_step
+from cgx_checks.maths.read.points import value_from_json
+from cgx_checks.maths.read.step import parse_step
+from cgx_checks.maths.worker.build import build_step
+from cgx_checks.maths.worker.decide import decide_step
 from cgx_core.base.digests import canonical_json
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

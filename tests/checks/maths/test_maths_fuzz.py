@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from cgx_checks.expression_codes import ExpressionCode
-from cgx_checks.maths.build import build_step
+from cgx_checks.maths.caller.decider import SymbolicDecider
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decider import SymbolicDecider
-from cgx_checks.maths.parse import side_parser
-from cgx_checks.maths.points import value_from_json
-from cgx_checks.maths.structure import ParsedStep, expandable, parse_step
-from cgx_checks.maths.vocabulary import FUNCTIONS
+from cgx_checks.maths.read.parse import side_parser
+from cgx_checks.maths.read.points import value_from_json
+from cgx_checks.maths.read.step import ParsedStep, expandable, parse_step
+from cgx_checks.maths.read.vocabulary import FUNCTIONS
+from cgx_checks.maths.worker.build import build_step
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 

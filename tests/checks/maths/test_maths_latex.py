@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.latex_source import normalise, occurs
-from cgx_checks.maths.observation import canonical_text
-from cgx_checks.maths.parse import parse_side
-from cgx_checks.maths.spelling import spelled
-from cgx_checks.maths.structure import ParsedStep, parse_step
+from cgx_checks.maths.read.canonical import canonical_text
+from cgx_checks.maths.read.latex_source import normalise, occurs
+from cgx_checks.maths.read.parse import parse_side
+from cgx_checks.maths.read.spelling import spelled
+from cgx_checks.maths.read.step import ParsedStep, parse_step
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 

@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cgx_checks.maths.caller.decider import SymbolicDecider
+from cgx_checks.maths.caller.numeric import numeric_points
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decider import SymbolicDecider
-from cgx_checks.maths.encoding import domain_of, load_encoding
-from cgx_checks.maths.numeric import POINTS, compare_at, numeric_points, numeric_seed
-from cgx_checks.maths.points import draw_points, value_from_json
-from cgx_checks.maths.vocabulary import ASSUMPTIONS
+from cgx_checks.maths.numeric_rules import POINTS, numeric_seed
+from cgx_checks.maths.read.encoding import domain_of, load_encoding
+from cgx_checks.maths.read.points import draw_points, value_from_json
+from cgx_checks.maths.read.vocabulary import ASSUMPTIONS
+from cgx_checks.maths.worker.comparison import compare_at
 from cgx_core.base.digests import canonical_json, hex_of, json_digest
 
 X = {"x": ["real"]}

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from typing import Any
 
-from cgx_checks.maths.observation import observation_key
-from cgx_checks.maths.structure import expandable, parse_step
+from cgx_checks.maths.read.step import expandable, parse_step
+from cgx_checks.maths.worker.observation import observation_key
 
 X = {"x": ["real"]}
 
@@ -70,7 +70,7 @@ def test_the_key_is_the_same_in_another_process_with_another_hash_seed() -> None
     ]
     here = [observation_key(step) for step in steps]
     program = (
-        "import json, sys\nfrom cgx_checks.maths.observation import observation_key\n"
+        "import json, sys\nfrom cgx_checks.maths.worker.observation import observation_key\n"
         "print(json.dumps([observation_key(step) for step in json.load(sys.stdin)]))"
     )
     environment = dict(os.environ, PYTHONHASHSEED="12345")

@@ -11,14 +11,14 @@ import sympy
 from sympy.core.facts import InconsistentAssumptions
 
 from cgx_checks.expression_codes import ExpressionCode
-from cgx_checks.maths.build import build, build_step, symbols_of
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.encoding import canonical_assumptions, domain_of, load_encoding, sympy_assumptions
 from cgx_checks.maths.limits import MAX_DEGREE, MAX_DEPTH, MAX_SIDE_CHARS
-from cgx_checks.maths.parse import parse_side
-from cgx_checks.maths.structure import parse_step
-from cgx_checks.maths.tree import Negation, Numeral, Product, Sum
-from cgx_checks.maths.vocabulary import ASSUMPTIONS, FUNCTIONS
+from cgx_checks.maths.read.encoding import canonical_assumptions, domain_of, load_encoding, sympy_assumptions
+from cgx_checks.maths.read.parse import parse_side
+from cgx_checks.maths.read.step import parse_step
+from cgx_checks.maths.read.tree import Negation, Numeral, Product, Sum
+from cgx_checks.maths.read.vocabulary import ASSUMPTIONS, FUNCTIONS
+from cgx_checks.maths.worker.build import build, build_step, symbols_of
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from cgx_checks.expression_codes import ExpressionCode
-from cgx_checks.maths import build
-from cgx_checks.maths.schema import EXAMPLES, proposal_schema
-from cgx_checks.maths.structure import parse_step
-from cgx_checks.maths.vocabulary import ALIASES, ASSUMPTIONS, CONSTANTS, FUNCTIONS, OPERATORS, PERCENT
+from cgx_checks.maths.read.schema import EXAMPLES, proposal_schema
+from cgx_checks.maths.read.step import parse_step
+from cgx_checks.maths.read.vocabulary import ALIASES, ASSUMPTIONS, CONSTANTS, FUNCTIONS, OPERATORS, PERCENT
+from cgx_checks.maths.worker import build
 from cgx_checks.rederive_maths import RederiveMaths, RederiveMathsNumeric
 from cgx_core.base.json_schema import problems
 from cgx_core.codes import Code

@@ -11,14 +11,15 @@ from typing import Any
 
 import sympy
 
-from cgx_checks.maths.build import build_step
-from cgx_checks.maths.certify import bounded_value, certificate
+from cgx_checks.maths.caller.decider import SymbolicDecider
+from cgx_checks.maths.caller.numeric import numeric_points
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decide import _confirmed, decide_step
-from cgx_checks.maths.decider import SymbolicDecider
-from cgx_checks.maths.decision import passed
-from cgx_checks.maths.numeric import compare_at, numeric_points
-from cgx_checks.maths.structure import parse_step
+from cgx_checks.maths.read.step import parse_step
+from cgx_checks.maths.worker.build import build_step
+from cgx_checks.maths.worker.certify import bounded_value, certificate
+from cgx_checks.maths.worker.comparison import compare_at
+from cgx_checks.maths.worker.decide import _confirmed, decide_step
+from cgx_checks.maths.worker.decision import passed
 
 DIFFUSION: dict[str, Any] = {
     "symbols": {"r": ["positive"], "D": ["positive"], "t": ["positive"], "s": ["positive"]},

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cgx_checks.maths.caller.decider import SymbolicDecider
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decider import SymbolicDecider
 from cgx_core.codes import Code
 
 # About 2 s of CPU time here; deciding it needs sympy's integration (no cache can answer it in a new worker).
@@ -80,7 +80,7 @@ def test_a_decision_near_its_budget_is_the_same_on_a_saturated_machine_as_on_an_
 PARENT = textwrap.dedent(
     """
     import sys
-    from cgx_checks.maths.decider import SymbolicDecider
+    from cgx_checks.maths.caller.decider import SymbolicDecider
 
     if __name__ == "__main__":
         decider = SymbolicDecider(budget=600)
@@ -118,12 +118,13 @@ def test_a_worker_dies_within_a_second_of_its_parent_killed_mid_step(tmp_path: P
 STUCK = textwrap.dedent(
     """
     import hashlib, signal
-    from cgx_checks.maths import tasks, worker
+    from cgx_checks.maths.caller import worker_process
+    from cgx_checks.maths.worker import tasks
 
-    signal.signal(signal.SIGPROF, worker._out_of_cpu)  # as the worker's loop does
+    signal.signal(signal.SIGPROF, worker_process._out_of_cpu)  # as the worker's loop does
     # Minutes inside one C call that checks no signal (big-integer arithmetic does: it is interrupted).
     tasks.TASKS["stuck"] = lambda payload: hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10**9).hex()
-    print(worker._answer("stuck", None, 0.5))
+    print(worker_process._answer("stuck", None, 0.5))
     """
 )
 
@@ -139,10 +140,10 @@ def test_a_task_stuck_in_c_code_is_ended_by_the_cpu_time_rlimit() -> None:
 IMPORTS = textwrap.dedent(
     """
     import json, sys
-    from cgx_checks.maths.decider import SymbolicDecider
-    from cgx_checks.maths.latex import latex_parser
-    from cgx_checks.maths.parse import side_parser
-    from cgx_checks.maths.structure import parse_step
+    from cgx_checks.maths.caller.decider import SymbolicDecider
+    from cgx_checks.maths.read.latex import latex_parser
+    from cgx_checks.maths.read.parse import side_parser
+    from cgx_checks.maths.read.step import parse_step
     from cgx_checks.rederive_maths import SCHEMA
 
     if __name__ == "__main__":
@@ -185,14 +186,14 @@ def test_the_callers_process_never_imports_sympy_and_the_grammars_are_built_once
 def test_a_worker_starved_past_its_wall_clock_backstop_decides_nothing_and_the_call_is_refused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from cgx_checks.maths import worker
+    from cgx_checks.maths.caller import worker_process
     from support import EXAMPLE_RECORDS, call, start_example
 
     run = tmp_path / "run"
     start_example(run)
     assert call(run, "classify", records=EXAMPLE_RECORDS)["refused"] == []
     before = (run / "calls.jsonl").read_bytes()
-    worker.shared_worker().start()
+    worker_process.shared_worker().start()
     # The worker says nothing within the backstop, as one the machine starves of CPU would.
     monkeypatch.setattr(Connection, "poll", lambda self, timeout=0.0: False)
     proposal = {"type": "rederive-maths", "target": "s-08", "symbols": {"x": ["real"]}, "lhs": "x + x", "rhs": "2*x"}

@@ -9,7 +9,7 @@ Abramowitz-Stegun or Gradshteyn-Ryzhik equation each comes from). `false.txt` is
 which tries each identity's mutants in a fixed order (`mutants`: a sign flipped, a numeral or exponent
 moved by one, a limit of integration moved, one symbol put for another) and keeps the first that is
 *certified* false: at one of the points rederive-maths-numeric draws for it, its two sides, each
-evaluated apart with an error bound (`cgx_checks.maths.certify`), differ by more than the bounds allow.
+evaluated apart with an error bound (`cgx_checks.maths.worker.certify`), differ by more than the bounds allow.
 A mutant no certificate shows false (a distribution is 0 at every point; some mutants are still true) is
 left out. The test suite checks that every stored mutant is a mutant of its source line, and the
 check's verdicts on both sets: 0 failures on the true, 0 passes on the false.
@@ -186,9 +186,9 @@ def certified_false(identity: Identity, worker: Any) -> bool:
     maths worker (`certify` task) within `CERTIFY_BUDGET` seconds of CPU time and its memory limit."""
     import json
 
-    from cgx_checks.maths.numeric import numeric_points
-    from cgx_checks.maths.structure import parse_step
-    from cgx_checks.maths.worker import Finished
+    from cgx_checks.maths.caller.numeric import numeric_points
+    from cgx_checks.maths.caller.worker_process import Finished
+    from cgx_checks.maths.read.step import parse_step
     from cgx_core.errors import CgxError
 
     try:
@@ -202,7 +202,7 @@ def certified_false(identity: Identity, worker: Any) -> bool:
 
 def generate(identities: list[Identity]) -> list[Identity]:
     """The false set: each identity's first mutant that is certified false (none for some)."""
-    from cgx_checks.maths.worker import MathsWorker
+    from cgx_checks.maths.caller.worker_process import MathsWorker
 
     found = []
     worker = MathsWorker()
@@ -235,7 +235,7 @@ def verdict(identity: Identity, decider: Any) -> tuple[Verdict, str]:
     its CPU-time budget, then, when it errs, rederive-maths-numeric within its own; with the deciding
     check's detail."""
     from cgx_checks.maths.limits import DECIDE_BUDGET
-    from cgx_checks.maths.structure import parse_step
+    from cgx_checks.maths.read.step import parse_step
     from cgx_checks.rederive_maths import budget_of
     from cgx_core.errors import CgxError
 

@@ -1,9 +1,9 @@
 """The fixed vocabulary of maths expressions: assumptions, constants, functions, operators and relations.
 
 Kept apart from sympy (and from lark) so that checking an expression's names costs nothing and the
-published proposal schema reads it without importing either: `build` maps each name to its sympy object,
-and a test checks that every name here builds and every name the builder knows is here. Everything an
-encoding may write is listed in this module, so the schema, the documentation and the error messages read
+published proposal schema reads it without importing either: `worker.build` maps each name to its sympy
+object, and a test checks that every name here builds and every name the builder knows is here. Everything
+an encoding may write is listed in this module, so the schema, the documentation and the error messages read
 one list and cannot drift from what the grammar accepts.
 """
 

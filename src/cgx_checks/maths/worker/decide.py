@@ -1,4 +1,4 @@
-"""rederive-maths: decide a maths step with sympy, in the worker process (see `decider` for the caller's side).
+"""rederive-maths: decide a maths step with sympy, in the worker process (see `caller.decider` for the caller's side).
 
 The step passes when sympy reduces lhs - rhs to 0. It fails only on a proof that lhs - rhs is not
 identically 0 over the symbols' domains: either it reduces to a nonzero constant, or at an exact point of
@@ -36,15 +36,14 @@ from typing import Any, Final
 
 import sympy
 
-from cgx_checks.maths.build import (
-    CALCULUS,
-    BuiltStep,
-    at_point,
-    build_step,
-)
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.conditions import decide_condition
-from cgx_checks.maths.decision import (
+from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.read.points import witness_points
+from cgx_checks.maths.read.shape import free_names
+from cgx_checks.maths.read.step import ParsedStep, expandable, parse_step
+from cgx_checks.maths.worker.build import CALCULUS, BuiltStep, at_point, build_step, substitution
+from cgx_checks.maths.worker.conditions import decide_condition
+from cgx_checks.maths.worker.decision import (
     attempt,
     built_or_error,
     certified_failure,
@@ -53,12 +52,8 @@ from cgx_checks.maths.decision import (
     exact_failure,
     passed,
     short,
-    substitution,
 )
-from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.points import witness_points
-from cgx_checks.maths.rounding import decide_reported
-from cgx_checks.maths.structure import ParsedStep, expandable, free_names, parse_step
+from cgx_checks.maths.worker.rounding import decide_reported
 
 
 def symbolic_decision(payload: object) -> str:

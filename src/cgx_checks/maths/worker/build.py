@@ -1,6 +1,6 @@
 """Build the sympy objects of a parsed maths step, straight from our tree (never `sympify`/`parse_expr`).
 
-Only a step that passed `structure.parse_step` is built, so every power, numeral and product is already
+Only a step that passed `read.step.parse_step` is built, so every power, numeral and product is already
 known to be within the caps. sympy still evaluates as it builds (`(2*x)**3` is `8*x**3`; `re((x+I)**300)`
 expands), which no structural cap bounds tightly: building runs in the worker process, under its budget,
 except in tests. Every name of the vocabulary maps to its sympy object here, and a test checks that the
@@ -16,9 +16,10 @@ import attrs
 import sympy
 from sympy.core.function import AppliedUndef
 
-from cgx_checks.maths.encoding import canonical_assumptions, sympy_assumptions
-from cgx_checks.maths.structure import ParsedStep
-from cgx_checks.maths.tree import (
+from cgx_checks.maths.read.encoding import canonical_assumptions, sympy_assumptions
+from cgx_checks.maths.read.points import Value
+from cgx_checks.maths.read.step import ParsedStep
+from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
     Comparison,
@@ -31,7 +32,7 @@ from cgx_checks.maths.tree import (
     Product,
     Sum,
 )
-from cgx_checks.maths.vocabulary import resolve_function
+from cgx_checks.maths.read.vocabulary import resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -113,7 +114,7 @@ FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
     "Eq": sympy.Eq,
     "Ne": sympy.Ne,
 }
-"""The sympy object of each function of `vocabulary.FUNCTIONS` but the calculus ones, built below."""
+"""The sympy object of each function of `read.vocabulary.FUNCTIONS` but the calculus ones, built below."""
 
 CALCULUS: Final = (sympy.Integral, sympy.Derivative, sympy.Limit, sympy.Sum, sympy.Product, sympy.Subs)
 """The unevaluated calculus objects: a value holding one is not an exact number."""
@@ -257,6 +258,15 @@ def free_symbols(*expressions: Any) -> set[sympy.Symbol]:
     for expression in expressions:
         found |= {symbol for symbol in expression.free_symbols if isinstance(symbol, sympy.Symbol)}
     return found
+
+
+def substitution(built: BuiltStep, point: Mapping[str, Value]) -> dict[sympy.Basic, Any]:
+    """A point as sympy's substitution: each symbol of the built step to its exact value there."""
+    return {
+        built.symbols[name]: sympy.Rational(real.numerator, real.denominator)
+        + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
+        for name, (real, imaginary) in point.items()
+    }
 
 
 def substitute(expression: Any, substitution: Mapping[sympy.Basic, sympy.Basic]) -> Any:

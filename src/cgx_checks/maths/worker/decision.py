@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import Any, Final
 
 import sympy
 
-from cgx_checks.maths.build import BuiltStep, at_point, build_step, inexact, undefined
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.encoding import Encoding
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
-from cgx_checks.maths.points import Value, ValueJson, point_json
-from cgx_checks.maths.structure import ParsedStep
+from cgx_checks.maths.read.encoding import Encoding
+from cgx_checks.maths.read.points import Value, ValueJson, point_json
+from cgx_checks.maths.read.step import ParsedStep
+from cgx_checks.maths.worker.build import BuiltStep, at_point, build_step, inexact, substitution, undefined
+from cgx_checks.maths.worker.certify import certificate
 
 WITNESS_DIGITS: Final = 30
 """Significant digits `evalf(strict=True)` must certify to call a value at a witness nonzero."""
@@ -85,14 +85,6 @@ def number_text(value: Any) -> str:
     return str(sympy.N(value, SHOWN_DIGITS))
 
 
-def substitution(built: BuiltStep, point: Mapping[str, tuple[Fraction, Fraction]]) -> dict[sympy.Basic, Any]:
-    return {
-        built.symbols[name]: sympy.Rational(real.numerator, real.denominator)
-        + sympy.I * sympy.Rational(imaginary.numerator, imaginary.denominator)
-        for name, (real, imaginary) in point.items()
-    }
-
-
 def witness_failed(
     point: Mapping[str, Value],
     encoding: Encoding,
@@ -122,8 +114,6 @@ def certified_failure(
 ) -> MathsOutcome | None:
     """The failure at a point, when each side as written, evaluated apart with its error bound (see
     `certify`), differs from the other there by more than the bounds allow; else None."""
-    from cgx_checks.maths.certify import certificate
-
     found = certificate(written.lhs, written.rhs, substitution(written, point))
     if found is None:
         return None

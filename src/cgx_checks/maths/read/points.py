@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final
 
-from cgx_checks.maths.encoding import Domain, Encoding
+from cgx_checks.maths.read.encoding import Domain, Encoding
 
 type Value = tuple[Fraction, Fraction]
 """A value: its real and imaginary parts, exact."""

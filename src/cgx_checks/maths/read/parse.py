@@ -17,8 +17,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from cgx_checks.grammar import check_nesting, terminal_text
 from cgx_checks.maths.limits import MAX_DEPTH, MAX_NESTING, MAX_NUMERAL_EXPONENT, MAX_SIDE_CHARS
-from cgx_checks.maths.names import identifier_name
-from cgx_checks.maths.tree import (
+from cgx_checks.maths.read.names import identifier_name
+from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
     Comparison,
@@ -32,7 +32,7 @@ from cgx_checks.maths.tree import (
     Sum,
     column_of,
 )
-from cgx_checks.maths.vocabulary import PERCENT
+from cgx_checks.maths.read.vocabulary import PERCENT
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import read_token
@@ -80,7 +80,7 @@ def parse_side(text: str, side: str = "expression") -> Node:
 def side_parser() -> Lark:
     """The LALR parser of `maths.lark`, built once; its `parse` returns a `tree.Node`."""
     return Lark.open_from_package(
-        "cgx_checks.maths",
+        "cgx_checks.maths.read",
         "maths.lark",
         start="comparison",
         parser="lalr",

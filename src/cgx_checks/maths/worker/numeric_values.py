@@ -1,5 +1,5 @@
 """The numbers rederive-maths-numeric compares: each side at a point, to 50 digits (sympy and mpmath; the
-worker runs this, never the caller's process). See `numeric` for the rules this implements."""
+worker runs this, never the caller's process). See `numeric_rules` for the rules this implements."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ import sympy
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
-from cgx_checks.maths.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
-from cgx_checks.maths.certify import Certificate, certificate, hold_calculus
-from cgx_checks.maths.numeric import (
+from cgx_checks.maths.numeric_rules import (
     EVALUATION_DIGITS,
     RELATIVE_TOLERANCE,
     SHOWN_DIGITS,
     ZERO_FLOOR,
     function_coefficients,
 )
-from cgx_checks.maths.points import Value
-from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
+from cgx_checks.maths.read.points import Value
+from cgx_checks.maths.read.step import ParsedStep, half_unit, reported_numeral
+from cgx_checks.maths.worker.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
+from cgx_checks.maths.worker.certify import Certificate, certificate, hold_calculus
 
 _LIMIT_AGREEMENT: Final = "1e-20"
 _MIN_BITS: Final = 64

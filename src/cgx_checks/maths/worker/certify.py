@@ -24,6 +24,7 @@ is compared by its digits, never as two denormal doubles.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -32,7 +33,8 @@ import mpmath  # type: ignore[import-untyped]
 import sympy
 from sympy.core.function import AppliedUndef
 
-from cgx_checks.maths.build import CALCULUS, substitute, undefined
+from cgx_checks.maths.read.points import value_from_json
+from cgx_checks.maths.worker.build import CALCULUS, build_step, substitute, substitution, undefined
 
 CERTIFY_DIGITS: Final = 30
 """Significant digits each side is evaluated to for a certificate."""
@@ -106,12 +108,6 @@ def certificate(lhs: Any, rhs: Any, substitution: Mapping[sympy.Basic, Any]) -> 
 def certify_task(payload: object) -> str:
     """The worker's `certify` task: a parsed step and points in, the index of the first point where a
     certificate shows its sides differ (or None) out, as JSON (the corpus shows its mutants false so)."""
-    import json
-
-    from cgx_checks.maths.build import build_step
-    from cgx_checks.maths.decision import substitution
-    from cgx_checks.maths.points import value_from_json
-
     assert isinstance(payload, tuple)
     step, points = payload
     written = build_step(step, evaluate=False)

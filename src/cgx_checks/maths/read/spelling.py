@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from cgx_checks.maths.points import exact_text
-from cgx_checks.maths.tree import (
+from cgx_checks.maths.read.points import exact_text
+from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
     Comparison,

@@ -11,17 +11,18 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from cgx_checks.maths.certify import certify_task
-from cgx_checks.maths.decide import symbolic_decision
-from cgx_checks.maths.numeric import evaluate_points
-from cgx_checks.maths.observation import key_task
+from cgx_checks.maths.worker.certify import certify_task
+from cgx_checks.maths.worker.comparison import evaluate_points
+from cgx_checks.maths.worker.decide import symbolic_decision
+from cgx_checks.maths.worker.observation import key_task
 
 
 def loaded(payload: object) -> str:
     """The worker's `loaded` task, for tests: how many grammars it has built (none: it gets parsed steps)
     and whether it imported sympy."""
     built = 0
-    for module, function in (("cgx_checks.maths.parse", "side_parser"), ("cgx_checks.maths.latex", "latex_parser")):
+    parsers = (("cgx_checks.maths.read.parse", "side_parser"), ("cgx_checks.maths.read.latex", "latex_parser"))
+    for module, function in parsers:
         if module in sys.modules:
             built += getattr(sys.modules[module], function).cache_info().currsize
     return json.dumps({"grammars": built, "sympy": "sympy" in sys.modules}, sort_keys=True)

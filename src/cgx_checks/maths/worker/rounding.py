@@ -9,9 +9,9 @@ from typing import Any
 import sympy
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decision import SHOWN_DIGITS, WITNESS_DIGITS, built_or_error, errored, passed
 from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.structure import ParsedStep, half_unit, reported_numeral
+from cgx_checks.maths.read.step import ParsedStep, half_unit, reported_numeral
+from cgx_checks.maths.worker.decision import SHOWN_DIGITS, WITNESS_DIGITS, built_or_error, errored, passed
 
 
 def decide_reported(step: ParsedStep) -> MathsOutcome:

@@ -214,7 +214,7 @@ def parse_latex(text: str, where: str = "latex") -> tuple[LStatement, ...]:
 def latex_parser() -> Lark:
     """The LALR parser of `latex.lark`, built once; its `parse` returns a tuple of `LStatement`."""
     return Lark.open_from_package(
-        "cgx_checks.maths",
+        "cgx_checks.maths.read",
         "latex.lark",
         start="statements",
         parser="lalr",

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from cgx_checks.maths.encoding import READINGS
-from cgx_checks.maths.vocabulary import (
+from cgx_checks.maths.read.encoding import READINGS
+from cgx_checks.maths.read.vocabulary import (
     ASSUMPTIONS,
     CALCULUS_FORMS,
     CONSTANTS,

@@ -23,8 +23,8 @@ from typing import Any, Final, Literal
 import attrs
 
 from cgx_checks.maths.limits import MAX_FUNCTIONS, MAX_LATEX_CHARS, MAX_NAME_CHARS, MAX_SIDE_CHARS, MAX_SYMBOLS
-from cgx_checks.maths.names import identifier_name
-from cgx_checks.maths.vocabulary import ALIAS_TARGETS, ASSUMPTIONS, CONSTANTS, RESERVED, resolve_function
+from cgx_checks.maths.read.names import identifier_name
+from cgx_checks.maths.read.vocabulary import ALIAS_TARGETS, ASSUMPTIONS, CONSTANTS, RESERVED, resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -198,7 +198,7 @@ def _sympy_name(spelling: object, path: str) -> str:
         raise _invalid(path, f"a name is text of 1 to {MAX_NAME_CHARS} characters")
     name = identifier_name(spelling)
     if name is None and ("\\" in spelling or "{" in spelling):
-        from cgx_checks.maths.latex_read import name_of
+        from cgx_checks.maths.read.latex_read import name_of
 
         name = name_of(spelling)
     if name is None:

@@ -32,7 +32,8 @@ import attrs
 
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.latex import (
+from cgx_checks.maths.limits import MAX_DEPTH
+from cgx_checks.maths.read.latex import (
     LAccent,
     LArg,
     LAtom,
@@ -49,10 +50,9 @@ from cgx_checks.maths.latex import (
     LTerm,
     parse_latex,
 )
-from cgx_checks.maths.limits import MAX_DEPTH
-from cgx_checks.maths.names import ACCENTS, GREEK, LATEX_LETTERS, PLAIN_FONTS, compose
-from cgx_checks.maths.parse import numeral_value
-from cgx_checks.maths.tree import (
+from cgx_checks.maths.read.names import ACCENTS, GREEK, LATEX_LETTERS, PLAIN_FONTS, compose
+from cgx_checks.maths.read.parse import numeral_value
+from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
     Comparison,
@@ -64,8 +64,9 @@ from cgx_checks.maths.tree import (
     Power,
     Product,
     Sum,
+    column_of,
 )
-from cgx_checks.maths.vocabulary import CONSTANTS, FUNCTIONS, resolve_function
+from cgx_checks.maths.read.vocabulary import CONSTANTS, FUNCTIONS, resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -171,8 +172,6 @@ def condition_of(chains: Sequence[Chain], column: int) -> Node:
 
 
 def _comparison(parts: tuple[Node, ...], relations: tuple[str, ...]) -> Comparison:
-    from cgx_checks.maths.tree import column_of
-
     return Comparison(parts, relations, column_of(parts[0]), 1 + max(node.depth for node in parts))
 
 

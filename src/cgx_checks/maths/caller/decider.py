@@ -1,8 +1,9 @@
 """The caller's side of rederive-maths: steps sent to the maths worker, outcomes read back.
 
 Nothing here imports sympy or mpmath: the caller (the CLI, the MCP server, verify) parses a proposal with
-lark and sends the parsed step to the worker process (`worker`), which alone imports sympy, decides the
-step (`decide`), computes its observation key (`observation`) or its numeric comparison (`numeric`).
+lark and sends the parsed step to the worker process (`worker_process`), which alone imports sympy, decides
+the step (`worker.decide`), computes its observation key (`worker.observation`) or its numeric comparison
+(`worker.comparison`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import threading
 from collections.abc import Iterable
 from typing import Final, Self
 
+from cgx_checks.maths.caller.numeric import NumericOutcome, numeric_check
+from cgx_checks.maths.caller.worker_process import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.limits import DECIDE_BUDGET
-from cgx_checks.maths.numeric import NumericOutcome, numeric_check
 from cgx_checks.maths.outcome import MathsOutcome, error_outcome
-from cgx_checks.maths.structure import parse_step
-from cgx_checks.maths.worker import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
+from cgx_checks.maths.read.step import parse_step
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -60,7 +61,7 @@ class SymbolicDecider:
         return error_outcome(MathsCode.SYMBOLIC_TIMEOUT, detail)
 
     def observation_key(self, encoding: object, equations: Iterable[str] = (), *, budget: float | None = None) -> str:
-        """The step's observation key (see `observation`), computed in the worker."""
+        """The step's observation key (see `worker.observation`), computed in the worker."""
         step = parse_step(encoding)
         spent = self.budget if budget is None else budget
         reply = self.worker.run("key", (step, tuple(equations)), spent)

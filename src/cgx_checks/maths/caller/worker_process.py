@@ -3,7 +3,7 @@
 sympy cannot be interrupted reliably from outside: `simplify` ran for minutes on sympy issue 21787's
 expression. So every task that builds or transforms sympy objects runs in the budgeted worker process
 (see `cgx_core.base.budget_worker` for the CPU-time, memory and parent-death bounds), serving the tasks of
-`cgx_checks.maths.tasks`. Each task starts from sympy's empty cache (the task module's `before_task`), so
+`cgx_checks.maths.worker.tasks`. Each task starts from sympy's empty cache (the task module's `before_task`), so
 its cost does not depend on the tasks before it either, and a replay decides as the live call did.
 
 The task's payload crosses the pipe pickled (the parent's own parsed step: the worker never parses, so
@@ -29,7 +29,7 @@ from cgx_core.base.budget_worker import (
 
 __all__ = ["DEFAULT_MEMORY_BYTES", "Finished", "MathsWorker", "OutOfBudget", "Reply", "shared_worker"]
 
-TASKS_MODULE: Final = "cgx_checks.maths.tasks"
+TASKS_MODULE: Final = "cgx_checks.maths.worker.tasks"
 
 type Reply = Finished | OutOfBudget
 
@@ -41,7 +41,7 @@ class MathsWorker(BudgetedWorker):
         super().__init__(TASKS_MODULE, name="maths worker", memory_bytes=memory_bytes)
 
     def run(self, task: str, payload: Any, budget: float, answer: Any = None) -> Reply:
-        """Run a task (a name of `tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
+        """Run a task (a name of `worker.tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
 
         A cancel of the running call kills the worker at once (`stopping`) rather than waiting for the
         task's budget: the call then stops here with `Cancelled`, so it releases the run's lock before the

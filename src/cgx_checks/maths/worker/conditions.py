@@ -9,21 +9,21 @@ from typing import Any
 
 import sympy
 
-from cgx_checks.maths.build import BuiltStep, free_symbols, substitute
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.decision import (
+from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.read.points import condition_points
+from cgx_checks.maths.read.shape import free_names
+from cgx_checks.maths.read.step import ParsedStep
+from cgx_checks.maths.worker.build import BuiltStep, free_symbols, substitute, substitution
+from cgx_checks.maths.worker.decision import (
     attempt,
     built_or_error,
     errored,
     number_text,
     passed,
     short,
-    substitution,
     witness_failed,
 )
-from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.points import condition_points
-from cgx_checks.maths.structure import ParsedStep, free_names
 
 
 def decide_condition(step: ParsedStep) -> MathsOutcome:
