@@ -73,6 +73,16 @@ def test_a_count_never_cancels_against_another_count_or_a_unit(expression: str, 
     assert raised.value.code == "unit-incompatible", raised.value.message
 
 
+def test_a_count_the_text_does_not_write_is_refused() -> None:
+    """The agent cannot give a plain number of the text a count to make a result's unit come out right."""
+    with pytest.raises(CgxError, match="gives units the text does not write") as raised:
+        recompute("120 C / 4 h", "30 C/h", ["We counted 120 in 4 h, that is 30 C per hour."], counts=COUNTS)
+    assert raised.value.code == "operand-not-in-text"
+    with pytest.raises(CgxError, match="result 30 with the unit C/h is not written") as raised:
+        recompute("120 C / 4 h", "30 C/h", ["We counted 120 C in 4 h, that is 30 per hour."], counts=COUNTS)
+    assert raised.value.code == "operand-not-in-text"
+
+
 def test_without_a_declaration_c_is_no_unit_and_the_refusal_says_where_to_declare_it() -> None:
     with pytest.raises(CgxError, match=r"\[counts\] table") as raised:
         recompute("120 C / 4 h", "30 C/h", TEXTS)
