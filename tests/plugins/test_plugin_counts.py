@@ -41,9 +41,7 @@ def cgx_register_check_types(register):
     register(CountUnit())
 '''
 
-CHECK = (
-    '[checks.count-unit]\ntargets = ["result"]\nsensitivity = "beta:19,1"\nfalse_pass = "beta:1,9"\nmodels = []\n'
-)
+CHECK = '[checks.count-unit]\ntargets = ["result"]\nsensitivity = "beta:19,1"\nfalse_pass = "beta:1,9"\nmodels = []\n'
 PAPER = "\\documentclass{article}\n\\begin{document}\nWe counted 120 C in 4 h.\n\\end{document}\n"
 TABLE = '[rubric]\nname = "cgx-testing"\nversion = "1"\n\n[counts]\nunits = ["C", ["cell", "cells"]]\n'
 

@@ -14,10 +14,10 @@ compared with the relation the text writes before the result (`cgx_core.numbers.
 
 With units, each numeral is converted to the base units exactly (pint, `units.py`) and the value is
 compared in the reported unit. A counting unit the rubric declares (`counts`, "120 C") is read in the texts,
-the expression and the result alike, and is a dimension of its own (`units.py`). A value that is irrational (pi, sqrt(2), ln) is enclosed in exact rational
-bounds and decided at the lowest precision of `interval.PRECISIONS` that decides it; that precision is
-recorded. An expression that is only the reported numeral (`30` against `30`) recomputes nothing and is
-refused (`expression-is-result`).
+the expression and the result alike, and is a dimension of its own (`units.py`). A value that is irrational
+(pi, sqrt(2), ln) is enclosed in exact rational bounds and decided at the lowest precision of
+`interval.PRECISIONS` that decides it; that precision is recorded. An expression that is only the reported
+numeral (`30` against `30`) recomputes nothing and is refused (`expression-is-result`).
 
 Every problem of a proposal is named at once (`ProposalProblems`). The same inputs give the same
 `Recomputation` and the same JSON, byte for byte, on every machine, which is what lets `verify` run the
