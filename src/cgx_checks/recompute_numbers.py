@@ -23,6 +23,7 @@ from cgx_core.plugin_api import (
     ProposingTool,
     Refusal,
     RunView,
+    counting,
     define_codes,
     hookimpl,
 )
@@ -187,6 +188,7 @@ class RecomputeNumbers(CheckTypeBase):
             columns=[text for node_id in cites if (text := _row_text(run, node_id)) is not None],
             items=_item_counts(run, cites) if "items(" in expression else None,
             cols=table_column_counts(run, cites) if "cols(" in expression else None,
+            counts=run.count_units(),
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
@@ -215,6 +217,11 @@ class RecomputeNumbers(CheckTypeBase):
             inputs["hedge"] = checked.hedge
             inputs["tolerance"] = _fraction(checked.tolerance)
         inputs.update(counts_json(checked.counts))
+        # The counting units the texts, expression and result were read with (only a run that declares some
+        # records them, so every other record is as it was): rerun reads the same way, and verify sees a change.
+        count_units = dict(sorted(run.count_units().items()))
+        if count_units:
+            inputs[COUNT_UNITS] = count_units
         # The recomputation is the memo: observation_key and run of this call reuse it (one evaluation).
         return Prepared(target, inputs, memo=checked)
 
@@ -226,7 +233,8 @@ class RecomputeNumbers(CheckTypeBase):
 
         result = str(inputs.get("result", ""))
         try:
-            numeral, unit = read_quantity(result)
+            with counting(recorded_count_units(inputs)):
+                numeral, unit = read_quantity(result)
         except CgxError:
             return " ".join(result.split()).casefold()
         return numeral.written if unit is None else f"{numeral.written} {unit.text}"
@@ -248,6 +256,7 @@ class RecomputeNumbers(CheckTypeBase):
             inputs.get("rows"),
             inputs.get("items"),
             inputs.get("cols"),
+            recorded_count_units(inputs),
         )
         return observation_key(decided)
 
@@ -260,6 +269,14 @@ class RecomputeNumbers(CheckTypeBase):
         return self._outcome(inputs, run)
 
     def _outcome(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
+        declared = dict(sorted(run.count_units().items()))
+        if inputs.get(COUNT_UNITS, {}) != declared:
+            return Outcome(
+                "error",
+                f"the record reads with the counting units {inputs.get(COUNT_UNITS, {})}, the run's table declares "
+                f"{declared}",
+                code="tampered",
+            )
         try:
             checked = self._recompute(inputs, run)
         except CgxError as error:
@@ -292,6 +309,19 @@ def _outcome_of(checked: Any) -> Outcome:
         name, _, version = checked.library.partition(" ")
         libraries[name] = version
     return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
+
+
+COUNT_UNITS = "count_units"
+"""The input naming the counting units a check read with (spelling -> count name), when the run declares any."""
+
+
+def recorded_count_units(inputs: Mapping[str, Any]) -> dict[str, str]:
+    """The counting units a record names; nothing when it names none or not as names (`_outcome` then finds
+    that they differ from the run's)."""
+    recorded = inputs.get(COUNT_UNITS)
+    if not isinstance(recorded, Mapping):
+        return {}
+    return {str(key): str(value) for key, value in recorded.items() if isinstance(value, str)}
 
 
 _COUNTED = ("rows", "cols", "items")

@@ -15,7 +15,8 @@ first (and keeps it working), and `API_VERSION` says which version of this surfa
   it may read of the run), `OfflineSource`, and the literal types `Result`, `ProposingTool`, `Mode`;
 - the numeral reader, the same one every built-in check uses: `read_numeral`, `read_quantity`,
   `find_numerals`, `read_text`, `Numeral`, `fraction_text`, and `NumeralError` (what the reader raises: a
-  `CgxError` of its own class since 1.1, so catching it catches nothing else);
+  `CgxError` of its own class since 1.1, so catching it catches nothing else); `counting` (since 1.2): read
+  within `with counting(run.count_units()):` so the counting units the rubric declares ("120 C") are read;
 - codes: a plugin owns its codes (`codes = define_codes({...})` on its check type, each code with its
   meaning); `define_codes` checks them (kebab-case, one line each) when the plugin is imported;
 - call control for long work: `checkpoint`, `progress`, `stopping`, `Cancelled`.
@@ -51,9 +52,10 @@ from cgx_core.numbers import (
     read_quantity,
     read_text,
 )
+from cgx_core.numbers.counts import counting
 from cgx_core.run.call_control import Cancelled, checkpoint, progress, stopping
 
-API_VERSION: Final = (1, 1)
+API_VERSION: Final = (1, 2)
 """The version of this surface: the major number changes only when a deprecated member is removed."""
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "Result",
     "RunView",
     "checkpoint",
+    "counting",
     "define_codes",
     "find_numerals",
     "fraction_text",

@@ -315,6 +315,7 @@ def _describe(error: UnexpectedInput, expression: str) -> str:
             f" ({str(error.token)!r} after a number is no unit the numeral reader knows: write the unit as the text "
             "does with a symbol or word it knows, such as s, min, h, d, m, km, L, Hz, GB, with at most one "
             "qualifier word before it, as in 10 GPU hours (docs/numbers.md lists them), or an operator between a "
-            "number and a name, as in 2 * pi)"
+            "number and a name, as in 2 * pi; a count such as 120 C or 30 cells is read only when the rubric's "
+            "author declares it in the [counts] table of <rubric>.tolerances.toml)"
         )
     return f"the expression does not parse: unexpected {found}{accepted}. {_ACCEPTED}"

@@ -13,10 +13,11 @@ compared with the relation the text writes before the result (`cgx_core.numbers.
   tolerance the run's tolerance table declares for that phrase (the rubric author's, never the agent's).
 
 With units, each numeral is converted to the base units exactly (pint, `units.py`) and the value is
-compared in the reported unit. A value that is irrational (pi, sqrt(2), ln) is enclosed in exact rational
-bounds and decided at the lowest precision of `interval.PRECISIONS` that decides it; that precision is
-recorded. An expression that is only the reported numeral (`30` against `30`) recomputes nothing and is
-refused (`expression-is-result`).
+compared in the reported unit. A counting unit the rubric declares (`counts`, "120 C") is read in the texts,
+the expression and the result alike, and is a dimension of its own (`units.py`). A value that is irrational
+(pi, sqrt(2), ln) is enclosed in exact rational bounds and decided at the lowest precision of
+`interval.PRECISIONS` that decides it; that precision is recorded. An expression that is only the reported
+numeral (`30` against `30`) recomputes nothing and is refused (`expression-is-result`).
 
 Every problem of a proposal is named at once (`ProposalProblems`). The same inputs give the same
 `Recomputation` and the same JSON, byte for byte, on every machine, which is what lets `verify` run the
@@ -69,6 +70,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
 from cgx_core.numbers.columns import column_occurrences, unit_unknown
+from cgx_core.numbers.counts import counting
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]
@@ -193,6 +195,7 @@ def recompute(
     columns: Sequence[str] = (),
     items: Mapping[str, int | None] | None = None,
     cols: Mapping[str, int | None] | None = None,
+    counts: Mapping[str, str] | None = None,
 ) -> Recomputation | PredicateCheck:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
@@ -203,7 +206,8 @@ def recompute(
     rows, whose cells are also read with the unit their column header names (`Recall (%): 78.4` is 78.4%);
     `items` the number of items each cited chunk enumerates (None: no enumeration found), for `items(s-N)`;
     `cols` the number of columns of the table of each cited table row (None: ingestion recorded none), for
-    `cols(t-N)`.
+    `cols(t-N)`; `counts` the counting units the rubric declares (spelling -> count name, `counting`): the
+    texts, the expression and the result are all read with them, so "120 C" is 120 of the count C.
 
     A truth-valued expression (a comparison, all, any, within, sorted_desc, sorted_asc, is_<kind>) is a
     predicate: its `result` is the word the text states it with, and it passes when it holds
@@ -216,6 +220,22 @@ def recompute(
     (`ProposalProblems`: `operand-not-in-text`, `relation-not-in-text`, `hedge-undeclared`,
     `unit-missing`, `expression-is-result`, all named at once).
     """
+    with counting(counts or {}):
+        return _recompute(expression, result, texts, relation, tolerances, chunks, rows, columns, items, cols)
+
+
+def _recompute(
+    expression: str,
+    result: str,
+    texts: Sequence[str],
+    relation: str | None,
+    tolerances: Mapping[str, Fraction] | None,
+    chunks: Iterable[Chunk],
+    rows: Mapping[str, int] | None,
+    columns: Sequence[str],
+    items: Mapping[str, int | None] | None,
+    cols: Mapping[str, int | None] | None,
+) -> Recomputation | PredicateCheck:
     if not isinstance(expression, str) or not isinstance(result, str):
         raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
     if relation is not None and relation not in RELATIONS:
@@ -268,9 +288,23 @@ def decide_recorded(
     rows: Mapping[str, int] | None = None,
     items: Mapping[str, int] | None = None,
     cols: Mapping[str, int] | None = None,
+    counts: Mapping[str, str] | None = None,
 ) -> Recomputation | PredicateCheck:
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
-    the texts were checked when the proposal was prepared)."""
+    the texts were checked when the proposal was prepared); `counts` the counting units the record names."""
+    with counting(counts or {}):
+        return _decide_recorded(expression, result, relation, tolerance, rows, items, cols)
+
+
+def _decide_recorded(
+    expression: str,
+    result: str,
+    relation: str,
+    tolerance: Fraction | None,
+    rows: Mapping[str, int] | None,
+    items: Mapping[str, int] | None,
+    cols: Mapping[str, int] | None,
+) -> Recomputation | PredicateCheck:
     tree = parse_expression(expression)
     counts, problems = _counts(tree, {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})})
     if problems:

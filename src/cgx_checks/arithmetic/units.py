@@ -7,6 +7,11 @@ dimension. A quantity is then its value in base units times a dimension; `90 min
 (5400 + 72000) s, and the result is converted to the reported unit exactly. pint counts bits and bytes
 as dimensionless; here they get the dimension `[information]`, so 8 GB never adds to a plain number.
 
+A counting unit the rubric declares (`count:C`, `cgx_core.numbers.counts`) never reaches pint: it is a count,
+factor 1, of its own dimension `[count:C]`, so "120 C / 4 h" is a count per time, "120 C + 4 h" is refused,
+and two different counts (or a count and a unit) never cancel. The dimension is the term's name itself, so
+it needs no registry per run and cannot leak from one run's declaration into another's.
+
 pint is imported only when an expression or a reported result has a unit (its import and registry cost
 about 0.7 s of CPU once per process), and its version is recorded with every check that used it.
 """
@@ -19,6 +24,7 @@ from typing import Any
 
 from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_core.errors import CgxError
+from cgx_core.numbers.counts import is_count_term
 from cgx_core.numbers.units import INFORMATION, Unit
 
 type Dimension = tuple[tuple[str, int], ...]
@@ -43,6 +49,8 @@ def library_version() -> str:
 
 @functools.cache
 def _term(name: str) -> tuple[Fraction, Dimension]:
+    if is_count_term(name):
+        return Fraction(1), ((f"[{name}]", 1),)
     units = registry()
     try:
         quantity = units.Quantity(Fraction(1), name).to_base_units()

@@ -97,6 +97,14 @@ class RunView(Protocol):
         manifest recorded (see `cgx_core.numbers.tolerances`). Raises CgxError `tampered` when it differs."""
         ...
 
+    def count_units(self) -> Mapping[str, str]:
+        """The counting units the rubric's author declares (its tolerances file's `[counts]`, docs/rubrics.md):
+        each spelling as the paper writes it ("C", "cells") -> the name of its count ("C", "cell"). Read
+        numerals with them inside `plugin_api.counting(run.count_units())`, so "120 C" is 120 of the count C,
+        not a number followed by a letter. From the same digest-checked file as `hedge_tolerances` (since
+        API 1.2)."""
+        ...
+
 
 @attrs.frozen
 class Prepared:

@@ -38,6 +38,7 @@ VIEW_QUESTIONS: Final = (
     "source_bytes",
     "offline_source",
     "hedge_tolerances",
+    "count_units",
 )
 MAX_TRACE_CHARS: Final = 8_000
 
@@ -81,6 +82,9 @@ class RemoteRunView:
     def hedge_tolerances(self) -> Mapping[str, Fraction]:
         return ask(("hedge_tolerances",))  # type: ignore[no-any-return]
 
+    def count_units(self) -> Mapping[str, str]:
+        return ask(("count_units",))  # type: ignore[no-any-return]
+
 
 def answer_view(view: Any, question: Any) -> Any:
     """In the parent: answer one question a worker's RunView asks, from the parent's view."""
@@ -92,7 +96,7 @@ def answer_view(view: Any, question: Any) -> Any:
         return [_node(item) for item in value]
     if name == "node" and value is not None:
         return _node(value)
-    if name == "hedge_tolerances":
+    if name in ("hedge_tolerances", "count_units"):
         return dict(value)
     if name == "cited_entries":
         return list(value)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Mode, NodeView
 from cgx_core.ingest.offline_sources import OfflineSource
+from cgx_core.numbers.tolerances import Tolerances
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -33,7 +34,7 @@ class GraphRunView:
         recorded: Any = None,
         sources: Callable[[str], bytes | None] | None = None,
         offline: Sequence[Mapping[str, str]] = (),
-        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
+        tolerances: Callable[[], Tolerances] | None = None,
     ) -> None:
         self._graph = graph
         self._tolerances = tolerances
@@ -96,7 +97,10 @@ class GraphRunView:
         return OfflineSource(url, item["content_type"], data)
 
     def hedge_tolerances(self) -> Mapping[str, Fraction]:
-        return {} if self._tolerances is None else self._tolerances()
+        return {} if self._tolerances is None else self._tolerances().hedges
+
+    def count_units(self) -> Mapping[str, str]:
+        return {} if self._tolerances is None else self._tolerances().counts
 
     def _copy(self, graph: Graph) -> GraphRunView:
         view = copy.copy(self)
@@ -125,7 +129,7 @@ class JsonRunView(GraphRunView):
         root: Path | None = None,
         cited_digests: dict[str, str] | None = None,
         sources: Callable[[str], bytes | None] | None = None,
-        tolerances: Callable[[], Mapping[str, Fraction]] | None = None,
+        tolerances: Callable[[], Tolerances] | None = None,
     ) -> None:
         super().__init__(None, mode, root=root, cited_digests=cited_digests, sources=sources, tolerances=tolerances)
         self._by_id = {node["id"]: node for node in graph["nodes"]}

@@ -392,7 +392,8 @@ def _not_a_unit(text: str, role: str, unread: str) -> NoReturn:
         f"the {role} {text[:60]!r} ends with {words!r}, which the numeral reader does not read as a unit: write "
         "the unit as the text does with a symbol or word it knows (s, min, h, d, day, m, km, g, kg, L, mL, Hz, "
         "GB, %, ...; one qualifier word may stand before it, as in '10 GPU hours'), or the number alone; "
-        "docs/numbers.md lists the units",
+        "docs/numbers.md lists the units (a count such as '120 C' or '30 cells' is a unit only when the rubric "
+        "declares it in the [counts] table of its tolerances file)",
     )
 
 

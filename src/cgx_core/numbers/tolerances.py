@@ -14,17 +14,27 @@ the same author and naming the rubric it belongs to:
     "approximately" = "10%"
     "about" = "5%"
 
+    [counts]                 # counting units: names a numeral may carry as a count (docs/rubrics.md)
+    units = ["C", ["cell", "cells"]]
+
 start_run reads the companion (or, when the rubric has none, the default file shipped with this package,
 `default-tolerances.toml`), refuses it with `tolerances-invalid` naming every problem at once, copies its
 bytes into the run as `tolerances.toml` and records its name and digest in the manifest. Every check
 (live, in replay and in verify) reads that copy, after checking its digest, so a run is always decided by
 exactly the tolerances it started with. A phrase must be one the numeral reader recognises as a hedge
 (`relations.HEDGE_PHRASES`); keys are compared after normalisation (`relations.hedge_key`).
+
+`[counts]` declares the counting units of the paper (`counts.py`): `units` lists them, each a spelling as
+the paper writes it or an array of the spellings of one count (the first names it: "cell" and "cells" are
+one count only when declared together). A spelling is letters only, matched exactly (case included), and
+must not be a number word, a unit the reader already reads (`h`, `days`) or a word never read as a unit
+(`per`): such a declaration would change what a numeral means, not name a count.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from decimal import Decimal
@@ -38,20 +48,29 @@ import attrs
 from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
+from cgx_core.numbers.counts import counting
 from cgx_core.numbers.numeral import fraction_text
 from cgx_core.numbers.relations import HEDGE_PHRASES, hedge_key
+from cgx_core.numbers.units import QUALIFIER_STOP, unit_name
+from cgx_core.numbers.words import WORD_NUMERAL
 
 RUN_FILE: Final = "tolerances.toml"
 COMPANION_SUFFIX: Final = ".tolerances.toml"
 DEFAULT_NAME: Final = "(default)"
 MAX_TOLERANCES_BYTES: Final = 64 * 1024
+MAX_COUNT_NAME: Final = 30
+"""Letters of a counting unit's spelling: the numeral reader reads a unit's name of at most 30 letters."""
+_COUNT_NAME = re.compile(rf"[A-Za-z]{{1,{MAX_COUNT_NAME}}}")
+_SCALE_WORDS = frozenset({"thousand", "million", "billion", "percent", "cent"})
 
 
 @attrs.frozen
 class Tolerances:
-    """Relative tolerances by hedge key (`approximately` -> 1/10)."""
+    """Relative tolerances by hedge key (`approximately` -> 1/10), and the counting units (spelling -> the
+    name of its count: `cells` -> `cell`)."""
 
     hedges: Mapping[str, Fraction]
+    counts: Mapping[str, str] = attrs.field(factory=dict)
 
     def to_json(self) -> dict[str, str]:
         return {phrase: fraction_text(value) for phrase, value in sorted(self.hedges.items())}
@@ -95,9 +114,9 @@ def load_tolerances(data: bytes, name: str, rubric: Mapping[str, str] | None) ->
     except tomllib.TOMLDecodeError as error:
         raise CgxError(Code.TOLERANCES_INVALID, f"{name} is not TOML: {error}") from None
     problems: list[str] = []
-    unknown = sorted(set(document) - {"rubric", "hedges"})
+    unknown = sorted(set(document) - {"rubric", "hedges", "counts"})
     if unknown:
-        problems.append(f"unknown tables or keys {unknown}; the file has [rubric] and [hedges]")
+        problems.append(f"unknown tables or keys {unknown}; the file has [rubric], [hedges] and [counts]")
     if rubric is not None:
         problems.extend(_rubric_problems(document.get("rubric"), rubric))
     hedges: dict[str, Fraction] = {}
@@ -121,9 +140,58 @@ def load_tolerances(data: bytes, name: str, rubric: Mapping[str, str] | None) ->
             )
             continue
         hedges[key] = tolerance
+    counts = _counts(document.get("counts", {}), problems)
     if problems:
         raise CgxError(Code.TOLERANCES_INVALID, f"{name}: " + "; ".join(problems))
-    return Tolerances(hedges)
+    return Tolerances(hedges, counts)
+
+
+def _counts(table: Any, problems: list[str]) -> dict[str, str]:
+    """The counting units of a `[counts]` table (spelling -> count name); each problem is added to `problems`."""
+    if not isinstance(table, dict):
+        problems.append('[counts] must be a table, such as units = ["C", ["cell", "cells"]]')
+        return {}
+    if set(table) - {"units"}:
+        problems.append(f"[counts] has unknown keys {sorted(set(table) - {'units'})}; it has only units")
+    entries = table.get("units", [])
+    if not isinstance(entries, list):
+        problems.append('[counts] units must be an array of names, such as ["C", ["cell", "cells"]]')
+        return {}
+    counts: dict[str, str] = {}
+    for entry in entries:
+        spellings = entry if isinstance(entry, list) else [entry]
+        if not spellings or not all(isinstance(spelling, str) for spelling in spellings):
+            problems.append(
+                f"[counts] units: {entry!r} is neither a name nor a non-empty array of names "
+                "(the spellings of one count)"
+            )
+            continue
+        for spelling in spellings:
+            problem = _spelling_problem(spelling)
+            if problem is None and spelling in counts:
+                problem = f"{spelling!r} is declared twice"
+            if problem is not None:
+                problems.append(f"[counts] units: {problem}")
+                continue
+            counts[spelling] = spellings[0]
+    return counts
+
+
+def _spelling_problem(spelling: str) -> str | None:
+    """Why a counting unit's spelling cannot be declared, or None."""
+    if not spelling.strip():
+        return "a name is empty"
+    if any(character.isdigit() for character in spelling) or WORD_NUMERAL.fullmatch(spelling):
+        return f"{spelling!r} is a number, not the name of a count"
+    if not _COUNT_NAME.fullmatch(spelling):
+        return f"{spelling!r} must be 1 to {MAX_COUNT_NAME} letters A-Z or a-z, as the paper writes it after a numeral"
+    with counting({}):
+        known = unit_name(spelling)
+    if known is not None:
+        return f"{spelling!r} is already read as the unit {known}; a count needs a name no unit has"
+    if spelling.lower() in QUALIFIER_STOP or spelling.lower() in _SCALE_WORDS:
+        return f"{spelling!r} is a word the numeral reader reads as part of the sentence, not as a unit"
+    return None
 
 
 def _rubric_problems(table: Any, identity: Mapping[str, str]) -> list[str]:
@@ -157,12 +225,13 @@ def _tolerance(value: Any) -> Fraction | None:
     return amount if 0 < amount <= 1 else None
 
 
-def run_tolerances(root: Path, manifest: Mapping[str, Any]) -> Callable[[], Mapping[str, Fraction]]:
-    """A loader of a run's hedge tolerances for a RunView: read (once) only when a check asks for them."""
+def run_tolerances(root: Path, manifest: Mapping[str, Any]) -> Callable[[], Tolerances]:
+    """A loader of a run's tolerance table for a RunView (its hedges and counting units): read (once) only
+    when a check asks for it."""
 
     @functools.cache
-    def load() -> Mapping[str, Fraction]:
-        return read_run_tolerances(root, manifest.get("tolerances")).hedges
+    def load() -> Tolerances:
+        return read_run_tolerances(root, manifest.get("tolerances"))
 
     return load
 

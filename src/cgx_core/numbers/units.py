@@ -16,10 +16,15 @@ word after a number is a unit only when it really is one:
   year, metre/meter, gram, hertz, newton, joule, watt, volt, pascal, byte, bit, litre/liter, mole, ampere,
   ohm, kelvin, electronvolt.
 
+A rubric may declare counting units (`[counts]` in its tolerances file: "120 C", "30 cells"); a check reads
+with them through `counts.counting`, and a declared spelling is then a term of its own, `count:C`
+(`counts.py`). Like `d` and `L`, a count standing first needs a space or tie before it (`120 C`, not `120C`).
+
 Temperatures on an offset scale (°C, °F) are not read: they cannot be added or scaled like amounts.
-Terms are joined by `/` (the next term divides), `*`, `·`, `\cdot` or spacing (it multiplies), and take
-an exponent written `^2`, `^{-1}`, `**2` or with superscript digits (`s⁻¹`). In a text, `\mathrm{..}`,
-`\text{..}`, `\rm`, `\mu` and math delimiters around a unit are looked through.
+Terms are joined by `/` or the word `per` (the next term divides: `30 km per hour`), `*`, `·`, `\cdot` or
+spacing (it multiplies), and take an exponent written `^2`, `^{-1}`, `**2` or with superscript digits
+(`s⁻¹`). In a text, `\mathrm{..}`, `\text{..}`, `\rm`, `\mu` and math delimiters around a unit are looked
+through.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Final
 
 import attrs
 
+from cgx_core.numbers.counts import count_term
 from cgx_core.numbers.limits import MAX_UNIT_EXPONENT, MAX_UNIT_TERMS
 from cgx_core.numbers.siunitx import prose_unit
 
@@ -130,7 +136,10 @@ _TERM = re.compile(
     rf"(?:[ \t]*(?:\^|\*\*)[ \t]*(?P<exponent>[-+{_MINUS}]?[0-9]{{1,3}})|(?P<superscript>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]{{1,4}}))?"
 )
 _GAP = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*")
-_SEPARATOR = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*(?P<op>/|\*(?!\*)|\u00b7|\u22c5|\\cdot(?![A-Za-z]))?")
+_SEPARATOR = re.compile(
+    r"(?:[ \t\r\n~]|\\[,;:! ])*(?P<op>/|(?<=[ \t\r\n~])per(?=[ \t\r\n~])|\*(?!\*)|\u00b7|\u22c5|\\cdot(?![A-Za-z]))?"
+)
+_DIVIDES = frozenset({"/", "per"})
 # What is looked through around a unit in a text: wrappers, braces, math delimiters, \mu and \Omega.
 _WRAPPERS = re.compile(r"\\(?:mathrm|textrm|text|mbox|mathsf|mathup|rm|upright)(?![A-Za-z])|[{}$]")
 _MACRO_LETTERS = re.compile(r"\\(?:mu|micro)(?![A-Za-z])\s*|\\(?:Omega|ohm)(?![A-Za-z])")
@@ -169,7 +178,11 @@ def _term_text(name: str, power: int) -> str:
 
 
 def unit_name(token: str) -> str | None:
-    """The pint name of one written unit token (`km`, `hours`, `MHz`), or None when it is not a unit."""
+    """The pint name of one written unit token (`km`, `hours`, `MHz`), or None when it is not a unit; for a
+    counting unit the check declares (`counts.counting`), its count's term (`count:C`)."""
+    counted = count_term(token)
+    if counted is not None:
+        return counted
     found = SYMBOLS.get(token)
     if found is not None and found[1]:
         return found[0]
@@ -229,7 +242,7 @@ def read_unit(text: str, start: int = 0, *, alone: bool = False) -> tuple[Unit, 
         if following is None:
             break
         (name, power), next_end = following
-        terms.append((name, -power if separator["op"] == "/" else power))
+        terms.append((name, -power if separator["op"] in _DIVIDES else power))
         end = next_end
     merged: dict[str, int] = {}
     for name, power in terms:
@@ -242,7 +255,7 @@ def read_unit(text: str, start: int = 0, *, alone: bool = False) -> tuple[Unit, 
 
 def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, int], int] | None:
     match = _TERM.match(text, position)
-    if match is None or (not spaced and match["name"] in SPACED):
+    if match is None or (not spaced and (match["name"] in SPACED or count_term(match["name"]) is not None)):
         return None
     name = unit_name(match["name"])
     if name is None:
