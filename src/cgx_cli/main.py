@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from cgx_cli import result_stream
+from cgx_cli import process_exit, result_stream
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 
@@ -356,4 +356,5 @@ def entry() -> NoReturn:
         status = INTERRUPTED_STATUS
     finally:
         result_stream.flush()
+        process_exit.spare_the_collector()
     raise SystemExit(status)
