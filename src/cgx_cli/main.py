@@ -46,7 +46,7 @@ def _wait_seconds(text: str) -> float:
     return value
 
 
-def _parser(argv: Sequence[str]) -> ArgumentParser:
+def _parser(argv: Sequence[str] = ()) -> ArgumentParser:
     """The parser of `argv`: when it starts with a command's name, a parser of that command alone.
 
     Building the fourteen commands' parsers (gettext looks for a translation of each help heading) was a
