@@ -10,7 +10,7 @@ The reading follows cattrs' strict structuring and `transform_error` exactly (th
 paths, in the same order: a class's fields in their order, then its unknown keys; an array's items in
 theirs), and tests/core/assembler/test_converter_oracle.py holds it to a cattrs converter on generated
 records. It is written out here because a cold `tool classify` imports it: cattrs' import and its code
-generation for the record classes were a quarter of such a call beyond credencegraph's own import. Each
+generation for the record classes were about a seventh of such a call beyond credencegraph's own import. Each
 record class's reading is built from its attrs fields the first time it is needed, so a tool pays only for
 the classes it reads.
 """
