@@ -50,9 +50,10 @@ def _parser(argv: Sequence[str] = ()) -> ArgumentParser:
     """The parser of `argv`: when it starts with a command's name, a parser of that command alone.
 
     Building the fourteen commands' parsers (gettext looks for a translation of each help heading) cost a
-    cold `tool` call about 5 ms of CPU, half of its parsing. Everything after a command's name is parsed by that command's
-    parser, so a parser holding only it reads `argv` exactly as the whole one does; without a known name
-    first (`--help`, `--version`, a mistyped command), the whole parser lists and refuses as ever.
+    cold `tool` call about 5 ms of CPU, half of its parsing. Everything after a command's name is parsed by
+    that command's parser, so a parser holding only it reads `argv` exactly as the whole one does; without
+    a known name first (`--help`, `--version`, a mistyped command), the whole parser lists and refuses as
+    ever.
     """
     first = argv[0] if argv else None
     parser, choices = _build(first)
