@@ -23,6 +23,7 @@ print(json.dumps({
     "diagnostics": "credencegraph.diagnostics.claims" in sys.modules,
     "mcp": "mcp" in sys.modules or "anyio" in sys.modules,
     "maths": sorted({name.split(".")[0] for name in sys.modules} & {"sympy", "lark", "pint"}),
+    "refusal-only": sorted({name.split(".")[0] for name in sys.modules} & {"cattrs", "difflib"}),
     "check types": sorted(
         name for name in sys.modules if name.startswith("cgx_checks") or name == "cgx_core.checks.installed"
     ),
@@ -65,6 +66,8 @@ def test_a_cold_classify_imports_no_maths_library_and_no_check_type(tmp_path: Pa
     report = in_one_process(commands(run, ("classify", {"records": EXAMPLE_RECORDS}), ("get_state", {})))
     assert report["statuses"] == [0, 0]
     assert (report["maths"], report["check types"], report["numpy"]) == ([], [], False)
+    # Records are read without cattrs, and difflib serves only a refusal's suggestion (none here).
+    assert report["refusal-only"] == []
 
 
 def test_a_run_checks_loads_the_check_types_the_classify_before_it_did_not(tmp_path: Path) -> None:

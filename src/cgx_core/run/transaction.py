@@ -168,27 +168,31 @@ class Run:
             return self.initial_state()
         cached = _STATES.get(self._key)
         trusted = cached is not None and cached[0] == signature
+        stored: Mapping[str, Any] | None = None
         if cached is not None and trusted:
             state = cached[1]
         else:
             try:
-                state = state_from_json(read_state_json(self.paths.state))
+                data = read_state_json(self.paths.state)
+                state = state_from_json(data)
             except FileNotFoundError:
                 return self.initial_state()
             except CgxError as error:
                 self.set_aside = error.message
                 return self.initial_state()
-        self.set_aside = self._disagreement(state, whole=not trusted)
+            stored = data["graph"]
+        self.set_aside = self._disagreement(state, stored)
         if self.set_aside is not None:
             return self.initial_state()
         if not trusted:
             _STATES[self._key] = (signature, state)
         return state
 
-    def _disagreement(self, state: RunState, *, whole: bool) -> str | None:
+    def _disagreement(self, state: RunState, stored: Mapping[str, Any] | None) -> str | None:
         """Why `state` is not the state after the log's line it names, or None. The line's digest is checked
-        every time; a state.json not read before (`whole`) is also checked against what that line recorded:
-        its sequence number, the digest of the graph it left, and whether it finished the run."""
+        every time; a state.json not read before (`stored`, the graph's JSON as read) is also checked against
+        what that line recorded: its sequence number, the digest of the graph it left, and whether it finished
+        the run."""
         if state.run != self.id:
             return "state.json belongs to another run"
         if state.seq == 0:
@@ -198,16 +202,22 @@ class Run:
             return f"state.json reflects call {state.seq}, which the log no longer holds (lost or deleted)"
         if bytes_digest(raw) != state.last:
             return f"state.json reflects another call {state.seq} than the log's line (one of the two was edited)"
-        if whole:
+        if stored is not None:
             line = log.parse_line(raw)
             if (
                 line is None
                 or line.seq != state.seq
                 or (line.tool == "finish_run") != state.finished
-                or self.graph_digest(state.graph) != line.graph
+                or not self._graph_is(state.graph, stored, line.graph)
             ):
                 return f"state.json is not the state call {state.seq} left (its graph or fields were edited)"
         return None
+
+    def _graph_is(self, graph: Graph, stored: Mapping[str, Any], digest: str) -> bool:
+        """Whether the graph built from `stored` has `digest`: from the JSON as read when it matches (see
+        `GraphDigester.adopt`), else from the graph itself (JSON that differs only in ways the graph does not
+        keep, such as its keys' order, still names the same graph)."""
+        return self._digester.adopt(graph, stored, digest) or self.graph_digest(graph) == digest
 
     def _check_chain(self, state: RunState) -> None:
         """Check the log's whole hash chain up to the line `state` reflects, once per version of the file
