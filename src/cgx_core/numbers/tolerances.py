@@ -58,6 +58,8 @@ RUN_FILE: Final = "tolerances.toml"
 COMPANION_SUFFIX: Final = ".tolerances.toml"
 DEFAULT_NAME: Final = "(default)"
 MAX_TOLERANCES_BYTES: Final = 64 * 1024
+MAX_COUNT_UNITS: Final = 100
+"""Spellings a `[counts]` table may declare: start_run's result lists them for the agent (`count_units`)."""
 MAX_COUNT_NAME: Final = 30
 """Letters of a counting unit's spelling: the numeral reader reads a unit's name of at most 30 letters."""
 _COUNT_NAME = re.compile(rf"[A-Za-z]{{1,{MAX_COUNT_NAME}}}")
@@ -156,6 +158,10 @@ def _counts(table: Any, problems: list[str]) -> dict[str, str]:
     entries = table.get("units", [])
     if not isinstance(entries, list):
         problems.append('[counts] units must be an array of names, such as ["C", ["cell", "cells"]]')
+        return {}
+    declared = sum(len(entry) if isinstance(entry, list) else 1 for entry in entries)
+    if declared > MAX_COUNT_UNITS:
+        problems.append(f"[counts] units declares {declared} spellings; at most {MAX_COUNT_UNITS}")
         return {}
     counts: dict[str, str] = {}
     for entry in entries:

@@ -223,6 +223,11 @@ START_RUN: Final[Json] = _result(
         ),
         "types": _array({"type": "object"}, "The types you may give, with their form fields and edge rules."),
         "hedges": _array(_string(), "The hedge phrases the rubric maps."),
+        "count_units": _array(
+            _array(_string()),
+            'Present when the rubric declares counting units: each count\'s spellings ("120 C" is 120 of the count C '
+            "in this run, to write as the text does: `120 C / 4 h`).",
+        ),
         "premises": _nullable({"type": "object"}),
         "checks": _array(
             {"type": "object"},

@@ -24,7 +24,7 @@ from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.ingest.paper import Ingested, IngestRequest
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.worker import default_budget, ingest_bounded
-from cgx_core.numbers.tolerances import table_for_rubric
+from cgx_core.numbers.tolerances import read_run_tolerances, table_for_rubric
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.call_control import progress
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
@@ -245,4 +245,16 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     run = context.run
     graph = initial_graph(state.graph, run.rubric, run.id)
     result = summary(graph, run.rubric, run.id, fence_token(run.id, context.seq), run.manifest)
+    counts = read_run_tolerances(run.paths.root, run.manifest.get("tolerances")).counts
+    if counts:  # only a run that declares counting units says so: every other start_run result is unchanged
+        result = {**result, "count_units": count_units_view(counts)}
     return Effect(graph=graph, result=result)
+
+
+def count_units_view(counts: Mapping[str, str]) -> list[list[str]]:
+    """The rubric's counting units as the agent writes them: each count's spellings, its name first, so that
+    the agent knows "120 C" is a count in this run (and would be only the number 120 in another)."""
+    spellings: dict[str, list[str]] = {}
+    for spelling, name in counts.items():
+        spellings.setdefault(name, []).append(spelling)
+    return [sorted(names, key=lambda spelling: spelling != name) for name, names in sorted(spellings.items())]

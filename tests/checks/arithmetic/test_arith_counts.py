@@ -113,7 +113,7 @@ TOLERANCES = '[rubric]\nname = "cgx-testing"\nversion = "1"\n\n[hedges]\n"about"
 
 def start(tmp_path: Path, counts: str | None) -> tuple[Path, dict[str, Any]]:
     paper = tmp_path / "paper" / "paper.tex"
-    paper.parent.mkdir()
+    paper.parent.mkdir(parents=True)
     paper.write_text(PAPER, encoding="utf-8")
     rubric = tmp_path / "paper-rubric.toml"
     rubric.write_text(RUBRIC + CHECKS, encoding="utf-8")
@@ -189,6 +189,13 @@ def test_a_record_whose_counts_differ_from_the_runs_table_is_tampered(tmp_path: 
         outcome = RecomputeNumbers().rerun(changed, view)
         assert (outcome.result, outcome.code) == ("error", "tampered"), outcome
         assert "counting units" in outcome.detail
+
+
+def test_start_run_tells_the_agent_the_counts_it_may_write_and_says_nothing_without_them(tmp_path: Path) -> None:
+    _, declared = start(tmp_path / "declared", 'units = ["patients", ["cells", "cell"], "C"]\n')
+    assert declared["count_units"] == [["C"], ["cells", "cell"], ["patients"]]  # each count's name first
+    _, plain = start(tmp_path / "plain", None)
+    assert "error" not in plain and "count_units" not in plain
 
 
 def test_a_run_without_counts_records_none_and_refuses_a_count(tmp_path: Path) -> None:

@@ -118,6 +118,10 @@ def test_a_counts_table_is_read_as_spellings_of_counts() -> None:
         ('units = ["C"]\nnames = ["x"]', ["[counts] has unknown keys ['names']"]),
         ('units = ["colony-forming"]', ["'colony-forming' must be 1 to 30 letters"]),
         (f'units = ["{"x" * 31}"]', ["must be 1 to 30 letters"]),
+        (
+            f"units = [{', '.join(repr('c' + chr(97 + i // 26) + chr(97 + i % 26)) for i in range(101))}]",
+            ["101 spellings; at most 100"],
+        ),
     ],
 )
 def test_a_bad_counts_table_is_refused_with_every_problem(counts: str, problems: list[str]) -> None:
