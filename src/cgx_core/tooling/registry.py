@@ -218,6 +218,10 @@ def call_tool(
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.input_schema())
+        if tool.lists_check_types:
+            from cgx_core.checks.installed import warm_up_proposed
+
+            warm_up_proposed(args)
         with controlled(control):
             payload = dict(_execute(tool, args, wait, by_person))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later
