@@ -129,3 +129,37 @@ print(callable(diagnose))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, "True\n"), done.stderr
+
+
+MATHS_STEP = {
+    "type": "rederive-maths",
+    "target": "s-08",
+    "symbols": {"x": ["real"]},
+    "lhs": "(1 + x)^2",
+    "rhs": "1 + 2*x + x^2",
+}
+
+
+def test_a_run_checks_of_a_maths_step_imports_no_sympy_in_the_calling_process(tmp_path: Path) -> None:
+    """sympy is the maths worker's alone (figure g2): the caller reads the step with lark and sends it over;
+    the check is decided all the same."""
+    run = tmp_path / "run"
+    start_example(run)
+    report = in_one_process(
+        commands(run, ("classify", {"records": EXAMPLE_RECORDS}), ("run_checks", {"proposals": [MATHS_STEP]}))
+    )
+    assert report["statuses"] == [0, 0]
+    assert report["maths"] == ["lark"]  # the step's grammar, in the caller; sympy and pint nowhere here
+    output = json.loads((run / "checks" / "c-001" / "output.json").read_text(encoding="utf-8"))
+    assert (output["result"], output["detail"]) == ("passed", "sympy reduces lhs - rhs to 0 (expand)")
+
+
+def test_listing_and_loading_the_plugins_imports_no_grammar_library(tmp_path: Path) -> None:
+    """`plugins` and `tools` (as the MCP server's start) load every check type, and neither lark (so no
+    grammar is built) nor sympy or pint comes with them: each is imported by the first check that needs it."""
+    report = in_one_process([["plugins"], ["tools"]])
+    assert report["statuses"] == [0, 0]
+    assert "cgx_checks.recompute_numbers" in report["check types"]  # the plugins were loaded
+    assert "cgx_checks.rederive_maths" in report["check types"]
+    assert report["maths"] == []
+    assert "cgx_checks.arithmetic.parse" not in report["check types"]
