@@ -315,3 +315,30 @@ def test_a_cancel_while_the_early_start_runs_ends_the_step_before_any_task(monke
     control.cancel()
     stepping.join(60)
     assert (len(raised), tasks, killed.is_set()) == (1, [], True)
+
+
+def test_an_early_start_that_fails_is_silent_and_left_to_the_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed background start prints nothing (no thread traceback on the command line's stderr); the step's
+    own start then runs and reports whatever is wrong."""
+    import threading
+
+    from cgx_checks.maths.caller.worker_process import MathsWorker
+
+    worker = MathsWorker()
+    escaped: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", escaped.append)
+
+    def broken_start() -> int:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(worker, "start", broken_start)
+    worker.start_soon()
+    worker._join_start()
+    assert (escaped, worker.pid) == ([], None)
+    monkeypatch.undo()
+    try:
+        with SymbolicDecider(worker=worker) as decider:
+            outcome = decider.decide({"symbols": {"x": ["real"]}, "lhs": "x + x", "rhs": "2*x"})
+        assert outcome.result == "passed"
+    finally:
+        worker.close()

@@ -26,7 +26,6 @@ from cgx_core.base.budget_worker import (
     answer,
     out_of_cpu,
 )
-from cgx_core.errors import CgxError
 
 __all__ = ["DEFAULT_MEMORY_BYTES", "Finished", "MathsWorker", "OutOfBudget", "Reply", "shared_worker"]
 
@@ -60,8 +59,8 @@ class MathsWorker(BudgetedWorker):
     def _start_quietly(self) -> None:
         try:
             self.start()
-        except CgxError:
-            return  # the task's own start says why (see start_soon)
+        except Exception:  # a thread's exception would print a traceback: the task's own start says why instead
+            return
 
     def run(self, task: str, payload: Any, budget: float, answer: Any = None) -> Reply:
         """Run a task (a name of `worker.tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
