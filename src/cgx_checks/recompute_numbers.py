@@ -9,8 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from cgx_checks.arithmetic.codes import MEANINGS
-from cgx_checks.arithmetic.predicate_check import counts_json
+from cgx_checks.arithmetic_codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
@@ -216,6 +215,8 @@ class RecomputeNumbers(CheckTypeBase):
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge
             inputs["tolerance"] = _fraction(checked.tolerance)
+        from cgx_checks.arithmetic.predicate_check import counts_json
+
         inputs.update(counts_json(checked.counts))
         # The counting units the texts, expression and result were read with (only a run that declares some
         # records them, so every other record is as it was): rerun reads the same way, and verify sees a change.
@@ -291,6 +292,8 @@ class RecomputeNumbers(CheckTypeBase):
                 f"{_fraction(checked.tolerance)}",
                 code="tampered",
             )
+        from cgx_checks.arithmetic.predicate_check import counts_json
+
         counted = counts_json(checked.counts)
         recorded_counts = {name: dict(inputs[name]) for name in _COUNTED if name in inputs}
         if counted != recorded_counts:

@@ -130,6 +130,12 @@ class _Step(CheckTypeBase, ABC):
     codes = define_codes({**EXPRESSION_MEANINGS, **MEANINGS})
     name: str
 
+    def warm_up(self) -> None:
+        """Begin starting the shared maths worker (sympy's import) while the call opens its run."""
+        from cgx_checks.maths.caller.worker_process import shared_worker
+
+        shared_worker().start_soon()
+
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         from cgx_checks.maths.read.step import parse_step  # lark: read when a maths proposal arrives
 

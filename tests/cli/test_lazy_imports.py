@@ -24,6 +24,7 @@ print(json.dumps({
     "mcp": "mcp" in sys.modules or "anyio" in sys.modules,
     "maths": sorted({name.split(".")[0] for name in sys.modules} & {"sympy", "lark", "pint"}),
     "refusal-only": sorted({name.split(".")[0] for name in sys.modules} & {"cattrs", "difflib"}),
+    "listing-only": "cgx_core.tooling.result_schemas" in sys.modules,
     "check types": sorted(
         name for name in sys.modules if name.startswith("cgx_checks") or name == "cgx_core.checks.installed"
     ),
@@ -68,6 +69,7 @@ def test_a_cold_classify_imports_no_maths_library_and_no_check_type(tmp_path: Pa
     assert (report["maths"], report["check types"], report["numpy"]) == ([], [], False)
     # Records are read without cattrs, and difflib serves only a refusal's suggestion (none here).
     assert report["refusal-only"] == []
+    assert report["listing-only"] is False  # the tools' result schemas are read by a listing, never by a call
 
 
 def test_a_run_checks_loads_the_check_types_the_classify_before_it_did_not(tmp_path: Path) -> None:
@@ -129,3 +131,38 @@ print(callable(diagnose))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, "True\n"), done.stderr
+
+
+MATHS_STEP = {
+    "type": "rederive-maths",
+    "target": "s-08",
+    "symbols": {"x": ["real"]},
+    "lhs": "(1 + x)^2",
+    "rhs": "1 + 2*x + x^2",
+}
+
+
+def test_a_run_checks_of_a_maths_step_imports_no_sympy_in_the_calling_process(tmp_path: Path) -> None:
+    """sympy is the maths worker's alone (figure g2): the caller reads the step with lark and sends it over;
+    the check is decided all the same."""
+    run = tmp_path / "run"
+    start_example(run)
+    report = in_one_process(
+        commands(run, ("classify", {"records": EXAMPLE_RECORDS}), ("run_checks", {"proposals": [MATHS_STEP]}))
+    )
+    assert report["statuses"] == [0, 0]
+    assert report["maths"] == ["lark"]  # the step's grammar, in the caller; sympy and pint nowhere here
+    output = json.loads((run / "checks" / "c-001" / "output.json").read_text(encoding="utf-8"))
+    assert (output["result"], output["detail"]) == ("passed", "sympy reduces lhs - rhs to 0 (expand)")
+
+
+def test_listing_and_loading_the_plugins_imports_no_grammar_library(tmp_path: Path) -> None:
+    """`plugins` and `tools` (as the MCP server's start) load every check type, and neither lark (so no
+    grammar is built) nor sympy or pint comes with them: each is imported by the first check that needs it."""
+    report = in_one_process([["plugins"], ["tools"], ["tools", "run_checks"]])
+    assert report["statuses"] == [0, 0, 0]
+    assert report["listing-only"] is True  # the same report sees the result schemas once a listing shows one
+    assert "cgx_checks.recompute_numbers" in report["check types"]  # the plugins were loaded
+    assert "cgx_checks.rederive_maths" in report["check types"]
+    assert report["maths"] == []
+    assert "cgx_checks.arithmetic.parse" not in report["check types"]

@@ -30,7 +30,6 @@ from itertools import pairwise
 from math import gcd
 from typing import NamedTuple, NoReturn
 
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
 from cgx_checks.arithmetic.predicates import (
@@ -53,6 +52,7 @@ from cgx_checks.arithmetic.predicates import (
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
 from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary, fold, render
 from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

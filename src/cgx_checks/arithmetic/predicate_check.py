@@ -21,7 +21,6 @@ from typing import Any, Literal
 
 import attrs
 
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.evaluate import measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral
@@ -30,6 +29,7 @@ from cgx_checks.arithmetic.relation_words import MIRRORED, RELATION_WORDS, word_
 from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_checks.arithmetic.units import library_version
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, fraction_text

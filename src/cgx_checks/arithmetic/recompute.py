@@ -33,7 +33,6 @@ from typing import Any, Literal
 
 import attrs
 
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.enumeration import without_labels
 from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
@@ -66,6 +65,7 @@ from cgx_checks.arithmetic.tree import (
     walk,
 )
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text

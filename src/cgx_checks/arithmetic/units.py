@@ -22,7 +22,7 @@ import functools
 from fractions import Fraction
 from typing import Any
 
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
 from cgx_core.numbers.counts import is_count_term
 from cgx_core.numbers.units import INFORMATION, Unit

@@ -211,6 +211,20 @@ class GuardedCheckType:
         self._checked("rerun", self._code_problems(value.code if value is not None else None))
         return value  # type: ignore[no-any-return]
 
+    def warm_up(self) -> None:
+        """Let a built-in type begin slow set-up its checks will need, without waiting for it (rederive-maths
+        starts its worker process, so that sympy's import overlaps the opening of the run).
+
+        Called when a call's proposals name the type, before the run is opened; it changes no result and
+        fails no call: whatever it raises is dropped, and the check's own work meets it again and reports
+        it. A third party's type (isolated) is never warmed up: its code runs only inside a call's budget."""
+        if self._worker is not None or "warm_up" not in self._methods:
+            return
+        try:
+            self.plugin.warm_up()
+        except Exception:  # an optimisation only: the check's own call reports the failure
+            return
+
     def _code_problems(self, code: str | None) -> list[str]:
         """A check type's code must be one it defines (`codes`) or one of the engine's own: a plugin owns
         its codes, and a code nobody documents tells the agent nothing. A built-in is held to its own
@@ -375,7 +389,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     found.extend(another_problems)
     attributes["another_source_codes"] = frozenset() if another_problems else frozenset(another)
     methods = set()
-    for method in ("prepare", "run", "slot_of", "observation_key", "rerun"):
+    for method in ("prepare", "run", "slot_of", "observation_key", "rerun", "warm_up"):
         member = read(method, None)
         if callable(member):
             methods.add(method)

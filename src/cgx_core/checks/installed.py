@@ -400,6 +400,20 @@ def installed_check_types() -> CheckTypeRegistry:
     return _scoped.get() or _installed()
 
 
+def warm_up_proposed(arguments: Mapping[str, Any]) -> None:
+    """Let each installed check type a call's `proposals` name begin its slow set-up (`GuardedCheckType.warm_up`),
+    once per type, before the call opens its run."""
+    proposals = arguments.get("proposals")
+    if not isinstance(proposals, list):
+        return
+    names = {proposal.get("type") for proposal in proposals if isinstance(proposal, Mapping)}
+    registry = installed_check_types()
+    for name in sorted(name for name in names if isinstance(name, str)):
+        installed = registry.get(name)
+        if installed is not None:
+            installed.check_type.warm_up()
+
+
 def declared_type_for(tool: str, rubric_checks: Mapping[str, Any], default: str) -> str:
     """The check type a tool that proposes one type (judge_citation, review) proposes: the first the rubric
     declares whose installed plugin is proposed through `tool`, else `default` (the engine then says why it

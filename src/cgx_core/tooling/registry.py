@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from cgx_core.base.json_schema import check_arguments
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.call_control import Cancelled, Control, controlled
-from cgx_core.tooling import descriptions, result_schemas
+from cgx_core.tooling import descriptions
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.proposal_schemas import with_judgement_fields, with_proposals
 from cgx_core.tooling.schema import CALLER_FIELDS
@@ -40,7 +40,9 @@ class Tool:
     `module` holds `apply(context, state, args) -> Effect` for a tool that changes the run, and may hold
     `execute(args, *, wait)` for one that does more than the generic transaction (start_run, get_state).
     `arguments` is the schema of the tool's own arguments; `expand`, for a tool that proposes checks, adds
-    what the installed check types declare (see `input_schema`). `result` is the schema of its result.
+    what the installed check types declare (see `input_schema`). `result` is the schema of its result, named
+    in `cgx_core.tooling.result_schemas` by `result_schema` and imported when read: a call never reads it (only
+    a listing does), and it is a sixteenth of the registry's import.
     """
 
     name: str
@@ -53,7 +55,17 @@ class Tool:
     lists_check_types: bool = False
     open_world_hint: bool = False
     expand: Callable[[Mapping[str, Any], str], Mapping[str, Any]] | None = None
-    result: Mapping[str, Any] = field(default_factory=dict)
+    result_schema: str = ""
+
+    @property
+    def result(self) -> Mapping[str, Any]:
+        """The JSON schema of the tool's result (its MCP `outputSchema`); empty when it declares none."""
+        if not self.result_schema:
+            return {}
+        from cgx_core.tooling import result_schemas
+
+        schema: Mapping[str, Any] = getattr(result_schemas, self.result_schema)
+        return schema
 
     def input_schema(self) -> Mapping[str, Any]:
         """The schema of the tool's arguments, with the proposal schemas of the installed check types.
@@ -89,7 +101,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.START_RUN_ARGUMENTS,
             "cgx_core.tools.start_run",
             changes_run=True,
-            result=result_schemas.START_RUN,
+            result_schema="START_RUN",
         ),
         Tool(
             "get_state",
@@ -99,7 +111,7 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.get_state",
             changes_run=False,
             read_only_hint=True,
-            result=result_schemas.GET_STATE,
+            result_schema="GET_STATE",
         ),
         Tool(
             "classify",
@@ -108,7 +120,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.CLASSIFY_ARGUMENTS,
             "cgx_core.tools.classify",
             changes_run=True,
-            result=result_schemas.CLASSIFY,
+            result_schema="CLASSIFY",
         ),
         Tool(
             "add_premises",
@@ -117,7 +129,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.ADD_PREMISES_ARGUMENTS,
             "cgx_core.tools.add_premises",
             changes_run=True,
-            result=result_schemas.ADD_PREMISES,
+            result_schema="ADD_PREMISES",
         ),
         Tool(
             "run_checks",
@@ -130,7 +142,7 @@ TOOLS: dict[str, Tool] = {
             # reference-resolves queries doi.org, Crossref, DataCite and arXiv; a plugin's type may read anything.
             open_world_hint=True,
             expand=with_proposals,
-            result=result_schemas.CHECKS,
+            result_schema="CHECKS",
         ),
         Tool(
             "judge_citation",
@@ -143,7 +155,7 @@ TOOLS: dict[str, Tool] = {
             # It reads sources on the open web (the arXiv paper or DOI page an entry names).
             open_world_hint=True,
             expand=lambda arguments, tool: with_judgement_fields(arguments, tool, descriptions.JUDGE_CITATION_NOTES),
-            result=result_schemas.CHECKS,
+            result_schema="CHECKS",
         ),
         Tool(
             "finish_run",
@@ -152,7 +164,7 @@ TOOLS: dict[str, Tool] = {
             descriptions.FINISH_RUN_ARGUMENTS,
             "cgx_core.tools.finish_run",
             changes_run=True,
-            result=result_schemas.FINISH_RUN,
+            result_schema="FINISH_RUN",
         ),
         Tool(
             "review",
@@ -162,7 +174,7 @@ TOOLS: dict[str, Tool] = {
             "cgx_core.tools.review",
             changes_run=True,
             lists_check_types=True,  # the review type is a plugin: listed with its tool, like every type
-            result=result_schemas.CHECKS,
+            result_schema="CHECKS",
         ),
     )
 }
@@ -218,6 +230,10 @@ def call_tool(
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.input_schema())
+        if tool.lists_check_types:
+            from cgx_core.checks.installed import warm_up_proposed
+
+            warm_up_proposed(args)
         with controlled(control):
             payload = dict(_execute(tool, args, wait, by_person))
         result_text(payload)  # a result that is not JSON is a bug, reported as one rather than raised later

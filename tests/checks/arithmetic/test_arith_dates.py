@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cgx_checks.arithmetic import parse_expression, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import read_text

@@ -24,8 +24,8 @@ from cgx_checks.arithmetic import (
     recompute,
     render,
 )
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cgx_checks.arithmetic import recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.audit.replay import replay
 from cgx_core.errors import CgxError
 from cgx_core.numbers.columns import column_occurrences, header_unit

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from cgx_checks.arithmetic import evaluate, parse_expression, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.limits import MAX_RESULT_BITS
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

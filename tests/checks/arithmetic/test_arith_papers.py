@@ -14,7 +14,7 @@ import pytest
 from credencegraph.ingest.latex import read_latex
 
 from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, read_text, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
 
 PAPERS = Path(__file__).resolve().parents[3] / ".." / "shared" / "papers"

@@ -9,11 +9,11 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import observation_key, parse_expression, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.enumeration import enumerated_items
 from cgx_checks.arithmetic.predicate_check import PredicateCheck
 from cgx_checks.arithmetic.recompute import Recomputation, decide_recorded
 from cgx_checks.arithmetic.tree import render
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgx_checks.arithmetic import parse_expression, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
 from cgx_checks.arithmetic.interval import Interval, exact
 from cgx_checks.arithmetic.pvalues import TINY_BITS, pvalue
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import Recomputation, observation_key, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.base.digests import canonical_json
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgx_checks.arithmetic import evaluate, parse_expression, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import Chunk, ProposalProblems, observation_key, recompute
-from cgx_checks.arithmetic.codes import ArithmeticCode
+from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
 
 TEN_PERCENT = {"approximately": F(1, 10), "about": F(1, 10), "~": F(1, 10)}

@@ -245,3 +245,100 @@ def test_a_cancelled_call_kills_its_running_maths_task_instead_of_waiting_out_it
         assert ended == ["cancelled"]
         assert _state(pid) in (None, "Z")  # the worker was killed, not left computing
         assert decider.decide({"symbols": {}, "lhs": "2 + 2", "rhs": "4"}).to_json()["result"] == "passed"
+
+
+def test_a_worker_begun_early_is_the_one_the_step_runs_in() -> None:
+    """`start_soon` (a run_checks call naming a maths step) starts the worker in the background; the step then
+    waits for that start and runs there, rather than starting a second worker; a second `start_soon` is a no-op."""
+    import multiprocessing
+
+    from cgx_checks.maths.caller.worker_process import MathsWorker
+
+    def workers() -> list[int | None]:
+        return [child.pid for child in multiprocessing.active_children() if child.name == "cgx-maths worker"]
+
+    before = workers()
+    worker = MathsWorker()
+    try:
+        worker.start_soon()
+        worker.start_soon()
+        with SymbolicDecider(worker=worker) as decider:
+            outcome = decider.decide({"symbols": {"x": ["real"]}, "lhs": "(x + 1)^2", "rhs": "x^2 + 2*x + 1"})
+        assert outcome.result == "passed"
+        assert [pid for pid in workers() if pid not in before] == [worker.pid]
+    finally:
+        worker.close()
+
+
+def test_a_cancel_while_the_early_start_runs_ends_the_step_before_any_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cancel kills a worker still starting as it kills one at work: the step stops with `Cancelled` and no
+    task is sent (the start is held until the cancel's kill, and the cancel comes once the step waits for it)."""
+    import threading
+
+    from cgx_checks.maths.caller.worker_process import MathsWorker
+    from cgx_core.base.budget_worker import BudgetedWorker
+    from cgx_core.run.call_control import Cancelled, Control, controlled
+
+    worker = MathsWorker()
+    starting, killed, joining = threading.Event(), threading.Event(), threading.Event()
+    tasks: list[object] = []
+    join_start = worker._join_start
+
+    def joined() -> None:
+        joining.set()
+        join_start()
+
+    def held_start() -> int:
+        starting.set()
+        killed.wait(60)
+        return 0
+
+    monkeypatch.setattr(worker, "start", held_start)
+    monkeypatch.setattr(worker, "kill", killed.set)
+    monkeypatch.setattr(worker, "_join_start", joined)
+    monkeypatch.setattr(BudgetedWorker, "run", lambda *arguments: tasks.append(arguments))
+    control = Control()
+    raised: list[BaseException] = []
+
+    def step() -> None:
+        with controlled(control):
+            try:
+                worker.run("decide", None, 5.0)
+            except Cancelled as cancelled:
+                raised.append(cancelled)
+
+    worker.start_soon()
+    assert starting.wait(60)
+    stepping = threading.Thread(target=step)
+    stepping.start()
+    assert joining.wait(60)
+    control.cancel()
+    stepping.join(60)
+    assert (len(raised), tasks, killed.is_set()) == (1, [], True)
+
+
+def test_an_early_start_that_fails_is_silent_and_left_to_the_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed background start prints nothing (no thread traceback on the command line's stderr); the step's
+    own start then runs and reports whatever is wrong."""
+    import threading
+
+    from cgx_checks.maths.caller.worker_process import MathsWorker
+
+    worker = MathsWorker()
+    escaped: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", escaped.append)
+
+    def broken_start() -> int:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(worker, "start", broken_start)
+    worker.start_soon()
+    worker._join_start()
+    assert (escaped, worker.pid) == ([], None)
+    monkeypatch.undo()
+    try:
+        with SymbolicDecider(worker=worker) as decider:
+            outcome = decider.decide({"symbols": {"x": ["real"]}, "lhs": "x + x", "rhs": "2*x"})
+        assert outcome.result == "passed"
+    finally:
+        worker.close()

@@ -35,10 +35,32 @@ type Reply = Finished | OutOfBudget
 
 
 class MathsWorker(BudgetedWorker):
-    """One maths worker process, started on first use, used by one task at a time (thread-safe)."""
+    """One maths worker process, started on first use (or begun early by `start_soon`), used by one task at
+    a time (thread-safe)."""
 
     def __init__(self, *, memory_bytes: int = DEFAULT_MEMORY_BYTES) -> None:
         super().__init__(TASKS_MODULE, name="maths worker", memory_bytes=memory_bytes)
+        self._starting: threading.Thread | None = None
+        self._starting_lock = threading.Lock()
+
+    def start_soon(self) -> None:
+        """Begin starting the worker in the background and return at once.
+
+        Its start is mostly sympy's import, about as long as the caller's own start-up; begun when a call
+        names a maths step, before the run is opened, the two overlap instead of following each other. A
+        start that fails here is left for the first task, whose own start reports it; a worker already
+        running or starting is left alone."""
+        with self._starting_lock:
+            if self.pid is not None or (self._starting is not None and self._starting.is_alive()):
+                return
+            self._starting = threading.Thread(target=self._start_quietly, name="cgx-maths-worker-start", daemon=True)
+            self._starting.start()
+
+    def _start_quietly(self) -> None:
+        try:
+            self.start()
+        except Exception:  # a thread's exception would print a traceback: the task's own start says why instead
+            return
 
     def run(self, task: str, payload: Any, budget: float, answer: Any = None) -> Reply:
         """Run a task (a name of `worker.tasks.TASKS`) on a payload, within `budget` seconds of CPU time.
@@ -50,9 +72,18 @@ class MathsWorker(BudgetedWorker):
 
         checkpoint()  # cancelled before the task began: no worker is started for it
         with stopping(self.kill):
+            self._join_start()  # a cancel kills a worker begun by start_soon as it kills a task
+            checkpoint()
             reply = super().run(task, payload, budget, answer)
         checkpoint()  # a cancelled call killed the worker: that is the cancel, not the task running out of memory
         return OutOfBudget("memory") if isinstance(reply, Died) else reply
+
+    def _join_start(self) -> None:
+        """Wait for a start begun by `start_soon`, so that the task never starts a second worker."""
+        with self._starting_lock:
+            starting, self._starting = self._starting, None
+        if starting is not None:
+            starting.join()
 
 
 def _answer(task: str, payload: Any, budget: float) -> tuple[Any, ...]:

@@ -9,7 +9,6 @@ one list and cannot drift from what the grammar accepts.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Final
 
@@ -203,6 +202,8 @@ def nearest(name: str, candidates: list[str] | None = None) -> str | None:
     if name.lower() in lowered:
         found = lowered[name.lower()]
         return ALIASES.get(found, found)
+    import difflib  # an unknown name's suggestion only: kept off the plugins' import path
+
     close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     if not close:
         close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)

@@ -1,5 +1,9 @@
 """recompute-numbers' own codes: a proposal it refuses, or a recomputation that ended in error.
 
+They live beside the plugin rather than in `cgx_checks.arithmetic`, whose package imports lark and every
+evaluator: loading the plugins reads the codes of every check type, and must not pay for those (each command
+that lists check types, the MCP server's start included, would).
+
 Each is declared with its meaning through `define_codes` by the check types that use it (see
 docs/plugins.md: a plugin owns its codes); `python -m cgx_core.codes` lists them under their check type."""
 
