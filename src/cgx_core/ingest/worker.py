@@ -251,10 +251,12 @@ def _warm_up() -> None:
     import pylatexenc.latexwalker._defaultspecs  # noqa: F401
 
     import cgx_core.graph.rubric
+    import cgx_core.ingest.bibliography
     import cgx_core.ingest.paper
     import cgx_core.ingest.read_watch
 
     cgx_core.ingest.read_watch.install()
+    cgx_core.ingest.bibliography.text_renderer()
 
 
 def _zygote() -> None:
