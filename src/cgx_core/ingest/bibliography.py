@@ -68,11 +68,14 @@ def text_renderer() -> tuple[Any, Any]:
 
     `LatexNodes2Text(...).latex_to_text(value)` builds both of pylatexenc's default context databases (the
     renderer's and the parser's) on every call: about two thirds of reading a `.bib`. Neither is changed by a
-    reading, so one pair serves every field with the same text out."""
+    reading, so one pair serves every field with the same text out; the parser's finds the specials by their
+    first character (cgx_core.ingest.specials), a third of what is left."""
     from pylatexenc.latex2text import LatexNodes2Text
     from pylatexenc.latexwalker import get_default_latex_context_db
 
-    return LatexNodes2Text(strict_latex_spaces=True), get_default_latex_context_db()
+    from cgx_core.ingest.specials import indexed_copy
+
+    return LatexNodes2Text(strict_latex_spaces=True), indexed_copy(get_default_latex_context_db())
 
 
 def _plain(value: str) -> str:

@@ -9,8 +9,8 @@ from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb, SpecialsSpec
 
 from cgx_core.ingest.bibliography import _plain
+from cgx_core.ingest.specials import IndexedContextDb, indexed_copy
 from cgx_core.ingest.tables.paper import latex_context
-from cgx_core.ingest.tables.specials import IndexedContextDb
 
 FIELDS = [
     r"{Isi}, M. and Farr, W. M.",
@@ -36,27 +36,10 @@ def test_a_bib_field_renders_as_a_fresh_renderer_renders_it(value: str) -> None:
     assert _plain(value) == _plain(value)  # the shared renderer keeps nothing from one field to the next
 
 
-def _layered() -> tuple[LatexContextDb, IndexedContextDb]:
-    plain, indexed = LatexContextDb(), IndexedContextDb()
-    default = get_default_latex_context_db()
-    for context in (plain, indexed):
-        for category in default.category_list:
-            specs = default.d[category]
-            context.add_context_category(
-                category,
-                macros=list(specs["macros"].values()),
-                environments=list(specs["environments"].values()),
-                specials=list(specs["specials"].values()),
-            )
-        context.set_unknown_macro_spec(default.unknown_macro_spec)
-        context.set_unknown_environment_spec(default.unknown_environment_spec)
-        context.set_unknown_specials_spec(default.unknown_specials_spec)
-    return plain, indexed
-
-
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_indexed_context_finds_the_specials_the_plain_one_finds_at_every_position(text: str) -> None:
-    plain, indexed = _layered()
+    plain = get_default_latex_context_db()
+    indexed = indexed_copy(plain)
     for pos in range(len(text) + 2):
         assert indexed.test_for_specials(text, pos) is plain.test_for_specials(text, pos), (text, pos)
 

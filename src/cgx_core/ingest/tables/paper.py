@@ -143,11 +143,11 @@ def latex_context() -> Any:
     """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged
     into one category: pylatexenc looks for specials category by category at every token, so one category
     parses a paper about a fifth faster than ten, with the same nodes; and its specials are looked up by
-    their first character (cgx_core.ingest.tables.specials), again with the same nodes."""
+    their first character (cgx_core.ingest.specials), again with the same nodes."""
     from credencegraph.ingest.latex import _SPECS
     from pylatexenc.latexwalker import get_default_latex_context_db
 
-    from cgx_core.ingest.tables.specials import IndexedContextDb
+    from cgx_core.ingest.specials import IndexedContextDb
 
     layered = get_default_latex_context_db()
     layered.add_context_category("credencegraph", macros=list(_SPECS), prepend=True)

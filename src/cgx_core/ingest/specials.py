@@ -2,10 +2,10 @@
 
 pylatexenc asks its context, at every token, which specials (`~`, `&`, the quotes and dashes, ...) start at
 the position, by trying every specials string of every category with `str.startswith`: a third of the table
-reader's walk of a paper. `IndexedContextDb` answers the same question from the specials that start with
-the character at the position, in the same order, so the same spec wins (the longest match; between matches
-of one length, the first found) and the walk builds the same nodes. pylatexenc is imported where this
-module is, so only the table reader, which parses LaTeX anyway, imports it.
+reader's walk of a paper, and of rendering a `.bib`'s fields. `IndexedContextDb` answers the same question
+from the specials that start with the character at the position, in the same order, so the same spec wins
+(the longest match; between matches of one length, the first found) and the parse builds the same nodes.
+pylatexenc is imported where this module is, so only the readers, which parse LaTeX anyway, import it.
 """
 
 from __future__ import annotations
@@ -52,3 +52,21 @@ class IndexedContextDb(LatexContextDb):  # type: ignore[misc]  # pylatexenc ship
                         index.setdefault(chars[0], []).append((chars, spec))
             self._by_first = index
         return self._by_first
+
+
+def indexed_copy(context: LatexContextDb) -> IndexedContextDb:
+    """`context`'s categories (in its order, with its specs) and its specs for what it does not know, in an
+    `IndexedContextDb`: the same parse, with the specials found by their first character."""
+    copy = IndexedContextDb()
+    for category in context.category_list:
+        specs = context.d[category]
+        copy.add_context_category(
+            category,
+            macros=list(specs["macros"].values()),
+            environments=list(specs["environments"].values()),
+            specials=list(specs["specials"].values()),
+        )
+    copy.set_unknown_macro_spec(context.unknown_macro_spec)
+    copy.set_unknown_environment_spec(context.unknown_environment_spec)
+    copy.set_unknown_specials_spec(context.unknown_specials_spec)
+    return copy
