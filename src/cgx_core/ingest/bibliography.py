@@ -78,8 +78,10 @@ def text_renderer() -> tuple[Any, Any]:
     return LatexNodes2Text(strict_latex_spaces=True), indexed_copy(get_default_latex_context_db())
 
 
+@functools.lru_cache(maxsize=1024)
 def _plain(value: str) -> str:
-    """A field's LaTeX rendered as text (`{Isi}, M.` -> `Isi, M.`), whitespace collapsed."""
+    """A field's LaTeX rendered as text (`{Isi}, M.` -> `Isi, M.`), whitespace collapsed. Remembered: an
+    entry's title and venue are rendered for its attributes and again for its text."""
     from pylatexenc.latexwalker import LatexWalker
 
     renderer, context = text_renderer()
