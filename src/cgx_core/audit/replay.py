@@ -13,10 +13,11 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cgx_core.audit.background import Background
 from cgx_core.audit.integrity import digest_problems, log_problems, start_problems, unanchored_note
 from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
@@ -28,6 +29,9 @@ from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
 from cgx_core.run.state import Effect, RunState, state_bytes
 from cgx_core.run.transaction import CallContext, Run
+
+if TYPE_CHECKING:
+    from credencegraph.core import Graph
 
 
 @attrs.frozen
@@ -139,41 +143,28 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     if not found.entries or found.entries[0].line.tool != "start_run":
         raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
-    ingested = reingest(run, source)
-    if bytes_digest(ingested) != run.manifest["ingested"]:
+    # The paper is read again in the budgeted child while this thread applies the logged calls to the graph
+    # the run stored (ingested.json, whose bytes have the manifest's digest). The outcome is the one the calls
+    # give only when the reading gives the same bytes: then the stored graph is the re-ingested one. Otherwise
+    # the reading's refusal, or the ingest's divergence, is the answer, as when the calls waited for it.
+    reading = Background(lambda: reingest(run, source), "cgx-replay-reading")
+    stored = _stored_ingested(run)
+    if stored is None:  # ingested.json changed since its digest was checked: apply to the graph read again
+        stored = reading.result()
+    try:
+        rebuilt: _Rebuilt | ReplayReport | Exception = _apply_calls(run, loads(stored.decode("utf-8")), found, sources)
+    except Exception as error:  # raised only once the reading has answered: its refusal comes first
+        rebuilt = error
+    if bytes_digest(reading.result()) != run.manifest["ingested"]:
         return ReplayReport(
             False,
             {"diverged": "ingest", "how": "the re-ingested graph differs from the one the run started from"},
         )
-    lookup = source_lookup(run, sources)
-    state = RunState(run.id, 0, 0, None, loads(ingested.decode("utf-8")), (), False)
-    last: Effect | None = None
-    for entry in found.entries:
-        line = entry.line
-        context = CallContext(run, line.seq, "replay", line.model, line, sources=lookup)
-        try:
-            effect = handler_for(line.tool)(context, state, line.args)
-        except CgxError as error:
-            if error.code in (Code.SOURCE_MISMATCH, Code.TAMPERED):
-                raise
-            return ReplayReport(False, {"diverged": line.seq, "tool": line.tool, "how": f"refused: {error.message}"})
-        for field, recorded, rebuilt in (
-            ("result", line.result, json_digest(effect.result)),
-            ("graph", line.graph, run.graph_digest(effect.graph)),
-        ):
-            if recorded != rebuilt:
-                return ReplayReport(
-                    False,
-                    {
-                        "diverged": line.seq,
-                        "tool": line.tool,
-                        "how": f"its {field} differs",
-                        "recorded": recorded,
-                        "rebuilt": rebuilt,
-                    },
-                )
-        state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
-        last = effect
+    if isinstance(rebuilt, Exception):
+        raise rebuilt
+    if isinstance(rebuilt, ReplayReport):
+        return rebuilt
+    state, last = rebuilt
     # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
     # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
     _, tampered = log_problems(run.paths, run.manifest)
@@ -207,3 +198,52 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
                 return ReplayReport(False, {**body, "diverged": name, "how": f"{name} differs from the rebuilt one"})
         body["graph_json"] = bytes_digest(last.derived["graph.json"])
     return ReplayReport(True, {**body, "identical": True})
+
+
+_Rebuilt = tuple[RunState, Effect | None]
+
+
+def _stored_ingested(run: Run) -> bytes | None:
+    """ingested.json's bytes when they have the digest the manifest records, else None."""
+    try:
+        data = run.paths.ingested.read_bytes()
+    except OSError:
+        return None
+    return data if bytes_digest(data) == run.manifest["ingested"] else None
+
+
+def _apply_calls(run: Run, graph: Graph, found: log.Scan, sources: Path | None) -> _Rebuilt | ReplayReport:
+    """Every logged call applied again, in `replay` mode, from the ingested graph: the state after the last
+    call and its effect, or the report of the first call whose result or graph differs from its log line."""
+    from cgx_core.tooling.registry import handler_for
+
+    lookup = source_lookup(run, sources)
+    state = RunState(run.id, 0, 0, None, graph, (), False)
+    last: Effect | None = None
+    for entry in found.entries:
+        line = entry.line
+        context = CallContext(run, line.seq, "replay", line.model, line, sources=lookup)
+        try:
+            effect = handler_for(line.tool)(context, state, line.args)
+        except CgxError as error:
+            if error.code in (Code.SOURCE_MISMATCH, Code.TAMPERED):
+                raise
+            return ReplayReport(False, {"diverged": line.seq, "tool": line.tool, "how": f"refused: {error.message}"})
+        for field, recorded, rebuilt in (
+            ("result", line.result, json_digest(effect.result)),
+            ("graph", line.graph, run.graph_digest(effect.graph)),
+        ):
+            if recorded != rebuilt:
+                return ReplayReport(
+                    False,
+                    {
+                        "diverged": line.seq,
+                        "tool": line.tool,
+                        "how": f"its {field} differs",
+                        "recorded": recorded,
+                        "rebuilt": rebuilt,
+                    },
+                )
+        state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
+        last = effect
+    return state, last

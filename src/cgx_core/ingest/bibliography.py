@@ -12,6 +12,7 @@ text, and the start_run result says so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -61,12 +62,31 @@ class BibEntry:
         return out
 
 
-def _plain(value: str) -> str:
-    """A field's LaTeX rendered as text (`{Isi}, M.` -> `Isi, M.`), whitespace collapsed."""
-    from pylatexenc.latex2text import LatexNodes2Text
+@functools.cache
+def text_renderer() -> tuple[Any, Any]:
+    """pylatexenc's text renderer and its parser's default macros, built once per process.
 
+    `LatexNodes2Text(...).latex_to_text(value)` builds both of pylatexenc's default context databases (the
+    renderer's and the parser's) on every call: about two thirds of reading a `.bib`. Neither is changed by a
+    reading, so one pair serves every field with the same text out; the parser's finds the specials by their
+    first character (cgx_core.ingest.specials), a third of what is left."""
+    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexwalker import get_default_latex_context_db
+
+    from cgx_core.ingest.specials import indexed_copy
+
+    return LatexNodes2Text(strict_latex_spaces=True), indexed_copy(get_default_latex_context_db())
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain(value: str) -> str:
+    """A field's LaTeX rendered as text (`{Isi}, M.` -> `Isi, M.`), whitespace collapsed. Remembered: an
+    entry's title and venue are rendered for its attributes and again for its text."""
+    from pylatexenc.latexwalker import LatexWalker
+
+    renderer, context = text_renderer()
     try:
-        text = LatexNodes2Text(strict_latex_spaces=True).latex_to_text(value)
+        text = renderer.nodelist_to_text(LatexWalker(value, latex_context=context).get_latex_nodes()[0])
     except Exception:  # pylatexenc raises many kinds on hostile input; the raw value is still usable
         text = value.replace("{", "").replace("}", "")
     return " ".join(text.split())

@@ -242,7 +242,9 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
 
 
 def _warm_up() -> None:
-    """Import what reading needs before any budget starts, so a budget counts reading, not importing."""
+    """Import what reading needs before any budget starts, so a budget counts reading, not importing. That
+    includes the modules the readers import only when a paper needs them (the table rows' numbers, the
+    numbering's walk, the graph edits): imported in each child, they were a third of reading a small paper."""
     import bibtexparser.entrypoint  # noqa: F401
     import credencegraph.core
     import credencegraph.ingest.latex
@@ -250,11 +252,16 @@ def _warm_up() -> None:
     import pylatexenc.latex2text
     import pylatexenc.latexwalker._defaultspecs  # noqa: F401
 
+    import cgx_core.graph.edit
     import cgx_core.graph.rubric
+    import cgx_core.ingest.bibliography
+    import cgx_core.ingest.numbering.walk
     import cgx_core.ingest.paper
     import cgx_core.ingest.read_watch
+    import cgx_core.ingest.tables.graph
 
     cgx_core.ingest.read_watch.install()
+    cgx_core.ingest.bibliography.text_renderer()
 
 
 def _zygote() -> None:

@@ -142,10 +142,12 @@ _MACROS = {
 def latex_context() -> Any:
     """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged
     into one category: pylatexenc looks for specials category by category at every token, so one category
-    parses a paper about a fifth faster than ten, with the same nodes."""
+    parses a paper about a fifth faster than ten, with the same nodes; and its specials are looked up by
+    their first character (cgx_core.ingest.specials), again with the same nodes."""
     from credencegraph.ingest.latex import _SPECS
     from pylatexenc.latexwalker import get_default_latex_context_db
-    from pylatexenc.macrospec import LatexContextDb
+
+    from cgx_core.ingest.specials import IndexedContextDb
 
     layered = get_default_latex_context_db()
     layered.add_context_category("credencegraph", macros=list(_SPECS), prepend=True)
@@ -154,7 +156,7 @@ def latex_context() -> Any:
     for category in reversed(layered.category_list):  # the first category wins, as in a lookup
         for kind, specs in kinds.items():
             specs.update(layered.d[category][kind])
-    context = LatexContextDb()
+    context = IndexedContextDb()
     context.add_context_category("cgx", **{kind: list(specs.values()) for kind, specs in kinds.items()})
     context.set_unknown_macro_spec(layered.unknown_macro_spec)
     context.set_unknown_environment_spec(layered.unknown_environment_spec)
