@@ -220,7 +220,7 @@ class RecomputeNumbers(CheckTypeBase):
         inputs.update(counts_json(checked.counts))
         # The counting units the texts, expression and result were read with (only a run that declares some
         # records them, so every other record is as it was): rerun reads the same way, and verify sees a change.
-        count_units = dict(sorted(run.count_units().items()))
+        count_units = declared_count_units(run)
         if count_units:
             inputs[COUNT_UNITS] = count_units
         # The recomputation is the memo: observation_key and run of this call reuse it (one evaluation).
@@ -270,7 +270,7 @@ class RecomputeNumbers(CheckTypeBase):
         return self._outcome(inputs, run)
 
     def _outcome(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
-        declared = dict(sorted(run.count_units().items()))
+        declared = declared_count_units(run)
         if inputs.get(COUNT_UNITS, {}) != declared:
             return Outcome(
                 "error",
@@ -316,6 +316,12 @@ def _outcome_of(checked: Any) -> Outcome:
 
 COUNT_UNITS = "count_units"
 """The input naming the counting units a check read with (spelling -> count name), when the run declares any."""
+
+
+def declared_count_units(run: RunView) -> dict[str, str]:
+    """The run's counting units as a record holds them (in spelling order): what prepare records and what
+    `_outcome` compares a record with, so the two cannot differ by how they are written."""
+    return dict(sorted(run.count_units().items()))
 
 
 def recorded_count_units(inputs: Mapping[str, Any]) -> dict[str, str]:
