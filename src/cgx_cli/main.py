@@ -381,18 +381,34 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
     return ExitCode.OK
 
 
-def entry() -> NoReturn:
-    """The console script. Ctrl-C is one line and status 130: a tool call it stopped before its commit left
-    the run as it was, and one it stopped after is completed by the run's next call."""
+def console_status(argv: Sequence[str] | None = None) -> int:
+    """What the console script does with a command, as its exit status (run by `entry` in a cold process, and
+    by a warm server's child in the caller's place). Ctrl-C is one line and status 130: a tool call it stopped
+    before its commit left the run as it was, and one it stopped after is completed by the run's next call."""
     from cgx_cli.lazy_imports import install
 
     install()  # numpy and credencegraph's diagnostics only when a command needs them
     try:
-        status = main(claim_stdout=True)
+        return main(argv, claim_stdout=True)
     except KeyboardInterrupt:
         print_error("interrupted", "stopped by Ctrl-C; a call stopped before its commit changed nothing")
-        status = INTERRUPTED_STATUS
+        return INTERRUPTED_STATUS
+    except SystemExit as stop:  # argparse's --help and usage errors: the status the interpreter would give
+        return _exit_status(stop.code)
     finally:
         result_stream.flush()
         process_exit.spare_the_collector()
-    raise SystemExit(status)
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return ExitCode.OK
+    if isinstance(code, int):
+        return code
+    sys.stderr.write(f"{code}\n")
+    return 1
+
+
+def entry() -> NoReturn:
+    """The command in this process (the console script runs it here when no warm server takes it)."""
+    raise SystemExit(console_status())

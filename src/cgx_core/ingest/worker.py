@@ -138,6 +138,8 @@ class _ZygoteClient:
 
     def run(self, payload: bytes, wall: float) -> tuple[int, bytes]:
         with self._lock:
+            if _readers_here and threading.active_count() == 1:
+                return _read_in_fork(payload, wall)
             for attempt in (1, 2):
                 process = self._ensure()
                 assert process.stdin is not None and process.stdout is not None
@@ -240,6 +242,56 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
 
 # -- the zygote and its children ------------------------------------------------------------------------------
 
+_readers_here = False
+"""True in a process that imported the readers itself (`prepare_readers`): while it is single-threaded, it
+forks each reading from itself, as the zygote does, instead of starting a zygote."""
+
+
+def prepare_readers() -> None:
+    """Import the readers in this process, and from now on fork each reading from it while it runs one thread.
+
+    For a process whose job is to be forked warm (the command line's warm server): its children read a
+    paper in a fork of their own, within the same budget, with no zygote's interpreter and imports to pay.
+    A process that has started threads (the MCP server) goes on using the zygote: forking it is not safe.
+    """
+    global _readers_here
+    _warm_up()
+    _readers_here = True
+
+
+def _read_in_fork(payload: bytes, wall: float) -> tuple[int, bytes]:
+    """One reading in a child forked from this process, as the zygote forks one: its exit status and reply."""
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(reader)
+        _child(payload, writer)
+    os.close(writer)
+    try:
+        reply = _read_all(reader, time.monotonic() + wall)
+    except BaseException:  # out of wall time, or interrupted: the reading ends with the call
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        raise
+    finally:
+        os.close(reader)
+    _, wait_status = os.waitpid(child, 0)
+    return os.waitstatus_to_exitcode(wait_status), reply
+
+
+def _read_all(fd: int, deadline: float) -> bytes:
+    """Everything written to `fd` until its end, waiting until `deadline` (time.monotonic) at most."""
+    parts: list[bytes] = []
+    while True:
+        wait = deadline - time.monotonic()
+        if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+            raise TimeoutError
+        part = os.read(fd, 1 << 20)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
 
 def _warm_up() -> None:
     """Import what reading needs before any budget starts, so a budget counts reading, not importing. That
@@ -313,7 +365,8 @@ def _child(payload: bytes, writer: int) -> None:
         _die_with(os.getppid())
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1):
-            os.dup2(devnull, fd)  # the zygote's protocol streams are not the child's to touch
+            os.dup2(devnull, fd)  # the zygote's protocol streams (or a warm call's caller's) are not the child's
+        os.environ.update(_QUIET_LIBRARIES)  # as the zygote's own environment has them
         request, budget = pickle.loads(payload)
         _limit(budget)
         reply = _answer(request)
