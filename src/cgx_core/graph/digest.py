@@ -9,7 +9,9 @@ keyed by object identity: credencegraph's edits are pure and reuse the objects o
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import operator
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -62,23 +64,44 @@ class GraphDigester:
         """By id: the item's text."""
         self._marked: dict[int, bytes] = {}
         """By id: the item's mark (`n` for a node, `r` for a relation) and the sha256 of its text."""
+        self._last: dict[str, tuple[list[Node] | list[Relation], list[bytes]]] = {}
+        """By the list made (node digests, relation texts, ...): the items it was last made for, and their
+        entries, in order. It holds the items, so their ids stay theirs."""
 
-    def _joined(self, table: dict[int, bytes], items: Collection[Node] | Collection[Relation], sep: bytes) -> bytes:
-        """`table`'s entries for `items`, in order, joined by `sep`; the items not seen before (a call's new
-        nodes and relations, a few) are serialised and hashed first. Every pass over the items runs in C."""
+    def _entries(
+        self, key: str, table: dict[int, bytes], items: Collection[Node] | Collection[Relation]
+    ) -> list[bytes]:
+        """`table`'s entries for `items`, in order; the items not seen before (a call's new nodes and relations,
+        a few) are serialised and hashed first.
+
+        A call's graph holds most of the items of the graph before it at the same places, so the entries are
+        first taken from the list last made under `key`, place by place where the item is the very same object
+        (`is`, so an entry is never another item's); only the items at other places are looked up by id. Every
+        pass over the items runs in C."""
         ordered = list(items)
-        ids = list(map(id, ordered))
+        last_items, last_entries = self._last.get(key, ([], []))
+        same = bytes(map(operator.is_, ordered, last_items))  # 1 where the item is the one last made for
+        if 4 * same.count(0) > len(same):  # another graph than the last one's successor: look every item up
+            entries = self._looked_up(table, ordered)
+        else:
+            entries = last_entries[: len(same)]
+            index = same.find(0)
+            while index >= 0:
+                entries[index] = self._looked_up(table, [ordered[index]])[0]
+                index = same.find(0, index + 1)
+            entries += self._looked_up(table, ordered[len(same) :])
+        self._last[key] = (ordered, entries)
+        return entries
+
+    def _looked_up(self, table: dict[int, bytes], items: list[Node] | list[Relation]) -> list[bytes]:
+        """`table`'s entries for `items` by id, serialising and hashing the items not seen before."""
+        ids = list(map(id, items))
         found = list(map(table.get, ids))
         if None in found:
-            index = found.index(None)
-            while True:
-                self._learn(ordered[index], _text_of(ordered[index]))
+            for index in itertools.compress(range(len(found)), map(operator.is_, found, itertools.repeat(None))):
+                self._learn(items[index], _text_of(items[index]))
                 found[index] = table[ids[index]]
-                try:
-                    index = found.index(None, index + 1)
-                except ValueError:
-                    break
-        return sep.join(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
 
     def _learn(self, item: Node | Relation, text: bytes) -> None:
         key = id(item)
@@ -90,8 +113,8 @@ class GraphDigester:
         """`sha256:` of the node digests then the relation digests, in graph order, each digest after its
         mark (`n` or `r`)."""
         hasher = hashlib.sha256(GRAPH_DIGEST_HEADER)
-        hasher.update(self._joined(self._marked, graph.nodes.values(), b""))
-        hasher.update(self._joined(self._marked, graph.relations.values(), b""))
+        hasher.update(b"".join(self._entries("node digests", self._marked, graph.nodes.values())))
+        hasher.update(b"".join(self._entries("relation digests", self._marked, graph.relations.values())))
         self._bound(graph)
         return PREFIX + hasher.hexdigest()
 
@@ -124,8 +147,8 @@ class GraphDigester:
 
     def graph_json(self, graph: Graph) -> bytes:
         """The graph as compact JSON, equal (as JSON) to credencegraph's `graph_to_dict`."""
-        nodes = self._joined(self._texts, graph.nodes.values(), b",")
-        relations = self._joined(self._texts, graph.relations.values(), b",")
+        nodes = b",".join(self._entries("node texts", self._texts, graph.nodes.values()))
+        relations = b",".join(self._entries("relation texts", self._texts, graph.relations.values()))
         head = _ordered_json({"format": GRAPH_FORMAT, "version": GRAPH_VERSION})[:-1]
         return head + b',"nodes":[' + nodes + b'],"relations":[' + relations + b"]}"
 
