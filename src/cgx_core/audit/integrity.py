@@ -61,11 +61,18 @@ def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = 
         raise CgxError(Code.NOT_FINISHED, went_on)
 
 
-def log_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> tuple[str | None, list[str]]:
+def log_problems(
+    paths: RunPaths, manifest: Mapping[str, Any], entries: tuple[log.Entry, ...] | None = None
+) -> tuple[str | None, list[str]]:
     """The log against its hash chain (raises `run-corrupt`), the manifest against start_run's line, and the
     log against the manifest's anchor: whether the run went on past its anchored finish (and how), and the
-    problems found."""
-    entries = log.scan(paths.log, 0, 1, None).entries
+    problems found.
+
+    `entries` is the log as a caller already scanned it from its first line (replay, which applied exactly
+    those lines: the anchor is then checked against the log it rebuilt, and the file is not read and parsed
+    twice); without it the log is scanned here."""
+    if entries is None:
+        entries = log.scan(paths.log, 0, 1, None).entries
     went_on, problems = _anchor_problems(paths, manifest, entries)
     return went_on, [*start_problems(paths, manifest, entries), *problems]
 

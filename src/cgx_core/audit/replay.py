@@ -167,7 +167,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     state, last = rebuilt
     # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
     # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
-    _, tampered = log_problems(run.paths, run.manifest)
+    _, tampered = log_problems(run.paths, run.manifest, found.entries)
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}

@@ -9,8 +9,10 @@ keyed by object identity: credencegraph's edits are pure and reuse the objects o
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from collections.abc import Mapping
+import operator
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from credencegraph.core import Graph, Node, Relation
@@ -47,28 +49,73 @@ class GraphDigester:
     that order reaches graph.json's bytes, so a rebuild that orders an attribute's keys differently must
     diverge at the call that did it). state.json is written by joining these texts, so a call serialises
     only what it changed.
+
+    The caches are keyed by `id()`, and `_held` holds each item they name, so an id in them can never be
+    another object's (the item cannot be freed while its entry lives; entries are dropped only together, by
+    `_bound`). That lets a graph's walk run in C (`map` over the ids, `dict.get` for each digest or text): a
+    replay digests the whole graph after every call, and a walk in Python, one lookup per item, was most of
+    what replay added to applying the calls. Only the items a call created are serialised and hashed.
     """
 
     def __init__(self) -> None:
-        self._seen: dict[int, tuple[object, bytes, bytes]] = {}
+        self._held: dict[int, object] = {}
+        """By id: the item itself, which keeps its id from being reused while the entries below live."""
+        self._texts: dict[int, bytes] = {}
+        """By id: the item's text."""
+        self._marked: dict[int, bytes] = {}
+        """By id: the item's mark (`n` for a node, `r` for a relation) and the sha256 of its text."""
+        self._last: dict[str, tuple[list[Node] | list[Relation], list[bytes]]] = {}
+        """By the list made (node digests, relation texts, ...): the items it was last made for, and their
+        entries, in order. It holds the items, so their ids stay theirs."""
 
-    def _item(self, item: Node | Relation) -> tuple[bytes, bytes]:
-        cached = self._seen.get(id(item))
-        if cached is not None and cached[0] is item:
-            return cached[1], cached[2]
-        text = _ordered_json(node_json(item) if isinstance(item, Node) else relation_json(item))
-        digest = hashlib.sha256(text).digest()
-        self._seen[id(item)] = (item, text, digest)
-        return text, digest
+    def _entries(
+        self, key: str, table: dict[int, bytes], items: Collection[Node] | Collection[Relation]
+    ) -> list[bytes]:
+        """`table`'s entries for `items`, in order; the items not seen before (a call's new nodes and relations,
+        a few) are serialised and hashed first.
+
+        A call's graph holds most of the items of the graph before it at the same places, so the entries are
+        first taken from the list last made under `key`, place by place where the item is the very same object
+        (`is`, so an entry is never another item's); only the items at other places are looked up by id. Every
+        pass over the items runs in C."""
+        ordered = list(items)
+        last_items, last_entries = self._last.get(key, ([], []))
+        same = bytes(map(operator.is_, ordered, last_items))  # 1 where the item is the one last made for
+        if 4 * same.count(0) > len(same):  # another graph than the last one's successor: look every item up
+            entries = self._looked_up(table, ordered)
+        else:
+            entries = last_entries[: len(same)]
+            index = same.find(0)
+            while index >= 0:
+                entries[index] = self._looked_up(table, [ordered[index]])[0]
+                index = same.find(0, index + 1)
+            entries += self._looked_up(table, ordered[len(same) :])
+        self._last[key] = (ordered, entries)
+        return entries
+
+    def _looked_up(self, table: dict[int, bytes], items: list[Node] | list[Relation]) -> list[bytes]:
+        """`table`'s entries for `items` by id, serialising and hashing the items not seen before."""
+        ids = list(map(id, items))
+        found = list(map(table.get, ids))
+        if None in found:
+            for index in itertools.compress(range(len(found)), map(operator.is_, found, itertools.repeat(None))):
+                self._learn(items[index], _text_of(items[index]))
+                found[index] = table[ids[index]]
+        return found  # type: ignore[return-value]
+
+    def _learn(self, item: Node | Relation, text: bytes) -> None:
+        key = id(item)
+        self._held[key] = item
+        self._texts[key] = text
+        self._marked[key] = (b"n" if isinstance(item, Node) else b"r") + hashlib.sha256(text).digest()
 
     def digest(self, graph: Graph) -> str:
-        """`sha256:` of the node digests then the relation digests, in graph order."""
-        item = self._item
-        nodes = b"".join(b"n" + item(node)[1] for node in graph.nodes.values())
-        relations = b"".join(b"r" + item(relation)[1] for relation in graph.relations.values())
-        hasher = hashlib.sha256(GRAPH_DIGEST_HEADER + nodes + relations)
-        if len(self._seen) > 4 * (len(graph.nodes) + len(graph.relations)) + 1024:
-            self._forget(graph)
+        """`sha256:` of the node digests then the relation digests, in graph order, each digest after its
+        mark (`n` or `r`)."""
+        hasher = hashlib.sha256(GRAPH_DIGEST_HEADER)
+        hasher.update(b"".join(self._entries("node digests", self._marked, graph.nodes.values())))
+        hasher.update(b"".join(self._entries("relation digests", self._marked, graph.relations.values())))
+        self._bound(graph)
         return PREFIX + hasher.hexdigest()
 
     def adopt(self, graph: Graph, stored: Mapping[str, Any], expected: str) -> bool:
@@ -90,26 +137,34 @@ class GraphDigester:
         items = [*graph.nodes.values(), *graph.relations.values()]
         if [item.id for item in items] != ids:
             return False
-        digests = [hashlib.sha256(text).digest() for text in (*nodes, *relations)]
         marks = [b"n"] * len(nodes) + [b"r"] * len(relations)
-        combined = b"".join(mark + digest for mark, digest in zip(marks, digests, strict=True))
-        if PREFIX + hashlib.sha256(GRAPH_DIGEST_HEADER + combined).hexdigest() != expected:
+        marked = [mark + hashlib.sha256(text).digest() for mark, text in zip(marks, (*nodes, *relations), strict=True)]
+        if PREFIX + hashlib.sha256(GRAPH_DIGEST_HEADER + b"".join(marked)).hexdigest() != expected:
             return False
-        for item, text, digest in zip(items, (*nodes, *relations), digests, strict=True):
-            self._seen[id(item)] = (item, text, digest)
+        for item, text in zip(items, (*nodes, *relations), strict=True):
+            self._learn(item, text)
         return True
 
     def graph_json(self, graph: Graph) -> bytes:
         """The graph as compact JSON, equal (as JSON) to credencegraph's `graph_to_dict`."""
-        nodes = b",".join(self._item(node)[0] for node in graph.nodes.values())
-        relations = b",".join(self._item(relation)[0] for relation in graph.relations.values())
+        nodes = b",".join(self._entries("node texts", self._texts, graph.nodes.values()))
+        relations = b",".join(self._entries("relation texts", self._texts, graph.relations.values()))
         head = _ordered_json({"format": GRAPH_FORMAT, "version": GRAPH_VERSION})[:-1]
         return head + b',"nodes":[' + nodes + b'],"relations":[' + relations + b"]}"
 
-    def _forget(self, graph: Graph) -> None:
-        """Drop what the current graph no longer holds, so a long session keeps bounded memory."""
-        live = {id(item) for item in (*graph.nodes.values(), *graph.relations.values())}
-        self._seen = {key: value for key, value in self._seen.items() if key in live}
+    def _bound(self, graph: Graph) -> None:
+        """Drop what the current graph no longer holds once the caches are well beyond its size, so a long
+        session keeps bounded memory."""
+        if len(self._held) > 4 * (len(graph.nodes) + len(graph.relations)) + 1024:
+            live = set(map(id, graph.nodes.values())) | set(map(id, graph.relations.values()))
+            self._held = {key: value for key, value in self._held.items() if key in live}
+            self._texts = {key: value for key, value in self._texts.items() if key in live}
+            self._marked = {key: value for key, value in self._marked.items() if key in live}
+
+
+def _text_of(item: Node | Relation) -> bytes:
+    """The JSON credencegraph writes for the item, compact, in its own key order."""
+    return _ordered_json(node_json(item) if isinstance(item, Node) else relation_json(item))
 
 
 def plain(value: Any) -> Any:
