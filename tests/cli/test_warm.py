@@ -174,9 +174,20 @@ def test_calls_served_warm_give_the_bytes_a_cold_call_gives(warm: Warm, tmp_path
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+def ignoring_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def heeding_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_passed_on_signal_ends_the_call_as_it_would_end_a_cold_one(warm: Warm, tmp_path: Path) -> None:
     run = tmp_path / "run"
-    assert warm.run("tool", "start_run", "--args", start_arguments(run)).returncode == 0
+    # The server is started by a call that ignores Ctrl-C (a background job's); a later caller that heeds it
+    # still gets its call interrupted: the child takes the caller's dispositions, not the server's.
+    started = warm.run("tool", "start_run", "--args", start_arguments(run), preexec_fn=ignoring_ctrl_c)
+    assert started.returncode == 0
     warm.ready()
     holder = start_lock_holder(run)
     try:
@@ -188,6 +199,7 @@ def test_a_passed_on_signal_ends_the_call_as_it_would_end_a_cold_one(warm: Warm,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                preexec_fn=heeding_ctrl_c,
             )
             wait_for(lambda before=before: warm.served() > before)  # the child waits for the lock
             time.sleep(0.2)

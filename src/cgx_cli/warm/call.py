@@ -85,6 +85,12 @@ def _take_place(request: dict[str, Any], descriptors: list[int], interpreter: st
     for descriptor in descriptors:
         if descriptor not in (0, 1, 2):
             os.close(descriptor)
+    ignored = request.get("ignored", [])
+    for number in client.FORWARDED:  # as a cold process starts: the caller's ignored signals ignored, others default
+        if number in ignored:
+            signal.signal(number, signal.SIG_IGN)
+        else:
+            signal.signal(number, signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL)
     os.umask(int(request["umask"]))
     os.environ.clear()
     os.environ.update(request["env"])

@@ -84,6 +84,7 @@ def _failed_recently(where: str) -> bool:
 
 def _hand_over(connection: socket.socket, argv: list[str]) -> int | None:
     streams = [fd for fd in (0, 1, 2) if _is_open(fd)]
+    ignored = [int(number) for number in FORWARDED if signal.getsignal(number) == signal.SIG_IGN]
     request = frames.encode(
         {
             "argv": argv,
@@ -93,6 +94,7 @@ def _hand_over(connection: socket.socket, argv: list[str]) -> int | None:
             "path": sys.path,
             "streams": streams,
             "interpreter": place.description(os.environ, sys.path[1:]),
+            "ignored": ignored,
         }
     )
     try:
@@ -102,7 +104,7 @@ def _hand_over(connection: socket.socket, argv: list[str]) -> int | None:
         return None
     reader = frames.Reader(connection)
     started = False
-    handlers = _forward_signals(connection)
+    handlers = _forward_signals(connection, ignored)
     try:
         while (message := reader.next()) is not None:
             if "cold" in message and not started:
@@ -128,14 +130,16 @@ def _hand_over(connection: socket.socket, argv: list[str]) -> int | None:
     return LOST_STATUS
 
 
-def _forward_signals(connection: socket.socket) -> dict[int, signal._HANDLER]:
+def _forward_signals(connection: socket.socket, ignored: list[int]) -> dict[int, signal._HANDLER]:
+    """Pass each signal on to the child, but those this process ignores (the child ignores them too)."""
+
     def forward(number: int, _: FrameType | None) -> None:
         try:
             connection.sendall(frames.encode({"signal": number}))
         except OSError:
             return  # the child is gone: its status, or the server's word of its death, is on its way
 
-    return {number: signal.signal(number, forward) for number in FORWARDED}
+    return {number: signal.signal(number, forward) for number in FORWARDED if number not in ignored}
 
 
 def _die_of(number: int) -> None:
