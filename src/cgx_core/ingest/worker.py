@@ -261,12 +261,7 @@ def prepare_readers() -> None:
 
 def _read_in_fork(payload: bytes, wall: float) -> tuple[int, bytes]:
     """One reading in a child forked from this process, as the zygote forks one: its exit status and reply."""
-    reader, writer = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(reader)
-        _child(payload, writer)
-    os.close(writer)
+    child, reader = _fork_reading(payload)
     try:
         reply = _read_all(reader, time.monotonic() + wall)
     except BaseException:  # out of wall time, or interrupted: the reading ends with the call
@@ -324,12 +319,7 @@ def _zygote() -> None:
             payload = _read_exactly(0, _FRAME.unpack(_read_exactly(0, _FRAME.size, None))[0], None)
         except EOFError:
             return
-        reader, writer = os.pipe()
-        child = os.fork()
-        if child == 0:
-            os.close(reader)
-            _child(payload, writer)
-        os.close(writer)
+        child, reader = _fork_reading(payload)
         reply = _collect(reader, child)
         if reply is None:
             return  # the caller is gone
@@ -339,6 +329,18 @@ def _zygote() -> None:
         view = memoryview(message)
         while view:
             view = view[os.write(1, view) :]
+
+
+def _fork_reading(payload: bytes) -> tuple[int, int]:
+    """Fork the child that reads `payload` (in the zygote, or in a process that prepared the readers): its pid,
+    and the read end of the pipe its reply comes on."""
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(reader)
+        _child(payload, writer)
+    os.close(writer)
+    return child, reader
 
 
 def _collect(reader: int, child: int) -> bytes | None:
