@@ -201,3 +201,28 @@ def test_no_reading_outlives_the_process_that_asked_for_it(tmp_path: Path, rubri
     while alive(zygote) or alive(reader):
         assert time.monotonic() < deadline, "the reading outlived the process that asked for it"
         time.sleep(0.05)
+
+
+IN_PLACE = """
+import json, sys
+from cgx_core.base import limits
+from cgx_core.ingest import worker
+from cgx_core.tooling.registry import call_tool
+worker.prepare_readers()  # as the warm server does: readings fork from this process, no zygote
+limits.INGEST_CPU_SECONDS = 2
+payload, is_error = call_tool("start_run", json.loads(sys.argv[1]))
+print(json.dumps({"payload": payload, "zygote": worker.zygote_pid()}))
+"""
+
+
+def test_a_reading_forked_in_place_is_held_to_the_same_budget(tmp_path: Path, rubric: Path) -> None:
+    hostile = nested_macros(tmp_path / "hostile", 26)
+    arguments = {"run": str(tmp_path / "run"), "paper": str(hostile), "rubric": str(rubric), "model": "m"}
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PLACE, json.dumps(arguments)], capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["zygote"] is None
+    assert report["payload"]["error"]["code"] == "ingest-over-budget"
+    assert "used its whole budget of 2 s of CPU time" in report["payload"]["error"]["message"]
+    assert not (tmp_path / "run").exists()
