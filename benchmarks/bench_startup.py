@@ -14,7 +14,7 @@ g2  `tool run_checks` of one rederive-maths step, warm process (a true one: the 
     import is the most a maths step should cost beyond credencegraph.
 g3  a warm MCP call: classify of one record sent over stdio to a running `credencegraph-extract mcp` (the mcp
     SDK's client), against the same call made in process with `call_tool`, the tool's own work (target: at
-    most 2x).
+    most 2x). Each side calls on a run of its own, as a session does.
 g4  `batch`: 20 classify calls from one JSON-lines file in one process, per call, against one `tool
     classify` served warm: reported (how much a harness without MCP saves).
 
@@ -84,17 +84,27 @@ class WarmServer:
         return int(locks[0].read_text().split()[0])
 
     def cpu(self) -> float:
-        """The server's processor time so far, with that of the children it reaped (the calls it ran)."""
-        fields = Path(f"/proc/{self.pid()}/stat").read_text().rsplit(")", 1)[1].split()
+        """The server's processor time so far, with that of the children it reaped (the calls it ran). A call's
+        child tells the caller its status before it exits, so the server may reap it after the caller is done:
+        this waits until the server has no child left, so that every call made so far is counted."""
+        pid = self.pid()
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        for _ in range(1000):
+            if not children.read_text().strip():
+                break
+            time.sleep(0.002)
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
         return ticks / os.sysconf("SC_CLK_TCK")
 
-    def ready(self, command: list[str]) -> None:
-        """Run `command` until a server answers it (the first call runs cold and starts the server)."""
+    def ready(self, command: list[str] | Callable[[], list[str]]) -> None:
+        """Run `command` (or each command it makes) until a server answers it (the first call runs cold and
+        starts the server)."""
+        made = command if callable(command) else lambda: command
         for _ in range(100):
-            run_quietly(command, env=self.env)
+            run_quietly(made(), env=self.env)
             if any(self.folder.glob("*.sock")):
-                run_quietly(command, env=self.env)
+                run_quietly(made(), env=self.env)
                 return
             time.sleep(0.1)
         raise RuntimeError("the warm server did not start: " + " ".join(p.name for p in self.folder.iterdir()))
@@ -265,11 +275,14 @@ def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
     from cgx_core.tooling.registry import call_tool
 
     paper = workspace.paper
-    run, ids = workspace.classified_run()
+    # A run for each side: on a shared run, each call would find the other side's change and read the state
+    # anew, while a session's calls follow its own.
+    runs = {"mcp": workspace.classified_run(), "in process": workspace.classified_run()}
     methods = paper.methods
     times: dict[str, list[float]] = {"mcp": [], "in process": []}
 
-    def arguments(index: int) -> dict[str, Any]:
+    def arguments(index: int, side: str) -> dict[str, Any]:
+        run, ids = runs[side]
         return {"run": str(run), "records": [paper.record(ids, methods[index % len(methods)])], "model": MODEL}
 
     async def body() -> None:
@@ -278,10 +291,10 @@ def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
                 for name in ["mcp", "in process"] if index % 2 else ["in process", "mcp"]:
                     start = anyio.current_time()
                     if name == "mcp":
-                        result = await client.call_tool("classify", arguments(index))
+                        result = await client.call_tool("classify", arguments(index, name))
                         assert not result.is_error, result
                     else:
-                        payload, is_error = call_tool("classify", arguments(index))
+                        payload, is_error = call_tool("classify", arguments(index, name))
                         assert not is_error, payload
                     if index >= 0:
                         times[name].append(anyio.current_time() - start)

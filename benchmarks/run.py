@@ -26,6 +26,7 @@ import bench_ingest
 import bench_numbering
 import bench_replay
 import bench_report
+import bench_start_cli
 import bench_startup
 import bench_tables
 import bench_verify
@@ -153,6 +154,7 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "d": ("(d) verify of 1000 runs with 1 and 2 jobs", bench_verify.figures),
     "e": ("(e) recompute-numbers against an ast + Fraction evaluator", arithmetic),
     "f": ("(f) start_run against credencegraph's ingest, on the real papers", bench_ingest.figures),
+    "k": ("(k) `tool start_run` through the command line against `credencegraph ingest`", bench_start_cli.figures),
     "t": ("(t) start_run with table reading against without", bench_tables.figures),
     "x": ("(x) start_run with the paper's numbering (cross-references) against without", bench_numbering.figures),
     "g": ("(g) start-up of shell calls, batch, and a warm MCP call", bench_startup.figures),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -144,3 +145,32 @@ def listed_nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
         nodes.extend(page["nodes"])
         start = page["next"]
     return nodes
+
+
+def nested_macros(folder: Path, levels: int) -> Path:
+    r"""A paper whose one macro expands into 2**levels copies: \lb is \la\la, \lc is \lb\lb, ..."""
+    folder.mkdir(parents=True)
+    names = [f"l{chr(97 + level)}" for level in range(levels + 1)]
+    defs = f"\\newcommand{{\\{names[0]}}}{{ab}}\n" + "".join(
+        f"\\newcommand{{\\{name}}}{{\\{previous}\\{previous}}}\n" for previous, name in itertools.pairwise(names)
+    )
+    main = folder / "main.tex"
+    body = f"\\begin{{document}}\nIt is \\{names[-1]}. Done.\n\\end{{document}}\n"
+    main.write_text(f"\\documentclass{{article}}\n{defs}{body}")
+    return main
+
+
+def children_of(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(part) for part in text.split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -303,9 +303,13 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
     if options.command == "tool":
         from cgx_cli.tool_command import run_tool
 
+        if options.name == "start_run":
+            _read_papers_in_place()
         return run_tool(options.name, options.run, options.args, options.wait)
     if options.command == "batch":
         from cgx_cli.batch_command import run_batch
+
+        _read_papers_in_place()
 
         return run_batch(options.file, options.run, options.wait, stop_on_error=options.stop_on_error)
     if options.command == "tools":
@@ -379,6 +383,14 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
 
     serve(result_stream.results())
     return ExitCode.OK
+
+
+def _read_papers_in_place() -> None:
+    """A command line's paper is read in a fork of this process (one interpreter, one import of the readers)
+    rather than in a zygote's: see `cgx_core.ingest.worker.read_in_place`."""
+    from cgx_core.ingest import worker
+
+    worker.read_in_place()
 
 
 def console_status(argv: Sequence[str] | None = None) -> int:

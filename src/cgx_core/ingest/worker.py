@@ -78,7 +78,8 @@ def ingest_bounded(request: IngestRequest, budget: Budget) -> Ingested:
     """
     wall = budget.cpu_seconds * INGEST_WALL_FACTOR + 60
     try:
-        status, reply = _ZYGOTE.run(pickle.dumps((request, budget), protocol=pickle.HIGHEST_PROTOCOL), wall)
+        payload = pickle.dumps((request, budget), protocol=pickle.HIGHEST_PROTOCOL)
+        status, reply = _ZYGOTE.run(payload, wall, pdf=not request.paper.lower().endswith(".tex"))
     except TimeoutError:
         raise CgxError(
             Code.INGEST_OVER_BUDGET,
@@ -136,9 +137,11 @@ class _ZygoteClient:
         process = self._process
         return process.pid if process is not None and process.poll() is None else None
 
-    def run(self, payload: bytes, wall: float) -> tuple[int, bytes]:
+    def run(self, payload: bytes, wall: float, *, pdf: bool) -> tuple[int, bytes]:
+        """One reading's exit status and reply; `pdf` when the paper may be a PDF (its reader imported first)."""
         with self._lock:
-            if _readers_here and threading.active_count() == 1:
+            if _in_place and threading.active_count() == 1:
+                _warm_up(pdf=pdf)
                 return _read_in_fork(payload, wall)
             for attempt in (1, 2):
                 process = self._ensure()
@@ -242,21 +245,30 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
 
 # -- the zygote and its children ------------------------------------------------------------------------------
 
-_readers_here = False
-"""True in a process that imported the readers itself (`prepare_readers`): while it is single-threaded, it
-forks each reading from itself, as the zygote does, instead of starting a zygote."""
+_in_place = False
+"""True in a process that reads papers itself (`read_in_place`): while it is single-threaded, it forks each
+reading from itself, as the zygote does, instead of starting a zygote."""
+
+_warmed = False
+
+
+def read_in_place() -> None:
+    """From now on, fork each reading from this process while it runs one thread, the readers imported here.
+
+    For a process that makes one call and exits (a command-line `tool start_run`): one interpreter and one
+    import of the readers, where a zygote is a second interpreter importing credencegraph again. A process
+    that has started threads (the MCP server, a run_checks that began its maths worker) goes on using the
+    zygote: forking it is not safe. The budget is the same: the forked child's CPU time starts at zero.
+    """
+    global _in_place
+    _in_place = True
 
 
 def prepare_readers() -> None:
-    """Import the readers in this process, and from now on fork each reading from it while it runs one thread.
-
-    For a process whose job is to be forked warm (the command line's warm server): its children read a
-    paper in a fork of their own, within the same budget, with no zygote's interpreter and imports to pay.
-    A process that has started threads (the MCP server) goes on using the zygote: forking it is not safe.
-    """
-    global _readers_here
+    """Import the readers now and read in place (`read_in_place`): for a process whose job is to be forked
+    warm (the command line's warm server), whose children then read in a fork of their own."""
     _warm_up()
-    _readers_here = True
+    read_in_place()
 
 
 def _read_in_fork(payload: bytes, wall: float) -> tuple[int, bytes]:
@@ -288,14 +300,18 @@ def _read_all(fd: int, deadline: float) -> bytes:
         parts.append(part)
 
 
-def _warm_up() -> None:
+def _warm_up(*, pdf: bool = True) -> None:
     """Import what reading needs before any budget starts, so a budget counts reading, not importing. That
     includes the modules the readers import only when a paper needs them (the table rows' numbers, the
-    numbering's walk, the graph edits): imported in each child, they were a third of reading a small paper."""
+    numbering's walk, the graph edits): imported in each child, they were a third of reading a small paper.
+    The PDF reader (a twentieth of a second) only with `pdf`: a command line reading a .tex has no use for it.
+    Once per process."""
+    global _warmed
+    if pdf:
+        pass
+    if _warmed:
+        return
     import bibtexparser.entrypoint  # noqa: F401
-    import credencegraph.core
-    import credencegraph.ingest.latex
-    import credencegraph.ingest.pdf  # noqa: F401
     import pylatexenc.latex2text
     import pylatexenc.latexwalker._defaultspecs  # noqa: F401
 
@@ -309,6 +325,7 @@ def _warm_up() -> None:
 
     cgx_core.ingest.read_watch.install()
     cgx_core.ingest.bibliography.text_renderer()
+    _warmed = True
 
 
 def _zygote() -> None:

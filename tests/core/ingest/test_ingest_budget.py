@@ -8,7 +8,6 @@ nothing was written.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -24,7 +23,7 @@ import pytest
 from cgx_core.base import limits
 from cgx_core.testing import RUBRIC
 from cgx_core.tooling.registry import call_tool
-from support import ROOT, tree
+from support import ROOT, alive, children_of, nested_macros, tree
 
 SENTENCE = "We measured twelve runs of three hundred seconds each, and the total is one hour of data. "
 
@@ -39,19 +38,6 @@ def rubric(tmp_path: Path) -> Path:
 @pytest.fixture
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits, "INGEST_CPU_SECONDS", 2)
-
-
-def nested_macros(folder: Path, levels: int) -> Path:
-    r"""A paper whose one macro expands into 2**levels copies: \lb is \la\la, \lc is \lb\lb, ..."""
-    folder.mkdir(parents=True)
-    names = [f"l{chr(97 + level)}" for level in range(levels + 1)]
-    defs = f"\\newcommand{{\\{names[0]}}}{{ab}}\n" + "".join(
-        f"\\newcommand{{\\{name}}}{{\\{previous}\\{previous}}}\n" for previous, name in itertools.pairwise(names)
-    )
-    main = folder / "main.tex"
-    body = f"\\begin{{document}}\nIt is \\{names[-1]}. Done.\n\\end{{document}}\n"
-    main.write_text(f"\\documentclass{{article}}\n{defs}{body}")
-    return main
 
 
 def huge_bib_field(folder: Path, size: int) -> Path:
@@ -160,22 +146,6 @@ start("run-warm", sys.argv[3])
 print(zygote_pid(), flush=True)
 start("run-hostile", sys.argv[4])
 """
-
-
-def children_of(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(part) for part in text.split()]
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
