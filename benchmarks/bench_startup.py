@@ -84,18 +84,19 @@ class WarmServer:
         return int(locks[0].read_text().split()[0])
 
     def cpu(self) -> float:
-        """The server's processor time so far, with that of the children it reaped (the calls it ran). A call's
-        child tells the caller its status before it exits, so the server may reap it after the caller is done:
-        this waits until the server has no child left, so that every call made so far is counted."""
+        """The processor time so far of the server and of its zygote, with that of the children they reaped
+        (the calls, the workers). A call's child tells the caller its status before it exits, so the server
+        may reap it after the caller is done: this waits until no call's child is left, so that every call
+        made so far is counted."""
         pid = self.pid()
         children = Path(f"/proc/{pid}/task/{pid}/children")
         for _ in range(1000):
-            if not children.read_text().strip():
+            calls = [child for child in children.read_text().split() if not _is_zygote(int(child))]
+            if not calls:
                 break
             time.sleep(0.002)
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-        return ticks / os.sysconf("SC_CLK_TCK")
+        zygotes = [int(child) for child in children.read_text().split() if _is_zygote(int(child))]
+        return sum(_processor_time(process) for process in [pid, *zygotes])
 
     def ready(self, command: list[str] | Callable[[], list[str]]) -> None:
         """Run `command` (or each command it makes) until a server answers it (the first call runs cold and
@@ -112,6 +113,20 @@ class WarmServer:
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError, ProcessLookupError):
             os.kill(self.pid(), signal.SIGTERM)
+
+
+def _is_zygote(pid: int) -> bool:
+    try:
+        return b"cgx_cli.warm.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _processor_time(pid: int) -> float:
+    """A process's processor time, with that of the children it reaped, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def with_server_cpu(server: WarmServer, command: list[str]) -> float:

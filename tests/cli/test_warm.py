@@ -164,6 +164,7 @@ def test_calls_served_warm_give_the_bytes_a_cold_call_gives(warm: Warm, tmp_path
     assert "s-99" in served[3][1]  # a refused record, with its fix
     assert "error [invalid-json]" in served[4][2]
     assert '"failed"' in served[5][1] and '"passed"' in served[5][1]  # 12 * 300 is not 3000; the square is right
+    assert "zygote: a worker for cgx_checks.maths.worker.tasks in pid" in warm.log()  # forked, not spawned
     # Every call's recorded result is the same, and the run served warm replays byte for byte.
     logged = [
         [json.loads(line)["result"] for line in (folder / "calls.jsonl").read_text().splitlines()[1:]]

@@ -25,9 +25,10 @@ from cgx_cli.warm import client, frames
 _MAX_DESCRIPTORS = 3
 
 
-def run_call(connection: socket.socket, interpreter: str) -> int:
-    """Serve the one call on `connection` from a caller of the server's `interpreter` (`place.description`);
-    the command's exit status (0 when the caller was told to run it)."""
+def run_call(connection: socket.socket, interpreter: str, workers: str) -> int:
+    """Serve the one call on `connection` from a caller of the server's `interpreter` (`place.description`),
+    its budgeted workers forked by the zygote at `workers`; the command's exit status (0 when the caller was
+    told to run it)."""
     reader = frames.Reader(connection)
     try:
         data, descriptors, _, _ = socket.recv_fds(connection, 1 << 16, _MAX_DESCRIPTORS)
@@ -42,6 +43,10 @@ def run_call(connection: socket.socket, interpreter: str) -> int:
         with contextlib.suppress(OSError):
             connection.sendall(frames.encode({"cold": declined}))
         return 0
+    from cgx_cli.warm.forked_worker import starter
+    from cgx_core.base.budget_worker import start_workers_with
+
+    start_workers_with(starter(workers))
     _watch(connection, reader)
     connection.sendall(frames.encode({"started": True}))
     status = int(_status(request["argv"]))

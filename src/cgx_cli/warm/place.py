@@ -15,6 +15,7 @@ caller's place. The warm path is Linux's only (it passes descriptors and is told
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import sys
 import zlib
@@ -119,3 +120,17 @@ def private(folder: str) -> bool:
     except OSError:
         return False
     return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and found.st_mode & 0o077 == 0
+
+
+def bind(where: str) -> socket.socket:
+    """A listening socket at `where`, bound under a temporary name and renamed, so a caller never meets a
+    half-ready one; only its owner may connect (0600)."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    temporary = f"{where}.{os.getpid()}"
+    if os.path.lexists(temporary):  # a server of this pid that died before its rename
+        os.unlink(temporary)
+    listener.bind(temporary)
+    os.chmod(temporary, 0o600)
+    listener.listen(64)
+    os.replace(temporary, where)
+    return listener

@@ -4,7 +4,8 @@ It takes the socket's lock (a second server of the same address exits at once), 
 import, binds the socket (under a temporary name, then renamed, so a caller never meets a half-ready server)
 and waits. Each connection gets a forked child that runs the call (`call.run_call`); the server only accepts,
 forks and reaps, single-threaded, so forking it is safe. When a child dies of a signal the server tells the
-caller which, so the caller can die of it too.
+caller which, so the caller can die of it too. Beside it runs its zygote (`zygote`), which forks the calls'
+budgeted workers (a maths step's sympy worker) with their tasks imported.
 
 The server never runs stale code: before each call it compares the files of every module it imported, and the
 folders on its module path, with what they were when it started; on any change it declines the call (the
@@ -30,32 +31,12 @@ from typing import IO, Final
 
 import attrs
 
-from cgx_cli.warm import client, frames, place
+from cgx_cli.warm import client, frames, place, zygote
+from cgx_cli.warm.stamps import Stamps
 
 MAX_CHILDREN: Final = 16
 """Calls served at once; beyond them a caller runs its call itself."""
 _CREDENTIALS: Final = struct.Struct("3i")
-
-
-class Stamps:
-    """What the server's code was when it started: each imported module's file and each module-path folder
-    (a distribution installed or removed changes its folder), by inode, modification time and size."""
-
-    def __init__(self) -> None:
-        paths = {getattr(module, "__file__", None) for module in list(sys.modules.values())} | set(sys.path)
-        self._taken = [(path, _stamp(path)) for path in sorted(p for p in paths if isinstance(p, str) and p)]
-
-    def changed(self) -> bool:
-        """Whether any of them differs now (checked before each call: about a thousand `stat`s)."""
-        return any(_stamp(path) != stamp for path, stamp in self._taken)
-
-
-def _stamp(path: str) -> tuple[int, int, int] | None:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return (found.st_ino, found.st_mtime_ns, found.st_size)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -79,8 +60,9 @@ def main(argv: Sequence[str]) -> int:
         return _broken(where, traceback.format_exc())
     with contextlib.suppress(OSError):
         os.unlink(client.broken_marker(where))
+    workers = zygote.start(where)  # noqa: F841 (its stdin stays open while this process and its calls live)
     stamps = Stamps()
-    listener = _bind(where)
+    listener = place.bind(where)
     bound = os.stat(where).st_ino
     gc.freeze()  # the children share these pages: the collector should not write to them in each child
     server = os.getpid()
@@ -94,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
     if isinstance(outcome, socket.socket):
         from cgx_cli.warm.call import run_call
 
-        return run_call(outcome, interpreter)
+        return run_call(outcome, interpreter, zygote.address_beside(where))
     return 0
 
 
@@ -109,7 +91,8 @@ def _warm_up() -> None:
     install()
     import cgx_cli.main
     import cgx_cli.tool_command
-    import cgx_cli.warm.call  # noqa: F401
+    import cgx_cli.warm.call
+    import cgx_cli.warm.forked_worker  # noqa: F401
     from cgx_core.checks.installed import installed_check_types
     from cgx_core.ingest import worker
     from cgx_core.tooling.registry import TOOLS
@@ -118,18 +101,6 @@ def _warm_up() -> None:
         importlib.import_module(tool.module)
     installed_check_types()
     worker.prepare_readers()
-
-
-def _bind(where: str) -> socket.socket:
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    temporary = f"{where}.{os.getpid()}"
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(temporary)
-    listener.bind(temporary)
-    os.chmod(temporary, 0o600)
-    listener.listen(64)
-    os.replace(temporary, where)
-    return listener
 
 
 @attrs.frozen

@@ -28,7 +28,9 @@ above any budget: hitting it means the worker stopped using CPU (the machine sta
 sleeps), which decides nothing, so `run` raises `check-stalled` and the caller records nothing.
 
 The spawn context starts the worker by importing the parent's main module again, so a script that uses
-a worker keeps its top-level work under `if __name__ == "__main__":`, as multiprocessing requires.
+a worker keeps its top-level work under `if __name__ == "__main__":`, as multiprocessing requires. A process
+with a faster way to start one (a warm server's call asks the server's zygote to fork a worker that imported
+its tasks already) installs it with `start_workers_with`; the worker then runs the same `serve` loop.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import attrs
 
@@ -94,6 +96,43 @@ class Died:
 
 type Reply = Finished | OutOfBudget | Died
 type Answer = Callable[[Any], Any]
+
+
+class WorkerProcess(Protocol):
+    """What the caller's side needs of a worker's process: multiprocessing's, or one a `Starter` started."""
+
+    @property
+    def pid(self) -> int | None:
+        """The process id."""
+
+    @property
+    def exitcode(self) -> int | None:
+        """None while it runs; then its exit status, negative for the signal that ended it."""
+
+    def is_alive(self) -> bool:
+        """Whether it still runs."""
+
+    def kill(self) -> None:
+        """End it with SIGKILL (from any thread)."""
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait until it has ended, `timeout` seconds at most."""
+
+    def close(self) -> None:
+        """Release what is held for it (it has ended)."""
+
+
+type Starter = Callable[[str, str, int], tuple[WorkerProcess, Connection] | None]
+"""Starts the worker of a task module (its name, the worker's name, its memory in bytes) that runs `serve` at the
+other end of the connection; None to have it started the usual way."""
+
+_starter: Starter | None = None
+
+
+def start_workers_with(starter: Starter | None) -> None:
+    """Start this process's workers with `starter` from now on (None: multiprocessing's spawn, the default)."""
+    global _starter
+    _starter = starter
 
 
 class BudgetedWorker:
@@ -202,7 +241,7 @@ class _Process:
     """The process and its end of the pipe, held apart from the worker so its finalizer can reach them."""
 
     def __init__(self) -> None:
-        self.process: BaseProcess | None = None
+        self.process: WorkerProcess | None = None
         self.connection: Connection | None = None
 
     def pid(self) -> int | None:
@@ -221,7 +260,8 @@ class _Process:
             return self.connection
         self.stop()
         tasks, name, memory = worker.tasks, worker.name, worker.memory_bytes
-        process, parent = _SPAWNER.call(lambda: _start(tasks, name, memory))
+        started = _starter(tasks, name, memory) if _starter is not None else None
+        process, parent = started if started is not None else _SPAWNER.call(lambda: _start(tasks, name, memory))
         self.process, self.connection = process, parent
         try:
             ready = parent.poll(START_TIMEOUT) and parent.recv() == ("ready",)
