@@ -291,21 +291,25 @@ class Run:
         return Response(effect.result, recovery, underived)
 
     def _remove_stale_temporaries(self) -> None:
-        """Remove the temp files a writer killed mid-write left behind. Every writer holds the lock, so
-        while we hold it none of them is anyone's."""
-        for pattern in (".*.tmp-*", "checks/*/.*.tmp-*"):
-            for path in self.paths.root.glob(pattern):
-                path.unlink(missing_ok=True)
+        """Remove the temp files a writer killed mid-write left behind in the run's folder. Every writer holds
+        the lock, so while we hold it none of them is anyone's. A check's folder holds one only when the call
+        writing it was killed before its commit, and such a folder goes whole (`_remove_uncommitted_checks`):
+        globbing every check's folder made each call's cost grow with the run's checks."""
+        for path in self.paths.root.glob(".*.tmp-*"):
+            path.unlink(missing_ok=True)
 
     def _remove_uncommitted_checks(self, state: RunState) -> None:
         """Remove each checks/c-NNN folder of no node of the committed graph: a call killed between writing
         its check's files and its commit left it. Verify refuses a finished run with a folder no check names
-        (it could be a forger's), so none may outlive the next call."""
-        if not self.paths.checks.is_dir():
+        (it could be a forger's), so none may outlive the next call. One read of checks/ (the entries' types
+        come with their names): no `stat` per check."""
+        try:
+            entries = list(os.scandir(self.paths.checks))
+        except (FileNotFoundError, NotADirectoryError):
             return
-        for folder in self.paths.checks.iterdir():
-            if folder.is_dir() and not folder.is_symlink() and folder.name not in state.graph.nodes:
-                shutil.rmtree(folder)
+        for entry in entries:
+            if entry.name not in state.graph.nodes and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
 
     def _recover(self) -> tuple[RunState, dict[str, Any] | None]:
         state = self._stored_state()

@@ -145,3 +145,23 @@ def test_a_lock_this_very_process_holds_is_not_named_as_a_stranger_to_unlock(tmp
     assert "this same process" in refused.value.message and "again in a moment" in refused.value.message
     with RunLock(lock, wait_seconds=0):  # both released
         pass
+
+
+def test_the_next_call_removes_what_an_uncommitted_check_left_and_follows_no_link(tmp_path: Path) -> None:
+    # A call killed between writing its check's files and its commit leaves checks/c-NNN (a writer's temp file
+    # in it too); the next call removes the folder whole. A link named like a check is never followed into.
+    run = tmp_path / "run"
+    start_example(run)
+    call(run, "classify", records=[RECORD])
+    left = run / "checks" / "c-001"
+    left.mkdir(parents=True)
+    (left / "inputs.json").write_text("{}")
+    (left / ".output.json.tmp-4242").write_text("half")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine")
+    (run / "checks" / "c-002").symlink_to(outside, target_is_directory=True)
+    (run / ".state.json.tmp-4242").write_text("half")
+    call(run, "classify", records=[{"node": "s-10", "type": "derivation"}])
+    assert not left.exists() and not (run / ".state.json.tmp-4242").exists()
+    assert (outside / "keep.txt").read_text() == "mine"
