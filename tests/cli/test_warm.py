@@ -175,6 +175,30 @@ def test_calls_served_warm_give_the_bytes_a_cold_call_gives(warm: Warm, tmp_path
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+def zygotes_of(warm: Warm) -> list[int]:
+    """The pids of the zygotes whose socket is in this test's folder."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"cgx_cli.warm.zygote" in command and any(str(warm.folder).encode() in part for part in command):
+                found.append(int(entry.name))
+    return found
+
+
+def test_the_servers_zygote_runs_beside_it_and_ends_with_it(warm: Warm, tmp_path: Path) -> None:
+    warm.run("tool", "get_state", "--run", str(tmp_path / "none"))
+    server = warm.ready()
+    wait_for(lambda: len(zygotes_of(warm)) == 1)
+    [zygote] = zygotes_of(warm)
+    assert Path(f"/proc/{zygote}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(server)  # its parent
+    warm.stop()
+    wait_for(lambda: not _alive(zygote))
+
+
 def ignoring_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
