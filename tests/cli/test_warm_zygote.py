@@ -140,11 +140,15 @@ def test_the_zygote_ends_with_the_server_and_its_workers_with_it(forked: Zygote)
     decider.close()
 
 
-def test_once_its_code_changed_the_zygote_declines_and_the_worker_is_spawned(forked: Zygote) -> None:
-    assert decide(6.0)[1] == forked.process.pid
-    (forked.folder / "path" / "new_module.py").write_text("")  # a module-path folder changed
-    assert decide(6.0)[1] == os.getpid()  # spawned, as in a cold call
-    forked.process.wait(PATIENCE)  # and the zygote exits, as the server does
+def test_once_its_code_changed_the_zygote_declines_and_ends_without_cutting_a_worker_short(forked: Zygote) -> None:
+    with SymbolicDecider(budget=6.0) as running:  # a call's worker, forked before the change
+        assert parent_of(running.worker.start()) == forked.process.pid
+        (forked.folder / "path" / "new_module.py").write_text("")  # a module-path folder changed
+        assert decide(6.0)[1] == os.getpid()  # the next worker is spawned, as in a cold call
+        assert not os.path.exists(forked.address)  # the zygote takes no more requests
+        assert running.decide(SLOW_STEP).to_json()["result"] == "passed"  # the running worker serves on
+        assert forked.process.poll() is None
+    forked.process.wait(PATIENCE)  # its last worker gone, the zygote exits
 
 
 def test_a_malformed_request_is_declined_and_the_zygote_serves_on(forked: Zygote) -> None:

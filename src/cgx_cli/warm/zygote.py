@@ -30,7 +30,7 @@ import struct
 import subprocess
 import sys
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 import attrs
 
@@ -69,41 +69,55 @@ class _Worker:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Fork workers for the calls that connect to `argv[0]` until stdin ends (or the code changed)."""
+    """Fork workers for the calls that connect to `argv[0]` until stdin ends. Once it declines for good (its
+    code changed, or it is no longer single-threaded) it stops listening and ends when its last worker has:
+    a call's worker is never cut short."""
     where = argv[0]
-    listener = place.bind(where)
+    listener: socket.socket | None = place.bind(where)
     bound = os.stat(where).st_ino
     stamps = Stamps()
     workers: dict[int, _Worker] = {}  # by pidfd
     try:
-        return _serve(listener, stamps, workers)
+        while listener is not None or workers:
+            if _serve_once(listener, stamps, workers) == "exit" and listener is not None:
+                _stop_listening(listener, where, bound)
+                listener = None
+        return 0
+    except EOFError:
+        return 0  # the server and every call it forked are gone: their workers go with them
     finally:
         for worker in workers.values():
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(worker.pidfd, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            if os.stat(where).st_ino == bound:  # not a later zygote's
-                os.unlink(where)
+        if listener is not None:
+            _stop_listening(listener, where, bound)
 
 
-def _serve(listener: socket.socket, stamps: Stamps, workers: dict[int, _Worker]) -> int:
-    while True:
-        by_connection = {worker.connection.fileno(): worker for worker in workers.values()}
-        ready = select.select([0, listener.fileno(), *workers, *by_connection], [], [])[0]
-        if 0 in ready and not os.read(0, 4096):
-            return 0  # the server and its calls are gone
-        for descriptor in ready:
-            if descriptor in workers:
-                _reaped(workers.pop(descriptor))
-        for descriptor in ready:
-            worker = by_connection.get(descriptor)
-            if worker is not None and worker.pidfd in workers:
-                _heard(worker)
-        if listener.fileno() in ready:
-            connection, _ = listener.accept()
-            outcome = _fork_for(connection, listener, stamps, workers)
-            if outcome == "exit":
-                return 0
+def _serve_once(listener: socket.socket | None, stamps: Stamps, workers: dict[int, _Worker]) -> str:
+    """Wait for something to do and do it: reap, end a worker its call left, fork for a request."""
+    by_connection = {worker.connection.fileno(): worker for worker in workers.values()}
+    listening = [] if listener is None else [listener.fileno()]
+    ready = select.select([0, *listening, *workers, *by_connection], [], [])[0]
+    if 0 in ready and not os.read(0, 4096):
+        raise EOFError
+    for descriptor in ready:
+        if descriptor in workers:
+            _reaped(workers.pop(descriptor))
+    for descriptor in ready:
+        worker = by_connection.get(descriptor)
+        if worker is not None and worker.pidfd in workers:
+            _heard(worker)
+    if listener is None or listener.fileno() not in ready:
+        return "served"
+    connection, _ = listener.accept()
+    return _fork_for(connection, listener, stamps, workers)
+
+
+def _stop_listening(listener: socket.socket, where: str, bound: int) -> None:
+    listener.close()
+    with contextlib.suppress(OSError):
+        if os.stat(where).st_ino == bound:  # not a later zygote's
+            os.unlink(where)
 
 
 def _fork_for(connection: socket.socket, listener: socket.socket, stamps: Stamps, workers: dict[int, _Worker]) -> str:
@@ -119,10 +133,10 @@ def _fork_for(connection: socket.socket, listener: socket.socket, stamps: Stamps
         connection.settimeout(None)
     except (OSError, ValueError):
         request, uid = None, -1
-    if uid != os.getuid() or request is None or len(descriptors) != _DESCRIPTORS:
+    if uid != os.getuid() or not _well_formed(request) or len(descriptors) != _DESCRIPTORS:
         _close(connection, descriptors)
         return "declined"
-    declined, outcome = _declined(str(request.get("tasks")), stamps)
+    declined, outcome = _declined(request["tasks"], stamps)
     if declined is not None:
         _note(f"declined a worker: {declined}")
         with contextlib.suppress(OSError):
@@ -139,6 +153,13 @@ def _fork_for(connection: socket.socket, listener: socket.socket, stamps: Stamps
     with contextlib.suppress(OSError):
         connection.sendall(frames.encode({"pid": pid}))
     return "forked"
+
+
+_REQUEST: Final = {"tasks": str, "memory": int, "env": dict, "cwd": str, "umask": int, "path": list}
+
+
+def _well_formed(request: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
+    return request is not None and all(isinstance(request.get(key), kind) for key, kind in _REQUEST.items())
 
 
 def _declined(tasks: str, stamps: Stamps) -> tuple[str | None, str]:
