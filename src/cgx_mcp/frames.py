@@ -11,7 +11,7 @@ transport will, passes the good ones on, and queues the answer to a bad one for 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any, Final
 
 import anyio
@@ -57,7 +57,7 @@ def _request_id(line: str) -> str | int | None:
 class CheckedLines:
     """stdin's lines for the SDK's transport, without the malformed ones, whose answers wait in `answers`."""
 
-    def __init__(self, lines: anyio.AsyncFile[str]) -> None:
+    def __init__(self, lines: AsyncIterable[str]) -> None:
         self._lines = lines
         self._send: MemoryObjectSendStream[SessionMessage]
         self.answers: MemoryObjectReceiveStream[SessionMessage]

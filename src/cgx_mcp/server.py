@@ -18,12 +18,11 @@ the run's lock and written nothing, so a retry finds the lock free.
 from __future__ import annotations
 
 import contextlib
-import io
 import math
 import os
 import threading
 import time
-from typing import Any, BinaryIO, Final, TextIO
+from typing import Any, Final, TextIO
 
 import anyio
 import mcp_types as types
@@ -39,6 +38,7 @@ from cgx_core.tooling.output import result_text
 from cgx_core.tooling.registry import TOOLS, call_tool
 from cgx_core.tooling.workflow import INSTRUCTIONS
 from cgx_mcp.frames import CheckedLines
+from cgx_mcp.wire import Frames, Lines
 
 HEARTBEAT_SECONDS: Final = 5.0
 """How long a call may say nothing before the server repeats its last step (harnesses time out at 60 s)."""
@@ -195,8 +195,8 @@ def serve(stdout: TextIO | None = None) -> None:
     plugin prints can come between two frames). A malformed frame is answered (`cgx_mcp.frames`)."""
     from mcp.server.stdio import stdio_server
 
-    frames = None if stdout is None else anyio.wrap_file(io.TextIOWrapper(stdout.buffer, encoding="utf-8"))
-    lines = CheckedLines(anyio.wrap_file(io.TextIOWrapper(_claimed_stdin(), encoding="utf-8", errors="replace")))
+    frames = None if stdout is None else Frames(stdout.buffer)
+    lines = CheckedLines(Lines(_claimed_stdin()))
 
     async def main() -> None:
         server = build_server()
@@ -217,10 +217,10 @@ def serve(stdout: TextIO | None = None) -> None:
     anyio.run(main)  # Ctrl-C reaches the command line's entry point, which ends with one line
 
 
-def _claimed_stdin() -> BinaryIO:
-    """The protocol's stdin, read from a private descriptor; fd 0 reads the null device from now on, so a
-    plugin or a child that reads stdin gets end of file rather than a client's frames (as the SDK does)."""
+def _claimed_stdin() -> int:
+    """The protocol's stdin, a private descriptor; fd 0 reads the null device from now on, so a plugin or a
+    child that reads stdin gets end of file rather than a client's frames (as the SDK does)."""
     private = os.dup(0)
     with open(os.devnull, "rb") as null:
         os.dup2(null.fileno(), 0)
-    return os.fdopen(private, "rb")
+    return private
