@@ -310,7 +310,6 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
         from cgx_cli.batch_command import run_batch
 
         _read_papers_in_place()
-
         return run_batch(options.file, options.run, options.wait, stop_on_error=options.stop_on_error)
     if options.command == "tools":
         from cgx_cli.tool_command import list_tools
