@@ -175,6 +175,29 @@ def test_calls_served_warm_give_the_bytes_a_cold_call_gives(warm: Warm, tmp_path
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+STARTER = """
+import os, sys
+from cgx_cli.warm import client, place
+client.start_server(place.address(os.environ, sys.path[1:]))  # as a session's first call does
+print("started", flush=True)
+sys.stdin.read()  # a long first call: it lasts until the test closes its stdin
+"""
+
+
+def test_a_new_server_imports_only_once_the_call_that_started_it_has_ended(warm: Warm) -> None:
+    starter = subprocess.Popen(
+        [sys.executable, "-c", STARTER], env=warm.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert starter.stdin is not None and starter.stdout is not None
+    assert starter.stdout.readline() == "started\n"
+    wait_for(lambda: warm.pid() is not None)  # the server runs and holds its lock
+    time.sleep(1.0)
+    assert not list(warm.folder.glob("*.sock")), warm.log()  # it waits: nothing imported, nothing bound
+    starter.stdin.close()
+    starter.wait()
+    warm.ready()
+
+
 def zygotes_of(warm: Warm) -> list[int]:
     """The pids of the zygotes whose socket is in this test's folder."""
     found = []

@@ -51,14 +51,15 @@ def call(argv: Sequence[str]) -> int | None:
 
 
 def start_server(where: str) -> None:
-    """Start the server of `where` in the background, in a session of its own, holding none of our streams."""
+    """Start the server of `where` in the background, in a session of its own, holding none of our streams; it
+    imports once this call has ended."""
     if _failed_recently(where):
         return
     import subprocess
 
     try:
         subprocess.Popen(
-            [sys.executable, "-P", "-m", "cgx_cli.warm.server", where],
+            [sys.executable, "-P", "-m", "cgx_cli.warm.server", where, str(os.getpid())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

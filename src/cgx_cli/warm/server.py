@@ -34,13 +34,16 @@ import attrs
 from cgx_cli.warm import client, frames, place, zygote
 from cgx_cli.warm.stamps import Stamps
 
+STARTER_PATIENCE: Final = 300.0
+"""Seconds a new server waits for the call that started it to end before it imports anyway."""
 MAX_CHILDREN: Final = 16
 """Calls served at once; beyond them a caller runs its call itself."""
 _CREDENTIALS: Final = struct.Struct("3i")
 
 
 def main(argv: Sequence[str]) -> int:
-    """Serve the socket `argv[0]` until idle; in a forked child, the call's exit status."""
+    """Serve the socket `argv[0]` until idle, once the call of pid `argv[1]` (the one that started it) has
+    ended; in a forked child, the call's exit status."""
     where = argv[0]
     lock = open(where.removesuffix(".sock") + ".lock", "a")  # noqa: SIM115 (held for the server's life)
     try:
@@ -50,6 +53,8 @@ def main(argv: Sequence[str]) -> int:
     lock.truncate(0)
     lock.write(f"{os.getpid()}\n")  # who serves this address, for a person or a benchmark to find it
     lock.flush()
+    if len(argv) > 1:
+        _after(int(argv[1]))
     _log_to(where.removesuffix(".sock") + ".log")
     interpreter = place.description(os.environ, sys.path)
     if place.address(os.environ, sys.path) != where:
@@ -78,6 +83,20 @@ def main(argv: Sequence[str]) -> int:
 
         return run_call(outcome, interpreter, zygote.address_beside(where))
     return 0
+
+
+def _after(starter: int) -> None:
+    """Wait until the call that started this server has ended (`STARTER_PATIENCE` seconds at most), so that the
+    server's imports do not compete with it for the machine: a session's first call is its slowest already,
+    and its next comes after the agent has read the result."""
+    try:
+        pidfd = os.pidfd_open(starter)
+    except OSError:
+        return  # it has ended already (or this kernel has no pidfd: start now)
+    try:
+        select.select([pidfd], [], [], STARTER_PATIENCE)
+    finally:
+        os.close(pidfd)
 
 
 def _warm_up() -> None:
