@@ -143,9 +143,10 @@ def _fork_for(connection: socket.socket, listener: socket.socket, stamps: Stamps
             connection.sendall(frames.encode({"declined": declined}))
         _close(connection, descriptors)
         return outcome
+    zygote = os.getpid()  # taken before the fork: read in the child, it would be the reaper's if this died first
     pid = os.fork()
     if pid == 0:
-        _become_worker(request, descriptors, listener, workers)
+        _become_worker(request, descriptors, listener, workers, zygote)
     _close(None, descriptors)
     pidfd = os.pidfd_open(pid)
     workers[pidfd] = _Worker(pid, pidfd, connection)
@@ -178,7 +179,7 @@ def _declined(tasks: str, stamps: Stamps) -> tuple[str | None, str]:
 
 
 def _become_worker(
-    request: dict[str, Any], descriptors: list[int], listener: socket.socket, workers: dict[int, _Worker]
+    request: dict[str, Any], descriptors: list[int], listener: socket.socket, workers: dict[int, _Worker], zygote: int
 ) -> None:
     """In the forked child: take the call's place, as multiprocessing's spawn would start it, and serve (never
     returns)."""
@@ -206,7 +207,7 @@ def _become_worker(
         os.environ.clear()
         os.environ.update(request["env"])
         sys.path[:] = request["path"]
-        serve(Connection(pipe), str(request["tasks"]), int(request["memory"]), os.getppid())
+        serve(Connection(pipe), str(request["tasks"]), int(request["memory"]), zygote)
         status = 0
     finally:
         os._exit(status)

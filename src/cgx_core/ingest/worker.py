@@ -352,10 +352,11 @@ def _fork_reading(payload: bytes) -> tuple[int, int]:
     """Fork the child that reads `payload` (in the zygote, or in a process that prepared the readers): its pid,
     and the read end of the pipe its reply comes on."""
     reader, writer = os.pipe()
+    parent = os.getpid()  # taken before the fork: read in the child, it would be the reaper's if this died first
     child = os.fork()
     if child == 0:
         os.close(reader)
-        _child(payload, writer)
+        _child(payload, writer, parent)
     os.close(writer)
     return child, reader
 
@@ -378,10 +379,11 @@ def _collect(reader: int, child: int) -> bytes | None:
         parts.append(part)
 
 
-def _child(payload: bytes, writer: int) -> None:
-    """One reading: die with the zygote, limit CPU time and memory, answer, exit (never returns)."""
+def _child(payload: bytes, writer: int, parent: int) -> None:
+    """One reading: die with `parent` (the zygote, or the process reading in place), limit CPU time and
+    memory, answer, exit (never returns)."""
     try:
-        _die_with(os.getppid())
+        _die_with(parent)
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1):
             os.dup2(devnull, fd)  # the zygote's protocol streams (or a warm call's caller's) are not the child's
