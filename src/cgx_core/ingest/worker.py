@@ -308,10 +308,19 @@ def _warm_up(*, pdf: bool = True) -> None:
     Once per process."""
     global _warmed
     if pdf:
-        pass
+        import codecs
+        import heapq  # noqa: F401
+
+        import credencegraph.ingest.pdf
+
+        import cgx_core.ingest.pdf.reading
+
+        codecs.lookup("utf-16-le")  # a PDF's text strings
     if _warmed:
         return
     import bibtexparser.entrypoint  # noqa: F401
+    import credencegraph.core
+    import credencegraph.ingest.latex  # noqa: F401
     import pylatexenc.latex2text
     import pylatexenc.latexwalker._defaultspecs  # noqa: F401
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from cgx_core.testing import RUBRIC
-from support import EXAMPLE
+from support import EXAMPLE, make_pdf
 
 PAPER = r"""\documentclass{article}
 \begin{document}
@@ -40,10 +40,10 @@ SCRIPT = """
 import json, sys
 from cgx_core.ingest import worker
 from cgx_core.ingest.paper import IngestRequest
-worker._warm_up()
-rubric = open(sys.argv[1], "rb").read()
+worker._warm_up(pdf=sys.argv[1] == "pdf")
+rubric = open(sys.argv[2], "rb").read()
 before = set(sys.modules)
-for paper in sys.argv[2:]:
+for paper in sys.argv[3:]:
     reply = worker._answer(IngestRequest(paper, None, rubric, "rubric.toml"))
     assert reply[0] == "ok", reply
 print(json.dumps(sorted(set(sys.modules) - before)))
@@ -54,12 +54,16 @@ def test_a_reading_imports_nothing_the_zygote_did_not(tmp_path: Path) -> None:
     (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
     (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
     (tmp_path / "rubric.toml").write_text(RUBRIC, encoding="utf-8")
-    papers = [str(tmp_path / "paper.tex"), str(EXAMPLE / "paper.tex")]
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(tmp_path / "rubric.toml"), *papers],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == []
+    (tmp_path / "paper.pdf").write_bytes(make_pdf([["Results", "We ran three trials."]]))
+    latex = [str(tmp_path / "paper.tex"), str(EXAMPLE / "paper.tex")]
+    # The zygote (and the warm server) warm up for any paper; a command line reading a .tex leaves the PDF
+    # reader out, and its LaTeX reading still imports nothing.
+    for warmed, papers in (("pdf", [*latex, str(tmp_path / "paper.pdf")]), ("latex", latex)):
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, warmed, str(tmp_path / "rubric.toml"), *papers],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [], warmed
