@@ -26,13 +26,20 @@ from typing import Any
 import pytest
 
 from cgx_cli.warm import client, frames, place
-from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, start_lock_holder
+from support import (
+    EXAMPLE,
+    EXAMPLE_PREMISES,
+    EXAMPLE_RECORDS,
+    EXAMPLE_RUBRIC,
+    PATIENCE,
+    alive,
+    parent_of,
+    start_lock_holder,
+    wait_for,
+)
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 ONE_RECORD = json.dumps({"records": EXAMPLE_RECORDS[:1], "model": "m"})
-PATIENCE = 60.0
-"""Seconds a test waits for a server to start or end: generous, since the cores may be busy; nothing is decided
-by how long it took."""
 
 
 class Warm:
@@ -54,7 +61,7 @@ class Warm:
     def pid(self) -> int | None:
         for lock in self.folder.glob("*.lock"):
             text = lock.read_text().split()
-            if text and _alive(int(text[0])):
+            if text and alive(int(text[0])):
                 return int(text[0])
         return None
 
@@ -72,23 +79,7 @@ class Warm:
         pid = self.pid()
         if pid is not None:
             os.kill(pid, signal.SIGTERM)
-            wait_for(lambda: not _alive(pid))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
-    return status[0] != "Z"
-
-
-def wait_for(condition: Any) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
-        time.sleep(0.05)
+            wait_for(lambda: not alive(pid))
 
 
 @pytest.fixture
@@ -217,9 +208,9 @@ def test_the_servers_zygote_runs_beside_it_and_ends_with_it(warm: Warm, tmp_path
     server = warm.ready()
     wait_for(lambda: len(zygotes_of(warm)) == 1)
     [zygote] = zygotes_of(warm)
-    assert Path(f"/proc/{zygote}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(server)  # its parent
+    assert parent_of(zygote) == server
     warm.stop()
-    wait_for(lambda: not _alive(zygote))
+    wait_for(lambda: not alive(zygote))
 
 
 def ignoring_ctrl_c() -> None:
@@ -303,7 +294,7 @@ def test_code_that_changed_since_the_server_started_is_never_served(warm: Warm, 
     assert done.returncode == 0 and json.loads(done.stdout)["progress"]["calls"] == 1  # run cold, with the same answer
     assert "declined a call: the installed code changed since the server started" in warm.log()
     assert warm.served() == 1
-    wait_for(lambda: not _alive(pid))
+    wait_for(lambda: not alive(pid))
 
 
 def test_a_folder_others_may_enter_is_never_used(tmp_path: Path) -> None:
@@ -337,14 +328,14 @@ def test_a_server_exits_when_idle_and_a_dead_ones_socket_is_replaced(tmp_path: P
     try:
         idle.run("tool", "get_state", "--run", str(tmp_path / "none"))
         pid = idle.ready()
-        wait_for(lambda: not _alive(pid))
+        wait_for(lambda: not alive(pid))
         assert not list(folder.glob("*.sock"))
         assert "idle for 1 s: exiting" in idle.log()
         killed = Warm(folder, CGX_WARM_IDLE_SECONDS="300")
         killed.run("tool", "get_state", "--run", str(tmp_path / "none"))
         first = killed.ready()
         os.kill(first, signal.SIGKILL)
-        wait_for(lambda: not _alive(first))
+        wait_for(lambda: not alive(first))
         assert list(folder.glob("*.sock"))  # left behind by the killed server
         done = killed.run("tool", "get_state", "--run", str(tmp_path / "none"))
         assert done.returncode == 2 and "error [" in done.stderr  # run cold, answered all the same

@@ -12,10 +12,8 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import attrs
 import pytest
@@ -25,11 +23,10 @@ from cgx_checks.maths.codes import MathsCode
 from cgx_cli.warm import zygote
 from cgx_cli.warm.forked_worker import starter
 from cgx_core.base.budget_worker import start_workers_with
+from support import PATIENCE, alive, parent_of, wait_for
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the warm process is Linux's")
 
-PATIENCE = 60.0
-"""Seconds a test waits for a process to start or end (the cores may be busy; nothing is decided by it)."""
 SLOW_STEP = {"symbols": {"x": ["real"]}, "lhs": "Integral(x^3*exp(-x)*sin(x), (x, 0, oo))", "rhs": "0"}
 """About 2 s of CPU time: sympy's integration decides it (no cache can answer it in a new worker)."""
 ENDLESS_STEP = {
@@ -66,24 +63,6 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Zygote]:
         process.stdin.close()
         process.wait(PATIENCE)
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def wait_for(condition: Any) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
-        time.sleep(0.02)
-
-
-def parent_of(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def gone(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
 
 
 def decide(budget: float) -> tuple[dict[str, object], int]:
@@ -125,7 +104,7 @@ def test_a_forked_worker_dies_with_the_call_that_asked_for_it(forked: Zygote) ->
     assert parent_of(worker) == forked.process.pid
     call.send_signal(signal.SIGKILL)
     call.wait()
-    wait_for(lambda: gone(worker))
+    wait_for(lambda: not alive(worker))
     assert forked.process.poll() is None  # the zygote serves on
 
 
@@ -135,7 +114,7 @@ def test_the_zygote_ends_with_the_server_and_its_workers_with_it(forked: Zygote)
     assert forked.process.stdin is not None
     forked.process.stdin.close()  # the server and every call it forked are gone
     forked.process.wait(PATIENCE)
-    wait_for(lambda: gone(worker))
+    wait_for(lambda: not alive(worker))
     assert not os.path.exists(forked.address)
     decider.close()
 

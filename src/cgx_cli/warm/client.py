@@ -90,7 +90,7 @@ def _hand_over(connection: socket.socket, argv: list[str]) -> int | None:
         {
             "argv": argv,
             "cwd": os.getcwd(),
-            "umask": _umask(),
+            "umask": place.umask(),
             "env": dict(os.environ),
             "path": sys.path,
             "streams": streams,
@@ -161,9 +161,3 @@ def _is_open(fd: int) -> bool:
     except OSError:
         return False
     return True
-
-
-def _umask() -> int:
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return mask

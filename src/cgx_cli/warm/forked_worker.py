@@ -16,7 +16,7 @@ import sys
 import time
 from multiprocessing.connection import Connection
 
-from cgx_cli.warm import frames
+from cgx_cli.warm import frames, place
 from cgx_core.base.budget_worker import Starter, WorkerProcess
 
 _ANSWER_SECONDS = 30.0
@@ -99,7 +99,7 @@ def starter(address: str) -> Starter:
                 "memory": memory_bytes,
                 "env": dict(os.environ),
                 "cwd": os.getcwd(),
-                "umask": _umask(),
+                "umask": place.umask(),
                 "path": list(sys.path),
             }
             socket.send_fds(connection, [frames.encode(request)], [theirs.fileno(), 2])
@@ -117,12 +117,3 @@ def starter(address: str) -> Starter:
         return ForkedWorker(connection, reader, int(answer["pid"])), Connection(ours.detach())
 
     return start
-
-
-def _umask() -> int:
-    """This process's umask, read without setting it (another thread may be creating files)."""
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    return 0o022

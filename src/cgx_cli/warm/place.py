@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import stat
+import struct
 import sys
 import zlib
 
@@ -134,3 +135,32 @@ def bind(where: str) -> socket.socket:
     listener.listen(64)
     os.replace(temporary, where)
     return listener
+
+
+def unlink_if_ours(where: str, bound: int) -> None:
+    """Remove the socket at `where` if it is still the one bound there as inode `bound` (not a later process's)."""
+    try:
+        if os.stat(where).st_ino == bound:
+            os.unlink(where)
+    except OSError:
+        return
+
+
+_CREDENTIALS = struct.Struct("3i")
+
+
+def peer_uid(connection: socket.socket) -> int:
+    """The user id of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    return int(_CREDENTIALS.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDENTIALS.size))[1])
+
+
+def umask() -> int:
+    """This process's umask. Read from /proc without setting it, since a call's other threads may be creating
+    files; set and restored where the kernel does not say it (before Linux 4.7)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask

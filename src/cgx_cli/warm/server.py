@@ -22,7 +22,6 @@ import os
 import select
 import signal
 import socket
-import struct
 import sys
 import time
 import traceback
@@ -38,7 +37,6 @@ STARTER_PATIENCE: Final = 300.0
 """Seconds a new server waits for the call that started it to end before it imports anyway."""
 MAX_CHILDREN: Final = 16
 """Calls served at once; beyond them a caller runs its call itself."""
-_CREDENTIALS: Final = struct.Struct("3i")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -76,7 +74,7 @@ def main(argv: Sequence[str]) -> int:
         outcome = _serve(listener, Served(where, bound, stamps), place.idle_seconds(os.environ), lock)
     finally:
         if os.getpid() == server:
-            _unlink_if_ours(where, bound)
+            place.unlink_if_ours(where, bound)
             listener.close()
     if isinstance(outcome, socket.socket):
         from cgx_cli.warm.call import run_call
@@ -196,8 +194,7 @@ def _stop(*_: object) -> None:
 
 def _declined(connection: socket.socket, served: Served, running: int) -> str | None:
     """Why this call is not served here (the caller then runs it), or None to serve it."""
-    uid = _CREDENTIALS.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDENTIALS.size))[1]
-    if uid != os.getuid():
+    if place.peer_uid(connection) != os.getuid():
         return "the caller is another user"
     try:
         replaced = os.stat(served.where).st_ino != served.bound
@@ -229,12 +226,6 @@ def _reap(children: dict[int, socket.socket]) -> None:
         else:
             note(f"pid {pid} exited with status {os.waitstatus_to_exitcode(status)}")
         connection.close()
-
-
-def _unlink_if_ours(where: str, bound: int) -> None:
-    with contextlib.suppress(OSError):
-        if os.stat(where).st_ino == bound:
-            os.unlink(where)
 
 
 def _broken(where: str, reason: str) -> int:

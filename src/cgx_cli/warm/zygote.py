@@ -26,7 +26,6 @@ import os
 import select
 import signal
 import socket
-import struct
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -37,7 +36,6 @@ import attrs
 from cgx_cli.warm import frames, place
 from cgx_cli.warm.stamps import Stamps
 
-_CREDENTIALS: Final = struct.Struct("3i")
 _DESCRIPTORS: Final = 2
 _REQUEST_SECONDS: Final = 10.0
 """How long a connected call may take to send its request (it sends it at once): a stuck peer cannot hold the zygote."""
@@ -115,16 +113,14 @@ def _serve_once(listener: socket.socket | None, stamps: Stamps, workers: dict[in
 
 def _stop_listening(listener: socket.socket, where: str, bound: int) -> None:
     listener.close()
-    with contextlib.suppress(OSError):
-        if os.stat(where).st_ino == bound:  # not a later zygote's
-            os.unlink(where)
+    place.unlink_if_ours(where, bound)
 
 
 def _fork_for(connection: socket.socket, listener: socket.socket, stamps: Stamps, workers: dict[int, _Worker]) -> str:
     """Serve one call's request: "forked", "declined", or "exit" (declined, and the zygote must end)."""
     descriptors: list[int] = []
     try:
-        uid = _CREDENTIALS.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDENTIALS.size))[1]
+        uid = place.peer_uid(connection)
         connection.settimeout(_REQUEST_SECONDS)
         data, descriptors, _, _ = socket.recv_fds(connection, 1 << 20, _DESCRIPTORS)
         reader = frames.Reader(connection)
