@@ -73,6 +73,8 @@ class Code(StrEnum):
     JOURNAL_EXISTS = "journal-exists"
     JOURNAL_INVALID = "journal-invalid"
     RUN_LIST_INVALID = "run-list-invalid"
+    KEY_INVALID = "key-invalid"
+    CALIBRATION_INVALID = "calibration-invalid"
 
     # -- a record inside a call (refusal codes) -------------------------------------------------
     RECORD_INVALID = "record-invalid"
@@ -284,6 +286,14 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CHECK_TARGET_NO_BASE: (
         "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
         "give the type a base."
+    ),
+    Code.KEY_INVALID: (
+        "A calibration key is not TOML with the fields paper, false, unlabelled and note, or names a node the run "
+        "does not have."
+    ),
+    Code.CALIBRATION_INVALID: (
+        "calibrate cannot fit the rubric: no run is left to fit it on, or an option (date, version, counts file) "
+        "is malformed."
     ),
     Code.PREMISES_INVALID: (
         "A proposal's premises are not 1 to 5 distinct statements in words, or one writes a number the target and "
