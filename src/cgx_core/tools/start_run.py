@@ -149,6 +149,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         rubric_name=rubric_path.name,
         bibliography=args.get("bibliography"),
         main=args.get("main"),
+        accept_incomplete=bool(args.get("accept_incomplete", False)),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")
