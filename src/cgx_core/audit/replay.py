@@ -24,6 +24,7 @@ from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingest.archive import is_archive
+from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
 from cgx_core.ingest.paper import IngestRequest
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
@@ -157,6 +158,13 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     except Exception as error:  # raised only once the reading has answered: its refusal comes first
         rebuilt = error
     if bytes_digest(reading.result()) != run.manifest["ingested"]:
+        if recorded_readers(run.manifest) != READERS_VERSION:
+            raise CgxError(
+                Code.READER_CHANGED,
+                f"the run was read by version {recorded_readers(run.manifest)} of credencegraph-extract's paper "
+                f"readers, and this package's version {READERS_VERSION} reads its paper differently: replay it "
+                "with the version that made it, or start a new run of the paper",
+            )
         return ReplayReport(
             False,
             {"diverged": "ingest", "how": "the re-ingested graph differs from the one the run started from"},
