@@ -24,8 +24,8 @@ from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingest.archive import is_archive
-from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
 from cgx_core.ingest.paper import IngestRequest
+from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
 from cgx_core.run.state import Effect, RunState, state_bytes

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import attrs
@@ -399,27 +399,15 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
 
 def _read_prepared(main: Path, files: _LatexFiles, texts: Mapping[str, str]) -> list[Chunk]:
-    """credencegraph's `read_latex`, step for step, with each admitted file's text given as every reader of
-    this package reads it (`environment_macros`) instead of opened again. Its private `_Reader` is the one
-    way to give it a text: `read_latex` takes only a path. A file the scan did not admit is opened as
-    before, and the read watch refuses it."""
-    from credencegraph.ingest.latex import _Reader
+    """credencegraph's `read_latex`, step for step, each admitted file's text given as every reader of this
+    package reads it (`environment_macros`) instead of opened again (`latex_reader`)."""
+    from cgx_core.ingest.latex_reader import PaperReader
 
-    class _PreparedReader(_Reader):
-        def text(self, path: Path) -> str:
-            if path not in self.texts:
-                name = files.paths.get(os.path.abspath(path))
-                # read_text's universal newlines, as credencegraph reads a file itself
-                self.texts[path] = (
-                    super().text(path) if name is None else texts[name].replace("\r\n", "\n").replace("\r", "\n")
-                )
-            return self.texts[path]
+    def text_of(path: Path) -> str | None:
+        name = files.paths.get(os.path.abspath(path))
+        return None if name is None else texts[name]
 
-    reader = _PreparedReader(main)
-    reader.collect_definitions(reader.main)
-    reader.install_definitions()
-    reader.read_file(reader.main, body_only=True)
-    return reader.chunks
+    return PaperReader(main, text_of).chunks_of_main()
 
 
 def _unadmitted(files: _LatexFiles, path: Path) -> CgxError:

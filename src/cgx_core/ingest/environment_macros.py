@@ -94,9 +94,7 @@ def expand_environment_macros(texts: Mapping[str, str]) -> Expansion:
         return Expansion(texts, skipped=tuple(skipped))
     uses = _uses_pattern(macros, environments)
     prepared = {
-        name: _expand(_blanked(text, spans.get(name, [])), uses, macros, environments, 0)
-        if name in paper
-        else text
+        name: _expand(_blanked(text, spans.get(name, [])), uses, macros, environments, 0) if name in paper else text
         for name, text in texts.items()
     }
     expanded = [f"\\{name}" for name in macros] + [f"{{{name}}}" for name in environments]

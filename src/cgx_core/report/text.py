@@ -62,7 +62,14 @@ def text_report(report: RunReport) -> str:
     lines.append(f"  Inference: {report.credence_method}.")
     if report.moved_by_note:
         lines.append(f"  What moved each credence most: {printable(report.moved_by_note)}.")
-    lines += ["", "Failed checks:" if report.failed_checks else "Failed checks: none." if report.unread is None else f"Failed checks: none. {report.none_failed}"]
+    lines += [
+        "",
+        "Failed checks:"
+        if report.failed_checks
+        else "Failed checks: none."
+        if report.unread is None
+        else f"Failed checks: none. {report.none_failed}",
+    ]
     lines += [
         f"  {check.id} {check.type} on {check.target}: {printable(check.detail)}" for check in report.failed_checks
     ]

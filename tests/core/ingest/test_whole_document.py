@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
+from report_runs import listed
 
 from cgx_core.audit.replay import replay
 from cgx_core.ingest.documents import read_document
@@ -25,7 +25,6 @@ from cgx_core.report.markdown import markdown_report
 from cgx_core.report.model import build_report
 from cgx_core.report.text import text_report
 from cgx_core.tooling.registry import call_tool
-from report_runs import listed
 from support import ROOT, call
 
 HEP_TH = Path(__file__).parent / "papers" / "hep-th-macros" / "paper.tex"
