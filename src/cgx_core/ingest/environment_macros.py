@@ -219,7 +219,7 @@ def _expand(
             if len(arguments) < macro.parameters:
                 continue  # not used as defined: left as written
         replaced = text[match.start() : end]
-        expanded = _PARAMETER.sub(lambda found: _argument(arguments, int(found[1])), body)
+        expanded = _substituted(body, arguments)
         if depth < _MAX_DEPTH:
             expanded = _expand(expanded, uses, macros, environments, depth + 1)
         expanded = expanded.replace("\n", " ")
@@ -230,5 +230,11 @@ def _expand(
     return "".join([*pieces, text[cursor:]])
 
 
-def _argument(arguments: list[str], number: int) -> str:
-    return arguments[number - 1] if 0 < number <= len(arguments) else f"#{number}"
+def _substituted(body: str, arguments: list[str]) -> str:
+    """The body with each `#n` replaced by the n-th argument (one with no argument is left as written)."""
+
+    def argument(found: re.Match[str]) -> str:
+        number = int(found[1])
+        return arguments[number - 1] if 0 < number <= len(arguments) else found[0]
+
+    return _PARAMETER.sub(argument, body)

@@ -71,9 +71,9 @@ class PaperReader(_Reader):  # type: ignore[misc]
     def expand(self, node: Any, cites: list[str], labels: list[str], depth: int) -> str:
         text = str(super().expand(node, cites, labels, depth))
         given = [argument for argument in (node.nodeargd.argnlist if node.nodeargd is not None else ()) if argument]
-        if node.nodeargd is not None and node.nodeargd.argnlist and not given and node.macro_post_space:
-            if _ENDS_IN_CONTROL_WORD.search(text):
-                text += node.macro_post_space
+        left_out = node.nodeargd is not None and node.nodeargd.argnlist and not given
+        if left_out and node.macro_post_space and _ENDS_IN_CONTROL_WORD.search(text):
+            text += node.macro_post_space
         return text
 
     def chunks_of_main(self) -> list[Any]:

@@ -3,8 +3,9 @@ comments and `\label` dropped, and the `\cite` keys collected.
 
 credencegraph 0.4.1 has no public renderer, so this reuses its LaTeX reader as the prose is read
 (`cgx_core.ingest.latex_reader`, with its corrections); tests/core/ingest/tables prove the rendering of
-expanded macros, so a change in a 0.4.x release is caught. Two differences from prose, both on purpose: a `\footnote` stays in the cell as written (the
-table's own footnote is part of what the cell says, and no footnote chunk is made for it), and expansion is
+expanded macros, so a change in a 0.4.x release is caught. Two differences from prose, both on purpose: a
+`\footnote` stays in the cell as written (the table's own footnote is part of what the cell says, and no
+footnote chunk is made for it), and expansion is
 bounded per paper by `MAX_TABLE_EXPANSIONS` expansions and `MAX_TABLE_RENDERED_CHARS` characters (a macro
 that doubles at each level would otherwise cost time exponential in its depth); past either bound the
 remaining macros stay as written. The budgets count operations, never time, so the same paper always renders
