@@ -77,7 +77,7 @@ def reingest(run: Run, source: Path | None) -> bytes:
         rubric_name=run.manifest["rubric"]["name"],
         bibliography_names=tuple(item["name"] for item in bibliography),
         main=archive["main"] if archive is not None else None,
-        accept_incomplete=True,  # a run exists: start_run read it whole, or was told to proceed (the graph's bytes tell)
+        accept_incomplete=True,  # start_run read it whole, or was told to proceed: the graph's bytes tell
     )
     ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
     found = [item.to_json() for item in ingested.files]
