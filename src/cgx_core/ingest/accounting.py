@@ -172,7 +172,7 @@ def _last_chunk_before(chunks: Sequence[Chunk], order: list[tuple[str, int, bool
     for chunk in chunks:
         found = _LOCATOR.match(chunk.locator)
         if found is not None and found["file"] == before[0] and int(found["first"]) <= before[1] <= int(found["last"]):
-            return chunk.locator
+            return str(chunk.locator)
     return None
 
 

@@ -54,9 +54,10 @@ class PaperReader(_Reader):  # type: ignore[misc]
         replaces it (TeX reads them as two tokens; glued as text they are one other control word)."""
         from dataclasses import replace
 
+        definitions: dict[str, Any] = getattr(self, "definitions")  # noqa: B009 (an untyped base's attribute)
         self.definitions = {
             name: replace(definition, body=_GLUED_PARAMETER.sub(r"\1 #", definition.body))
-            for name, definition in self.definitions.items()
+            for name, definition in definitions.items()
         }
         super().install_definitions()
 

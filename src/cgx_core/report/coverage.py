@@ -79,7 +79,7 @@ def numerals_in(text: str) -> set[float]:
     from credencegraph.rubric.faithfulness import _NUMERAL
 
     try:
-        return numerals(text)
+        return set(numerals(text))
     except (ValueError, ArithmeticError):
         found: set[float] = set()
         for match in _NUMERAL.finditer(text):
