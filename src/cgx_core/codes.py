@@ -35,6 +35,8 @@ class Code(StrEnum):
     RUN_CORRUPT = "run-corrupt"
     PAPER_NOT_FOUND = "paper-not-found"
     PAPER_EMPTY = "paper-empty"
+    INGEST_INCOMPLETE = "ingest-incomplete"
+    READER_CHANGED = "reader-changed"
     PAPER_NOT_UTF8 = "paper-not-utf8"
     PAPER_INVALID = "paper-invalid"
     PAPER_TOO_LARGE = "paper-too-large"
@@ -144,6 +146,14 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.RUN_CORRUPT: "The run's log or derived files are inconsistent in a way no repair can undo.",
     Code.PAPER_NOT_FOUND: "The paper, or a file it \\input's, does not exist.",
     Code.PAPER_EMPTY: "The paper has no text to ingest.",
+    Code.INGEST_INCOMPLETE: (
+        "Most of the paper's body is in no chunk (the reader stopped early): start_run names where and why; "
+        "fix the paper, or pass accept_incomplete to proceed with the loss recorded."
+    ),
+    Code.READER_CHANGED: (
+        "The run was made by another version of the paper's readers, which read this paper differently: "
+        "replay it with that version, or start a new run."
+    ),
     Code.PAPER_NOT_UTF8: "A LaTeX file of the paper is not UTF-8.",
     Code.PAPER_INVALID: "The paper cannot be read (malformed LaTeX the reader refuses, or a PDF that is not one).",
     Code.PAPER_TOO_LARGE: "The paper is larger than this package ingests.",
