@@ -2,9 +2,10 @@
 around the article, which credencegraph's reader read into its sentences.
 
 * **Sidebars and margin notes**: an upright line wholly outside the text block, left or right of every line
-  of running text, with nothing on its baseline inside the block (a ReScience C article's "Edited by", "Reviewed by", "Received" column; a margin stamp).
-  The text block is the extent of the lines in the body's size at least `_LONG` characters long, on every
-  page: a table or figure wider than the text still overlaps it and is kept.
+  of running text, with nothing on its baseline inside the block (a ReScience C article's "Edited by",
+  "Reviewed by", "Received" column; a margin stamp). The text block is the extent of the lines in the
+  body's size at least `_LONG` characters long, on every page: a table or figure wider than the text
+  still overlaps it and is kept.
 * **The masthead**: first-page lines above the title (`Replication / ecology`, `Draft version November 2,
   2023 Typeset using LaTeX`).
 * **The first page's imprint**: lines in a smaller size than the body, below the last line of running text

@@ -57,6 +57,8 @@ _SIZE = 1.0
 """Points by which a line's size may differ from the list's and the line still be part of it."""
 _HEADING_SIZE = 1.15
 _SHORT = 80
+_BODY_NAME = 3
+"""Words before an entry's first comma, with no initial among them, that name an organisation as its author."""
 
 
 @attrs.frozen
@@ -159,13 +161,15 @@ def _edge(line: Line, lines: Sequence[Line]) -> float:
 def _family(text: str) -> str | None:
     """The first author's family name, initials first (`G. Lamichhane, ...`) or last (`Smith, J.`, `Smith
     J.`), or the entry's first words up to a comma (`The LIGO Scientific Collaboration, ...`)."""
+    head = text.split(",", 1)[0].strip()
+    if len(head.split()) >= _BODY_NAME and "." not in head and len(head) <= _SHORT:
+        return head  # an organisation: `The LIGO Scientific Collaboration, the Virgo Collaboration, ...`
     initials_first = _INITIALS_FIRST.match(text)
     if initials_first:
         return initials_first[1]
     family_first = _FAMILY_FIRST.match(text)
     if family_first:
         return family_first[1]
-    head = text.split(",", 1)[0].strip()
     return head if head and len(head) <= _SHORT and head[0].isupper() else None
 
 
