@@ -1,13 +1,14 @@
 """Words a PDF splits with a hyphen at a line's end (`com-` / `plexity`), joined again.
 
 credencegraph's reader joins a split word only when PDFium marks the hyphen as one it inferred: a TeX PDF
-prints a visible hyphen, so `dis\N{HYPHEN} covered` (U+2010, a space after it) or `dis-covered` came into the
-chunks, and a search or a numeral reader met a word the paper never wrote. A PDF does not say whether a
-hyphen at a line's end is the word's own (`three-species`) or the typesetter's, so this reads the paper
-itself: the hyphen is kept when the hyphenated word stands inside a line elsewhere in the paper and the
-joined word does not, when the part after it starts with a capital or a digit (`Hastings-` / `Powell`,
-`10-` / `15`), or when it is a suspended hyphen (`pre-` / `and post-processing`); otherwise the word is
-joined. Only the places where a line ended with a hyphen are changed, nothing else in the text.
+prints a visible hyphen, so `dis\N{HYPHEN} covered` (U+2010, a space after it) or `dis-covered` came into
+the chunks (and a hyphen PDFium marks as inferred was dropped even from `three-` / `species`), and a search
+or a numeral reader met a word the paper never wrote. A PDF does not say whether a hyphen at a line's end is
+the word's own (`three-species`) or the typesetter's, so this reads the paper itself: the hyphen is kept
+when the hyphenated word stands inside a line elsewhere in the paper and the joined word does not, when the
+part after it starts with a capital or a digit (`Hastings-` / `Powell`, `10-` / `15`), or when it is a
+suspended hyphen (`pre-` / `and post-processing`); otherwise the word is joined. Only the places where a
+line ended with a hyphen are changed, nothing else in the text.
 """
 
 from __future__ import annotations
@@ -49,6 +50,20 @@ def _vocabulary(lines: Sequence[Line]) -> tuple[set[tuple[str, str]], set[str]]:
     return compounds, words
 
 
+def _inferred(line: Line) -> bool:
+    """Whether PDFium marks the line's last hyphen as one it inferred (credencegraph then joined the word)."""
+    visible = [glyph for glyph in line.glyphs if glyph.box is not None]
+    return bool(visible) and visible[-1].hyphen
+
+
+def _as_written(left: str, hyphen: str, right: str, *, inferred: bool) -> str:
+    """The split word as credencegraph's chunks write it: joined when PDFium inferred the hyphen, kept with
+    no space after a plain hyphen, and with a space after any other (U+2010)."""
+    if inferred:
+        return left + right
+    return f"{left}{hyphen}{right}" if hyphen == "-" else f"{left}{hyphen} {right}"
+
+
 def line_end_splits(lines: Sequence[Line]) -> dict[str, str]:
     """Each word split at a line's end, as credencegraph's chunks write it, and as the paper means it."""
     compounds, words = _vocabulary(lines)
@@ -58,7 +73,7 @@ def line_end_splits(lines: Sequence[Line]) -> dict[str, str]:
         if end is None or start is None or line.page != following.page:
             continue
         left, hyphen, right = end[1], end[2], start[1]
-        written = f"{left}{hyphen}{right}" if hyphen == "-" else f"{left}{hyphen} {right}"
+        written = _as_written(left, hyphen, right, inferred=_inferred(line) and right[:1].islower())
         kept = _keeps_hyphen(left, right, compounds, words)
         out[written] = f"{left}{hyphen}{right}" if kept else left + right
     return out
@@ -87,8 +102,8 @@ def joined_lines(lines: Sequence[Line], splits: dict[str, str]) -> str:
         end = _LINE_END.search(piece) if index + 1 < len(lines) else None
         start = _LINE_START.match(lines[index + 1].text) if end is not None else None
         if end is not None and start is not None:
-            hyphen = end[2]
-            written = f"{end[1]}{hyphen}{start[1]}" if hyphen == "-" else f"{end[1]}{hyphen} {start[1]}"
+            inferred = _inferred(line) and start[1][:1].islower()
+            written = _as_written(end[1], end[2], start[1], inferred=inferred)
             meant = splits.get(written, written)
             text += piece[: end.start()] + meant[: len(meant) - len(start[1])]
             continue

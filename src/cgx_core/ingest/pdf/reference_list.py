@@ -43,7 +43,8 @@ _NUMBER = re.compile(r"^\s*(?:\[(\d{1,3})\]\s*|(\d{1,3})\.\s+|(\d{1,3})\s+(?=[A-
 _PARTICLE = r"(?:(?:van|von|de|der|den|da|di|du|le|la|del|dos)\s+)*"
 _NAME = _PARTICLE + r"[A-Z][\w'\u2019\-]+"
 _INITIALS = r"(?:[A-Z][a-z]?\.[\s-]?)+"
-_FAMILY_FIRST = re.compile(rf"^({_NAME}(?:\s+{_NAME})*),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}(?=[,.\s])|[A-Z][a-z]+\b)")
+_MORE_NAME = r"(?:\s+[A-Z][a-z][\w'\u2019\-]*)*"
+_FAMILY_FIRST = re.compile(rf"^({_NAME}{_MORE_NAME}),?\s+(?:{_INITIALS}|[A-Z]{{1,3}}(?=[,.\s])|[A-Z][a-z]+\b)")
 """`Smith, J.`, `Smith J.` (MNRAS), `Smith JA,` (Vancouver, PLOS), `Smith, John`."""
 _INITIALS_FIRST = re.compile(rf"^{_INITIALS}\s*({_NAME})")
 _YEAR = re.compile(r"\b((?:19|20)\d{2})([a-z]?)\b")
