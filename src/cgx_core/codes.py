@@ -112,6 +112,9 @@ class Code(StrEnum):
     CHECK_WRONG_TOOL = "check-wrong-tool"
     PROPOSAL_INVALID = "proposal-invalid"
     CHECK_TARGET_NO_BASE = "check-target-no-base"
+    PREMISES_INVALID = "premises-invalid"
+    PREMISES_NOT_ACCEPTED = "premises-not-accepted"
+    PREMISES_UNDECLARED = "premises-undeclared"
 
     # -- the numeral reader (plugin_api.read_numeral's NumeralError), which every check type uses --
     EXPRESSION_INVALID = "expression-invalid"
@@ -281,6 +284,17 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CHECK_TARGET_NO_BASE: (
         "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
         "give the type a base."
+    ),
+    Code.PREMISES_INVALID: (
+        "A proposal's premises are not 1 to 5 distinct statements in words, or one writes a number the target and "
+        "the cited chunks do not: a premise states a relation, an identification or a bound, never a number."
+    ),
+    Code.PREMISES_NOT_ACCEPTED: (
+        "The check type does not take premises: its result rests on nothing a premise could license."
+    ),
+    Code.PREMISES_UNDECLARED: (
+        "The rubric cannot record a premised check: it needs a [premises] table, type assumption for origin analyst "
+        "and type reading (origin analyst) resting on the target's type."
     ),
     Code.PLUGIN_FAILED: (
         "A check type's plugin failed: it raised, exited or returned a value a check type may not return (a result "

@@ -356,7 +356,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
                 if isinstance(assessment, Mapping) and "reason" in assessment
                 else None,
                 credence=found.by_node.get(node.id),
-                checks=tuple(links_out.get("observes", [])),
+                checks=(*links_out.get("observes", []), *links_in.get("assesses", [])),
                 rests_on=tuple(links_in.get("requires", [])),
                 premise_of=tuple(links_out.get("requires", [])),
                 cites=tuple(links_out.get("cites", [])),
