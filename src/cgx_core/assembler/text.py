@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from credencegraph.rubric import normalise_text
-
 from credencegraph.rubric.model import hedge_key
 
 from cgx_core.graph.numerals import numerals

@@ -9,7 +9,6 @@ claims). Numerals are credencegraph's reading of the chunk's text, the one form 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
