@@ -39,5 +39,5 @@ def numerals(text: str) -> set[float]:
         return found
 
 
-faithfulness._cgx_upstream_numerals = _UPSTREAM  # type: ignore[attr-defined]  # kept once, however often imported
+faithfulness._cgx_upstream_numerals = _UPSTREAM  # kept once, however often imported
 faithfulness.numerals = numerals

@@ -29,7 +29,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.accounting import Accounting, account
 from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
-from cgx_core.ingest.environment_macros import expand_environment_macros
+from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
 
@@ -92,7 +92,7 @@ class Document:
     texts: Mapping[str, str] = attrs.field(
         default=attrs.Factory(lambda self: _texts_of(self.format, self.files), takes_self=True), eq=False, repr=False
     )
-    """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.environment_macros)."""
+    """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.paper_macros)."""
     body_files: tuple[str, ...] = ()
     """The files the body of a LaTeX paper inputs (with `\\input` or `\\include`), in reading order."""
     accounting: Accounting | None = attrs.field(default=None, eq=False, repr=False)
@@ -366,7 +366,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     files = _LatexFiles(main, boundary)
     files.walk(main)
     front = files.walk_classes()
-    expansion = expand_environment_macros({name: files.files[name].data.decode("utf-8") for name in files.order})
+    expansion = expand_paper_macros({name: files.files[name].data.decode("utf-8") for name in files.order})
     try:
         with watch(files.admits) as reading:
             chunks = _read_prepared(main, files, expansion.texts)
@@ -400,7 +400,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
 def _read_prepared(main: Path, files: _LatexFiles, texts: Mapping[str, str]) -> list[Chunk]:
     """credencegraph's `read_latex`, step for step, each admitted file's text given as every reader of this
-    package reads it (`environment_macros`) instead of opened again (`latex_reader`)."""
+    package reads it (`paper_macros`) instead of opened again (`latex_reader`)."""
     from cgx_core.ingest.latex_reader import PaperReader
 
     def text_of(path: Path) -> str | None:

@@ -25,14 +25,23 @@ after it may be wrong, which is why a check that rests on a number says what it 
 from __future__ import annotations
 
 import bisect
-import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
+from cgx_core.ingest.latex_text import (
+    IMPORTS,
+    INPUTS,
+    Braces,
+    Definition,
+    PaperFiles,
+    definitions,
+    optional,
+    uncommented,
+)
 from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
 from cgx_core.ingest.numbering.objects import OPAQUE, Key, Kind, Lines, Numbered, Numbering
 
@@ -46,16 +55,16 @@ _PANELS: Final = frozenset({"subfigure", "subtable"})
 _ONE_NUMBER: Final = frozenset({"equation", "multline"})
 _ROWS: Final = frozenset({"align", "gather", "flalign", "alignat", "eqnarray", "xalignat"})
 _OPAQUE_ENVIRONMENTS: Final = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment"})
-_DEFINING: Final = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
+_DEFINING: Final = frozenset(
+    {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "def", "edef", "gdef", "xdef"}
+    | {"newenvironment", "renewenvironment"}
+)
 _TOKEN: Final = re.compile(
     r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)|\\.|[{}]"
 )
-_BRACE: Final = re.compile(r"\\.|[{}]")
 _NUMBER: Final = re.compile(r"^\s*(-?\d{1,6})\s*$")
 _MAX_DEPTH: Final = 32
 """How deep `\\input` may nest (a cycle is never followed)."""
-_MAX_GROUP: Final = 100_000
-"""The most characters an argument the pass reads may span: an unclosed brace costs no more than this."""
 
 
 class _TooDeep(Exception):
@@ -87,77 +96,33 @@ class _Frame:
 
 @attrs.define(eq=False)
 class _Text:
-    """One file's uncommented text and where its lines start."""
+    """One file's uncommented text, its brace groups, where its lines start, and the definitions it writes."""
 
     name: str
     located: str
     text: str
     starts: list[int]
+    braces: Braces
+    definitions: dict[int, Definition]
 
-    braces: dict[int, int] | None = None
+    @classmethod
+    def of(cls, name: str, located: str, text: str) -> _Text:
+        raw = uncommented(text)
+        starts = [0] + [match.end() for match in re.finditer("\n", raw)]
+        return cls(name, located, raw, starts, Braces(raw), {item.start: item for item in definitions(raw)})
 
     def line(self, position: int) -> int:
         return bisect.bisect_right(self.starts, position)
 
-    def closing(self) -> dict[int, int]:
-        """Where each `{` of the text closes (an escaped `\\{` is no brace), found once in one pass, so
-        reading an argument costs nothing however many are left unclosed."""
-        if self.braces is None:
-            self.braces = {}
-            opened: list[int] = []
-            for match in _BRACE.finditer(self.text):
-                if match[0] == "{":
-                    opened.append(match.start())
-                elif match[0] == "}" and opened:
-                    self.braces[opened.pop()] = match.start()
-        return self.braces
-
-
-def _uncommented(text: str) -> str:
-    """The text with every comment blanked (newlines kept, so positions and lines stay where they were)."""
-    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda match: match[1] + " " * (len(match[0]) - len(match[1])), text)
-
-
-def group(source: _Text, position: int) -> tuple[str, int] | None:
-    """The `{...}` argument starting at `position` (after spaces): its content and the position after it."""
-    text = source.text
-    index = position
-    while index < len(text) and text[index] in " \t\n":
-        index += 1
-    end = source.closing().get(index)
-    if end is None:
-        return None
-    return text[index + 1 : end], end + 1
-
-
-def _optional(text: str, position: int) -> int:
-    """The position after any `[...]` arguments (and spaces) at `position`."""
-    while True:
-        index = position
-        while index < len(text) and text[index] in " \t\n":
-            index += 1
-        if index >= len(text) or text[index] != "[":
-            return position
-        depth = 0
-        for end in range(index, min(len(text), index + _MAX_GROUP)):
-            if text[end] == "[":
-                depth += 1
-            elif text[end] == "]":
-                depth -= 1
-                if depth == 0:
-                    position = end + 1
-                    break
-        else:
-            return position
+    def group(self, position: int) -> tuple[str, int] | None:
+        return self.braces.group(position)
 
 
 class NumberingWalk:
     """The pass over a paper's files; `run()` returns its `Numbering`."""
 
     def __init__(self, files: Mapping[str, str], main: str) -> None:
-        self.files = files
-        self.main = main
-        self.main_dir = posixpath.dirname(main)
+        self.files = PaperFiles(files, main)
         self.counters = Counters()
         self.numbering = Numbering()
         self.frames: list[_Frame] = []
@@ -172,40 +137,22 @@ class NumberingWalk:
     def run(self) -> Numbering:
         """The numbering; an empty one for a paper that nests environments past `MAX_TABLE_NESTING` (no
         number is then better than a wrong one: a cross-reference proposal is refused)."""
-        text = self.files[self.main]
-        match = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^{}\s]+)\s*\}", _uncommented(text))
+        text = uncommented(self.files.files[self.files.main])
+        match = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^{}\s]+)\s*\}", text)
         self.counters.chapters = match is not None and match[1] in _CHAPTER_CLASSES
         try:
-            self.read(self.main, (), None)
+            self.read(self.files.main, (), None)
         except _TooDeep:
             return Numbering()
         return self.numbering
 
-    # -- files -----------------------------------------------------------------------------------------
-
-    def located(self, name: str) -> str:
-        return posixpath.relpath(name, self.main_dir or ".")
-
-    def resolve(self, argument: str, base: str | None) -> str | None:
-        written = argument.strip()
-        if not written:
-            return None
-        directory = self.main_dir if base is None else base
-        name = posixpath.normpath(posixpath.join(directory, written)) if directory else posixpath.normpath(written)
-        for candidate in (name,) if name.endswith(".tex") else (name, name + ".tex"):
-            if candidate in self.files and not candidate.endswith((".bbl", ".bib")):
-                return candidate
-        return None
-
     def read(self, name: str, chain: tuple[int, ...], import_dir: str | None) -> None:
         if name in self.reading or len(self.reading) > _MAX_DEPTH:
             return
-        raw = _uncommented(self.files[name])
-        starts = [0] + [match.end() for match in re.finditer("\n", raw)]
-        source = _Text(name, self.located(name), raw, starts)
+        source = _Text.of(name, self.files.located(name), self.files.files[name])
         self.numbering.chains.setdefault(source.located, chain)
         for frame in self.frames:
-            frame.included.append(Lines(source.located, 1, len(starts)))
+            frame.included.append(Lines(source.located, 1, len(source.starts)))
         self.reading.append(name)
         self.scan(source, chain, import_dir)
         self.reading.pop()
@@ -232,9 +179,8 @@ class NumberingWalk:
             elif match["rows"]:
                 self.row_break(source, match.start())
             elif match["macro"]:
-                position = self.macro(
-                    match["macro"], bool(match["star"]), source, match.start(), position, chain, import_dir
-                )
+                at = _At(match["macro"], bool(match["star"]), source, match.start(), position, chain, import_dir)
+                position = self.macro(at)
 
     def key(self, source: _Text, position: int, chain: tuple[int, ...]) -> Key:
         return (*chain, source.line(position))
@@ -268,7 +214,7 @@ class NumberingWalk:
             frame.numbered = not name.endswith("*")
             frame.row_start = position
             if bare in ("alignat", "xalignat"):
-                argument = group(source, position)
+                argument = source.group(position)
                 if argument is not None:
                     position = frame.row_start = argument[1]
         elif bare in self.theorems or name in ("enumerate",):
@@ -407,7 +353,7 @@ class NumberingWalk:
 
     def caption_of(self, source: _Text, start: int, position: int, starred: bool) -> int:
         r"""`\captionof{table}{...}`: a caption outside a float, numbered by the counter it names."""
-        kind = group(source, _optional(source.text, position))
+        kind = source.group(optional(source.text, position))
         counter = kind[0].strip() if kind is not None else ""
         if counter not in ("table", "figure") or starred:
             self.current = OPAQUE if not starred else self.current
@@ -421,7 +367,7 @@ class NumberingWalk:
         return kind[1] if kind is not None else position
 
     def subfloat(self, source: _Text, start: int, position: int) -> int:
-        after = _optional(source.text, position)
+        after = optional(source.text, position)
         if source.text[position:after].strip() not in ("[]", ""):
             panel = self.panel(source, start)
             if panel is not None:
@@ -457,97 +403,91 @@ class NumberingWalk:
 
     # -- macros ----------------------------------------------------------------------------------------
 
-    def macro(
-        self,
-        name: str,
-        starred: bool,
-        source: _Text,
-        start: int,
-        position: int,
-        chain: tuple[int, ...],
-        import_dir: str | None,
-    ) -> int:
-        text = source.text
-        if name in _DEFINING:
-            return self.define(source, position)
-        if name == "def":
-            return self.define_def(source, position)
-        if name in ("newenvironment", "renewenvironment"):
-            return self.skip_groups(source, position, 3)
-        if name in ("newtheorem",):
-            env = group(source, _optional(text, position))
-            if env is not None:
-                self.theorems.add(env[0].strip())
-            return position
-        if name in ("input", "include"):
-            argument = group(source, position)
-            if argument is None:
-                return position
-            target = (self.resolve(argument[0], import_dir) if import_dir else None) or self.resolve(argument[0], None)
-            if target is not None:
-                self.read(target, self.key(source, start, chain), import_dir)
-            return argument[1]
-        if name in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
-            directory = group(source, position)
-            file = group(source, directory[1]) if directory is not None else None
-            if directory is None or file is None:
-                return position
-            here = posixpath.dirname(source.name) if name.startswith("sub") else self.main_dir
-            folder = (
-                posixpath.normpath(posixpath.join(here, directory[0].strip())) if here or directory[0].strip() else ""
-            )
-            target = self.resolve(file[0], folder)
-            if target is not None:
-                self.read(target, self.key(source, start, chain), folder)
-            return file[1]
-        if name in SECTION_LEVELS:
-            self.heading(name, starred, source, start, chain)
-            return position
-        if name == "appendix":
-            self.counters.appendix()
-            return position
-        if name in ("caption", "captionof", "subcaption"):
-            return self.caption(source, start, position, name, starred)
-        if name == "subfloat":
-            return self.subfloat(source, start, position)
-        if name == "label":
-            argument = group(source, position)
-            if argument is None:
-                return position
-            frame = self.equation_frame()
-            if frame is not None:
-                frame.row_labels.append(argument[0].strip())
-            else:
-                self.bind(argument[0].strip(), self.current)
-            return argument[1]
-        if name in ("tag",):
-            argument = group(source, position)
-            frame = self.equation_frame()
-            if argument is not None and frame is not None:
-                frame.row_tag = argument[0].strip()
-            return argument[1] if argument is not None else position
-        if name in ("nonumber", "notag"):
-            frame = self.equation_frame()
-            if frame is not None:
-                frame.row_unnumbered = True
-            return position
-        if name in ("item", "footnote", "refstepcounter") and (
-            name != "item" or self.innermost(frozenset({"enumerate"}))
-        ):
+    def macro(self, at: _At) -> int:
+        """Read a macro the scan met; return where the scan goes on."""
+        if at.start in at.source.definitions and at.name in _DEFINING:
+            return self.define(at.source.definitions[at.start], at.position)
+        handler = _MACROS.get(at.name)
+        if handler is not None:
+            return handler(self, at)
+        if at.name in SECTION_LEVELS:
+            self.heading(at.name, at.starred, at.source, at.start, at.chain)
+        return at.position
+
+    def define(self, definition: Definition, position: int) -> int:
+        r"""A definition is skipped (its body is no content), but a `\the<counter>` redefinition is kept."""
+        name = definition.name
+        if not definition.environment and name.startswith("the") and len(name) > 3 and not definition.parameters:
+            self.counters.templates[name[3:]] = definition.body
+        return max(position, definition.end)
+
+    def newtheorem(self, at: _At) -> int:
+        environment = at.source.group(optional(at.source.text, at.position))
+        if environment is not None:
+            self.theorems.add(environment[0].strip())
+        return at.position
+
+    def input(self, at: _At) -> int:
+        argument = at.source.group(at.position)
+        if argument is None:
+            return at.position
+        target = self.files.input_target(argument[0], at.import_dir)
+        if target is not None:
+            self.read(target, self.key(at.source, at.start, at.chain), at.import_dir)
+        return argument[1]
+
+    def import_file(self, at: _At) -> int:
+        directory = at.source.group(at.position)
+        file = at.source.group(directory[1]) if directory is not None else None
+        if directory is None or file is None:
+            return at.position
+        target, folder = self.files.import_target(at.name, directory[0], file[0], at.source.name)
+        if target is not None:
+            self.read(target, self.key(at.source, at.start, at.chain), folder)
+        return file[1]
+
+    def appendix(self, at: _At) -> int:
+        self.counters.appendix()
+        return at.position
+
+    def label(self, at: _At) -> int:
+        argument = at.source.group(at.position)
+        if argument is None:
+            return at.position
+        frame = self.equation_frame()
+        if frame is not None:
+            frame.row_labels.append(argument[0].strip())
+        else:
+            self.bind(argument[0].strip(), self.current)
+        return argument[1]
+
+    def tag(self, at: _At) -> int:
+        argument = at.source.group(at.position)
+        frame = self.equation_frame()
+        if argument is not None and frame is not None:
+            frame.row_tag = argument[0].strip()
+        return argument[1] if argument is not None else at.position
+
+    def nonumber(self, at: _At) -> int:
+        frame = self.equation_frame()
+        if frame is not None:
+            frame.row_unnumbered = True
+        return at.position
+
+    def opaque(self, at: _At) -> int:
+        """What numbers something this reading does not: a label after it names no printed number it knows."""
+        if at.name != "item" or self.innermost(frozenset({"enumerate"})):
             self.current = OPAQUE
-            if name == "refstepcounter":
-                return self.counter_macro(name, source, position)
-            return position
-        if name in ("setcounter", "addtocounter", "stepcounter"):
-            return self.counter_macro(name, source, position)
-        if name in ("numberwithin", "counterwithin"):
-            inner = group(source, _optional(text, position))
-            outer = group(source, inner[1]) if inner is not None else None
-            if inner is not None and outer is not None:
-                if not starred:
-                    self.counters.within[inner[0].strip()] = outer[0].strip()
-                return outer[1]
-        return position
+        return at.position
+
+    def numberwithin(self, at: _At) -> int:
+        inner = at.source.group(optional(at.source.text, at.position))
+        outer = at.source.group(inner[1]) if inner is not None else None
+        if inner is None or outer is None:
+            return at.position
+        if not at.starred:
+            self.counters.within[inner[0].strip()] = outer[0].strip()
+        return outer[1]
 
     def heading(self, name: str, starred: bool, source: _Text, start: int, chain: tuple[int, ...]) -> None:
         """A heading: numbered unless starred or deeper than `secnumdepth`; it ends every open section at its
@@ -567,15 +507,17 @@ class NumberingWalk:
         path = tuple(section for section in self.open if section is not None)
         self.numbering.headings.append((self.key(source, start, chain), path))
 
-    def counter_macro(self, name: str, source: _Text, position: int) -> int:
-        counter = group(source, position)
+    def counter(self, at: _At) -> int:
+        if at.name == "refstepcounter":
+            self.current = OPAQUE
+        counter = at.source.group(at.position)
         if counter is None:
-            return position
+            return at.position
         which = counter[0].strip()
-        if name in ("stepcounter", "refstepcounter"):
+        if at.name in ("stepcounter", "refstepcounter"):
             self.counters.step(which)
             return counter[1]
-        value = group(source, counter[1])
+        value = at.source.group(counter[1])
         if value is None:
             return counter[1]
         number = _NUMBER.match(value[0])
@@ -583,51 +525,46 @@ class NumberingWalk:
             self.secnumdepth = int(number[1])
         elif number is None:
             self.counters.templates[which] = "\\unknown"  # set from something this reading cannot evaluate
-        elif name == "setcounter":
+        elif at.name == "setcounter":
             self.counters.set(which, int(number[1]))
         else:
             self.counters.set(which, self.counters.value(which) + int(number[1]))
         return value[1]
 
-    def define(self, source: _Text, position: int) -> int:
-        r"""`\newcommand{\name}[n][default]{body}`: skipped, but a `\the<counter>` redefinition is kept."""
-        text = source.text
-        index = position
-        while index < len(text) and text[index] in " \t\n*":
-            index += 1
-        named = group(source, index)
-        if named is not None:
-            name, after = named[0].strip(), named[1]
-        else:
-            found = re.compile(r"\\[A-Za-z@]+").match(text, index)
-            if found is None:
-                return position
-            name, after = found[0], found.end()
-        body = group(source, _optional(text, after))
-        if body is None:
-            return after
-        if name.startswith("\\the") and len(name) > 4:
-            self.counters.templates[name[4:]] = body[0]
-        return body[1]
 
-    def define_def(self, source: _Text, position: int) -> int:
-        text = source.text
-        found = re.compile(r"\s*\\([A-Za-z@]+)([^{]*)").match(text, position)
-        if found is None:
-            return position
-        body = group(source, found.end())
-        if body is None:
-            return found.end()
-        if found[1].startswith("the") and len(found[1]) > 3 and not found[2].strip():
-            self.counters.templates[found[1][3:]] = body[0]
-        return body[1]
+@attrs.frozen
+class _At:
+    """A macro the scan met: its name, whether starred, where it is, and how its file was reached."""
 
-    def skip_groups(self, source: _Text, position: int, count: int) -> int:
-        text = source.text
-        index = position
-        for _ in range(count):
-            argument = group(source, _optional(text, index))
-            if argument is None:
-                return index
-            index = argument[1]
-        return index
+    name: str
+    starred: bool
+    source: _Text
+    start: int
+    position: int
+    chain: tuple[int, ...]
+    import_dir: str | None
+
+
+def _caption(walk: NumberingWalk, at: _At) -> int:
+    return walk.caption(at.source, at.start, at.position, at.name, at.starred)
+
+
+def _subfloat(walk: NumberingWalk, at: _At) -> int:
+    return walk.subfloat(at.source, at.start, at.position)
+
+
+_MACROS: Final[Mapping[str, Callable[[NumberingWalk, _At], int]]] = {
+    "newtheorem": NumberingWalk.newtheorem,
+    **dict.fromkeys(INPUTS, NumberingWalk.input),
+    **dict.fromkeys(IMPORTS, NumberingWalk.import_file),
+    "appendix": NumberingWalk.appendix,
+    **dict.fromkeys(("caption", "captionof", "subcaption"), _caption),
+    "subfloat": _subfloat,
+    "label": NumberingWalk.label,
+    "tag": NumberingWalk.tag,
+    **dict.fromkeys(("nonumber", "notag"), NumberingWalk.nonumber),
+    **dict.fromkeys(("item", "footnote"), NumberingWalk.opaque),
+    **dict.fromkeys(("setcounter", "addtocounter", "stepcounter", "refstepcounter"), NumberingWalk.counter),
+    **dict.fromkeys(("numberwithin", "counterwithin"), NumberingWalk.numberwithin),
+}
+"""What each macro does to the numbering (a section heading, by its level: `heading`)."""

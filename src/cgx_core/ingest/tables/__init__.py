@@ -100,12 +100,12 @@ _TABULAR_BEGIN = re.compile(
 
 
 def read_tables(
-    document: Document, chunk_count: int | None = None, captions: Mapping[tuple[str, int], str | None] | None = None
+    document: Document, captions: Mapping[tuple[str, int], str | None], chunk_count: int | None = None
 ) -> TableReading:
     """Every body row of the paper's tables (none for a PDF, or a paper without a tabular environment).
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
-    (cgx_core.ingest.numbering, the authority on them); without it, the walk's own count titles the rows."""
+    (cgx_core.ingest.numbering, the one authority on them)."""
     if document.format != "latex":
         return TableReading()
     files = dict(document.texts)
@@ -119,7 +119,7 @@ def read_tables(
 
 
 def _read(
-    files: Mapping[str, str], main: str, chunk_count: int, captions: Mapping[tuple[str, int], str | None] | None
+    files: Mapping[str, str], main: str, chunk_count: int, captions: Mapping[tuple[str, int], str | None]
 ) -> TableReading:
     from cgx_core.ingest.tables.paper import PaperWalk, macro_names
     from cgx_core.ingest.tables.render import CellRenderer

@@ -1,12 +1,9 @@
-r"""The tables of a LaTeX paper, found by walking its files in reading order with pylatexenc.
+r"""The tables of a LaTeX paper, found by walking its body in reading order with pylatexenc.
 
 The walk reads only the files the ingestion already resolved (`Document.files`, by name), so it opens no
-path of its own. It starts at the main file (its preamble for macro definitions, its `document`
-environment for content) and follows `\input`, `\include`, `\import` and `\subimport` in place, as LaTeX
-reads them: a table in an `\input` file inside a `table` float belongs to that float. A name resolves
-relative to the main file's directory (`x`, then `x.tex`), as credencegraph resolves `\input`; `\import{dir}
-{file}` names `dir/file` and `\subimport` a path relative to the importing file's directory. A name that is
-not in the file list is not read.
+path of its own, and follows `\input`, `\include`, `\import` and `\subimport` where they stand, by the rules
+every reader shares (cgx_core.ingest.latex_text): a table in an `\input` file inside a `table` float belongs to
+that float. It starts at the main file's `document` environment (the whole file when it has none).
 
 Along the way it keeps what a table's rows need:
 
@@ -16,13 +13,8 @@ Along the way it keeps what a table's rows need:
   that cell; a tabular in a `\newcommand` body, in maths, or in `verbatim`/`comment` is not a table;
 * the float it is in (`table`, `table*`, `sidewaystable`, `wraptable`, `figure`, ... or a longtable, which
   is its own float), the caption that names it (the innermost environment's, a subtable's subcaption with
-  its float's caption) and the `\label` after that caption;
-* the numbers LaTeX prints: each numbered `\caption` of a float steps its counter (a longtable steps the
-  table counter where it begins), `\captionof{table}` too; subcaptions are lettered within their float;
-  `\setcounter`, `\addtocounter`, `\stepcounter` and `\refstepcounter` of `table` and `figure` are
-  followed, and a `\chapter` resets both and prefixes them (`3.2`), lettered after `\appendix`. This count
-  is only a fallback: start_run titles the rows with the paper's numbering (cgx_core.ingest.numbering, which
-  follows `\counterwithin` and a redefined `\thetable` too), by the line of each caption;
+  its float's caption) and the `\label` after that caption. The number LaTeX prints for the caption is the
+  paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers), found by the caption's line;
 * the macros the paper defines (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`), collected as
   credencegraph collects them, so cells are rendered as credencegraph renders prose;
 * where each file is read from (the lines of the `\input` chain that reaches it), so rows can be placed
@@ -35,15 +27,14 @@ other loop is linear in the text.
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
-import string
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
+from cgx_core.ingest.latex_text import IMPORTS, INPUTS, PaperFiles
 from cgx_core.ingest.tables.source import Source, Span, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
@@ -85,16 +76,15 @@ _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": 
 # Environments whose content is no table of the paper (credencegraph skips the same, and comments).
 _OPAQUE = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "tikzpicture"})
 _DEFINING = frozenset({"newcommand", "renewcommand", "providecommand"})
-_OPAQUE_MACROS = frozenset({*_DEFINING, "newenvironment", "renewenvironment", "DeclareMathOperator", "newcolumntype"})
-_INPUTS = frozenset({"input", "include"})
-_IMPORTS = frozenset({"import", "subimport", "inputfrom", "includefrom", "subinputfrom", "subincludefrom"})
-_COUNTER_MACROS = frozenset({"setcounter", "addtocounter", "stepcounter", "refstepcounter"})
+_OPAQUE_MACROS = frozenset(
+    {*_DEFINING, "newenvironment", "renewenvironment", "DeclareMathOperator", "newcolumntype"}
+    | {"setcounter", "addtocounter", "stepcounter", "refstepcounter", "appendix"}
+)
 # What in a file's text may hold or change a table (a false match only costs a parse).
 _MATTERS = re.compile(
     r"\\(?:begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr"
     r"|table|figure|sidewaystable|sidewaysfigure|wraptable|wrapfigure|SCtable|SCfigure|subtable|subfigure)"
-    r"|caption|subcaption|subfloat|setcounter|addtocounter|stepcounter|refstepcounter|chapter|appendix"
-    r"|input|include|import|subimport|subinputfrom|subincludefrom)"
+    r"|caption|subcaption|subfloat|input|include|import|subimport|subinputfrom|subincludefrom)"
 )
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
@@ -190,26 +180,17 @@ def _arguments(node: Any) -> list[Any]:
     return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
 
 
-def _alpha(number: int) -> str:
-    """1 -> a, 26 -> z, 27 -> aa: LaTeX's \\alph, continued past z instead of failing."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = string.ascii_lowercase[rest] + letters
-    return letters or "?"
-
-
 @attrs.define(eq=False)
 class Caption:
-    """A caption as LaTeX numbers it, where it is, and the label that names it."""
+    """A caption, where it is, and the labels that may name it (its printed number is the paper's numbering's,
+    found by its file and line: cgx_core.ingest.numbering)."""
 
     kind: str  # "table" or "figure"
     source: Source
     node: Any = attrs.field(repr=False)
     event: int
-    number: str | None  # None: unnumbered (\caption*), or not numbered yet (a subcaption's float)
-    sub: int = 0  # a subcaption's index within its float (1 -> a)
-    float_scope: Scope | None = None
+    sub: bool = False
+    """A panel's caption (a subtable's, a `\\subcaption`, a `\\subfloat`'s)."""
     scope: Scope | None = None
     """The scope the caption is written in, whose labels may name it."""
     labels: list[str] = attrs.field(factory=list)
@@ -220,16 +201,14 @@ class Caption:
         return self.source.locator(int(self.node.pos), int(self.node.pos) + int(self.node.len))
 
     @property
+    def line(self) -> tuple[str, int]:
+        """The file (as a locator names it) and the line the caption starts on."""
+        return self.source.located, self.source.lines(int(self.node.pos), int(self.node.pos) + int(self.node.len))[0]
+
+    @property
     def text(self) -> str:
         arguments = _arguments(self.node)
         return argument_text(arguments[-1]) if arguments else ""
-
-    def printed(self) -> str | None:
-        """The number LaTeX prints for it: `2`, `3.1`, `1a`; None when it is unnumbered."""
-        if self.sub:
-            main = self.float_scope.main_number() if self.float_scope is not None else None
-            return None if main is None else f"{main}{_alpha(self.sub)}"
-        return self.number
 
 
 @attrs.define(eq=False)
@@ -241,10 +220,8 @@ class Scope:
     name: str = ""  # the environment's name ("" for the document and a subfloat's argument)
     kind: str | None = None  # the float kind when this scope is a float
     sub: bool = False  # a subtable, subfigure or \subfloat
-    long_number: str | None = None  # a longtable's number, stepped where it begins
     captions: list[Caption] = attrs.field(factory=list)
     labels: list[tuple[int, str]] = attrs.field(factory=list)
-    subcaptions: int = 0
 
     def chain(self) -> Iterator[Scope]:
         scope: Scope | None = self
@@ -256,12 +233,6 @@ class Scope:
 
     def float_of(self) -> Scope | None:
         return next((scope for scope in self.chain() if scope.kind is not None), None)
-
-    def main_number(self) -> str | None:
-        if self.long_number is not None:
-            return self.long_number
-        numbered = [caption.number for caption in self.captions if not caption.sub and caption.number is not None]
-        return numbered[0] if numbered else None
 
     def label_of(self, caption: Caption) -> str | None:
         """The label that names a caption: one inside its text, else the first label after it in the same
@@ -362,35 +333,14 @@ class Definitions:
         )
 
 
-@attrs.define
-class _Counters:
-    table: int = 0
-    figure: int = 0
-    chapter: int = 0
-    chapters: bool = False
-    appendix: bool = False
-
-    def prefix(self) -> str:
-        if not self.chapters:
-            return ""
-        chapter = _alpha(self.chapter).upper() if self.appendix else str(self.chapter)
-        return f"{chapter}."
-
-    def step(self, kind: str) -> str:
-        value = getattr(self, kind) + 1
-        setattr(self, kind, value)
-        return f"{self.prefix()}{value}"
-
-
 @attrs.frozen
 class _Place:
     r"""Where the walk is: the file (`source`) and scope it reads, the chain of `\input` lines that led to the
-    file, whether it is in the document's body, how deeply it is nested, and the folder an `\import` set."""
+    file, how deeply it is nested, and the folder an `\import` set."""
 
     source: Source
     scope: Scope
     chain: tuple[int, ...]
-    in_body: bool
     depth: int
     import_dir: str | None
 
@@ -400,22 +350,19 @@ class _Place:
 
 
 class PaperWalk:
-    """One walk over a paper's files; `walk()` fills `tables` and `chains`."""
+    """One walk over a paper's body; `walk()` fills `tables` and `chains`."""
 
     def __init__(self, files: Mapping[str, str], main: str) -> None:
         from pylatexenc.latexwalker import LatexWalker
 
         self._walker_class = LatexWalker
-        self.files = files
-        self.main = main
-        self.main_dir = posixpath.dirname(main)
+        self.paper = PaperFiles(files, main)
         self.context = latex_context()
         self.parsed: dict[str, Source] = {}
         self.tables: list[FoundTable] = []
         self.chains: dict[str, tuple[int, ...]] = {}
         """For each file read in the body (by its locator name), the lines of the \\input chain that first
         reaches it."""
-        self.counters = _Counters()
         self.events = 0
         self.stack: list[str] = []
 
@@ -423,59 +370,33 @@ class PaperWalk:
 
     def source(self, name: str) -> Source:
         if name not in self.parsed:
-            text = self.files[name]
+            text = self.paper.files[name]
             walker = self._walker_class(text, latex_context=self.context, tolerant_parsing=True)
             nodes, _, _ = walker.get_latex_nodes()
-            self.parsed[name] = Source(name, self.located(name), text, walker, list(nodes))
+            self.parsed[name] = Source(name, self.paper.located(name), text, walker, list(nodes))
         return self.parsed[name]
 
-    def resolve(self, argument: str, base: str | None = None) -> str | None:
-        """The file list's name for an \\input argument, relative to `base` (default: the main file's
-        directory): the name as written, then with `.tex`; None when neither is in the list."""
-        written = argument.strip()
-        if not written:
-            return None
-        directory = self.main_dir if base is None else base
-        name = posixpath.normpath(posixpath.join(directory, written)) if directory else posixpath.normpath(written)
-        for candidate in (name, name + ".tex") if not name.endswith(".tex") else (name,):
-            if candidate in self.files and not candidate.endswith((".bbl", ".bib")):
-                return candidate
-        return None
-
     def walk(self) -> None:
-        main = self.source(self.main)
-        self.stack.append(self.main)
-        document = next(
-            (node for node in main.nodes if _env_name(node) == "document"),
-            None,
-        )
-        root = Scope(None)
-        if document is None:
-            self.chains[main.located] = ()
-            self.nodes(main.nodes, _Place(main, root, (), True, 0, None))
-        else:
-            before = [node for node in main.nodes if node is not None and node.pos < document.pos]
-            self.nodes(before, _Place(main, root, (), False, 0, None))
-            self.chains[main.located] = ()
-            self.nodes(document.nodelist, _Place(main, root, (), True, 0, None))
+        """The main file's body (its `document` environment; the whole file when it has none)."""
+        main = self.source(self.paper.main)
+        self.stack.append(self.paper.main)
+        document = next((node for node in main.nodes if _env_name(node) == "document"), None)
+        self.chains[main.located] = ()
+        self.nodes(main.nodes if document is None else document.nodelist, _Place(main, Scope(None), (), 0, None))
         self.stack.pop()
 
     def read_file(self, name: str, place: _Place) -> None:
-        """Walk a file read from the body. A file the preamble reads holds no content (its macro definitions
-        are read when a cell needs them), and a file with no table, float, caption, counter or input in its
-        text cannot change a table: neither is parsed."""
-        if not place.in_body or name in self.stack or place.depth > MAX_TABLE_NESTING:
+        """Walk a file read from the body. A file with no table, float, caption or input in its text cannot hold
+        a table, nor name one outside a float: it is not parsed."""
+        if name in self.stack or place.depth > MAX_TABLE_NESTING:
             return
-        self.chains.setdefault(self.located(name), place.chain)
-        if _MATTERS.search(self.files[name]) is None and not any(scope.kind for scope in _scopes(place.scope)):
+        self.chains.setdefault(self.paper.located(name), place.chain)
+        if _MATTERS.search(self.paper.files[name]) is None and not any(scope.kind for scope in _scopes(place.scope)):
             return
         source = self.source(name)
         self.stack.append(name)
         self.nodes(source.nodes, attrs.evolve(place, source=source).deeper())
         self.stack.pop()
-
-    def located(self, name: str) -> str:
-        return posixpath.relpath(name, self.main_dir or ".")
 
     def definitions_for(self, names: set[str]) -> dict[str, Any]:
         """The paper's definitions of the macros `names` use (and of those their bodies use), collected as
@@ -484,10 +405,9 @@ class PaperWalk:
         from credencegraph.ingest.latex import _walk
 
         wanted = set(names)
-        definitions = Definitions()
         while True:
             definitions = Definitions()
-            for name, text in self.files.items():
+            for name, text in self.paper.files.items():
                 if name.endswith((".bbl", ".bib")) or not _DEFINES.search(text):
                     continue
                 if not any(_defines(macro).search(text) for macro in wanted if "\\" + macro in text):
@@ -528,94 +448,54 @@ class PaperWalk:
 
     def macro(self, node: Any, place: _Place) -> int:
         """Read a macro; return 1 when it is a \\def whose name and body follow."""
-        source, scope, import_dir = place.source, place.scope, place.import_dir
         name = str(node.macroname)
-        arguments = _arguments(node)
         if name == "def":
             return 1
-        if name in _OPAQUE_MACROS:
-            return 0
-        line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0] if name in _INPUTS | _IMPORTS else 0
-        if name in _INPUTS and arguments:
-            base = import_dir if import_dir is not None else None
-            target = self.resolve(argument_text(arguments[-1]), base) or self.resolve(argument_text(arguments[-1]))
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line)))
-            return 0
-        if name in _IMPORTS and len(arguments) >= 2:
-            directory, file = argument_text(arguments[-2]).strip(), argument_text(arguments[-1])
-            relative = name.startswith("sub")
-            here = posixpath.dirname(source.name) if relative else self.main_dir
-            folder = posixpath.normpath(posixpath.join(here, directory)) if here or directory else ""
-            target = self.resolve(file, folder)
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line), import_dir=folder))
-            return 0
-        if name in _COUNTER_MACROS:
-            self.counter(name, arguments)
-            return 0
-        if name == "chapter" and arguments and arguments[0] is None:
-            self.counters.chapters = True
-            self.counters.chapter += 1
-            self.counters.table = self.counters.figure = 0
-            return 0
-        if name == "appendix":
-            if self.counters.chapters:
-                self.counters.appendix = True
-                self.counters.chapter = 0
-            return 0
-        if not place.in_body:
-            return 0
-        if name in ("caption", "captionof", "subcaption"):
-            self.caption(node, source, scope)
-            return 0
-        if name == "label" and arguments:
-            scope.labels.append((self.next_event(), argument_text(arguments[-1]).strip()))
-            return 0
-        inner = Scope(scope, sub=True) if name == "subfloat" else scope
-        if name == "subfloat" and arguments and arguments[1] is not None:
-            self.subfloat_caption(node, arguments[1], source, inner)
-        for argument in arguments:
-            if argument is not None and type(argument).__name__ == "LatexGroupNode":
-                self.nodes(argument.nodelist, place.deeper(inner))
+        arguments = _arguments(node)
+        if name in _OPAQUE_MACROS or (name == "chapter" and arguments and arguments[0] is None):
+            return 0  # a definition, a counter, a chapter's title: no table is in them
+        if name in INPUTS | IMPORTS:
+            self.input(node, arguments, place)
+        elif name in ("caption", "captionof", "subcaption"):
+            self.caption(node, place.source, place.scope)
+        elif name == "label" and arguments:
+            place.scope.labels.append((self.next_event(), argument_text(arguments[-1]).strip()))
+        else:
+            inner = Scope(place.scope, sub=True) if name == "subfloat" else place.scope
+            if name == "subfloat" and arguments and arguments[1] is not None:
+                self.subfloat_caption(node, arguments[1], place.source, inner)
+            for argument in arguments:
+                if argument is not None and type(argument).__name__ == "LatexGroupNode":
+                    self.nodes(argument.nodelist, place.deeper(inner))
         return 0
 
-    def counter(self, name: str, arguments: list[Any]) -> None:
-        which = argument_text(arguments[0]).strip() if arguments else ""
-        if which not in ("table", "figure"):
-            return
-        value = argument_text(arguments[1]).strip() if len(arguments) > 1 else ""
-        number = int(value) if value.lstrip("-").isdigit() and len(value) < 7 else None
-        current = getattr(self.counters, which)
-        if name == "setcounter" and number is not None:
-            setattr(self.counters, which, number)
-        elif name == "addtocounter" and number is not None:
-            setattr(self.counters, which, current + number)
-        elif name in ("stepcounter", "refstepcounter"):
-            setattr(self.counters, which, current + 1)
+    def input(self, node: Any, arguments: list[Any], place: _Place) -> None:
+        r"""`\input`, `\include` and the import package's macros: the file they name is walked where they stand."""
+        name = str(node.macroname)
+        chain = (*place.chain, place.source.lines(int(node.pos), int(node.pos) + int(node.len))[0])
+        if name in INPUTS and arguments:
+            target = self.paper.input_target(argument_text(arguments[-1]), place.import_dir)
+            if target is not None:
+                self.read_file(target, attrs.evolve(place, chain=chain))
+        elif name in IMPORTS and len(arguments) >= 2:
+            directory, file = argument_text(arguments[-2]), argument_text(arguments[-1])
+            target, folder = self.paper.import_target(name, directory, file, place.source.name)
+            if target is not None:
+                self.read_file(target, attrs.evolve(place, chain=chain, import_dir=folder))
 
     def caption(self, node: Any, source: Source, scope: Scope) -> None:
         name = str(node.macroname)
         arguments = _arguments(node)
-        starred = bool(arguments) and arguments[0] is not None and name != "captionof"
         float_scope = scope.float_of()
-        event = self.next_event()
         if name == "captionof":
-            starred = bool(arguments) and arguments[0] is not None
             kind = argument_text(arguments[1]).strip() if len(arguments) > 1 else ""
-            kind = kind if kind in ("table", "figure") else "table"
-            number = None if starred else self.counters.step(kind)
-            caption = Caption(kind, source, node, event, number)
+            caption = Caption(kind if kind in ("table", "figure") else "table", source, node, self.next_event())
         elif float_scope is None:
+            self.next_event()
             return  # a \caption outside any float prints nothing LaTeX would number
-        elif name == "subcaption" or any(inner.sub for inner in scope.chain()):
-            float_scope.subcaptions += 1
-            caption = Caption(str(float_scope.kind), source, node, event, None, float_scope.subcaptions, float_scope)
-        elif float_scope.long_number is not None:
-            caption = Caption(str(float_scope.kind), source, node, event, None if starred else float_scope.long_number)
         else:
-            number = None if starred else self.counters.step(str(float_scope.kind))
-            caption = Caption(str(float_scope.kind), source, node, event, number)
+            sub = name == "subcaption" or any(inner.sub for inner in scope.chain())
+            caption = Caption(str(float_scope.kind), source, node, self.next_event(), sub)
         if arguments and arguments[-1] is not None:
             caption.labels.extend(_labels_in(arguments[-1]))
         caption.scope = scope
@@ -625,8 +505,7 @@ class PaperWalk:
         float_scope = scope.float_of()
         if float_scope is None or float_scope.kind is None or not argument_text(text).strip():
             return
-        float_scope.subcaptions += 1
-        caption = Caption(float_scope.kind, source, node, self.next_event(), None, float_scope.subcaptions, float_scope)
+        caption = Caption(float_scope.kind, source, node, self.next_event(), True)
         caption.labels.extend(_labels_in(text))
         caption.scope = scope
         scope.captions.append(caption)
@@ -636,8 +515,7 @@ class PaperWalk:
         if name in _OPAQUE:
             return
         if name in TABULARS:
-            if place.in_body:
-                self.table(node, place)
+            self.table(node, place)
             return
         if name in _FLOATS:
             inner = Scope(place.scope, name, kind=_FLOATS[name][0])
@@ -654,12 +532,12 @@ class PaperWalk:
         spec_index = TABULARS[name][1]
         spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
         body = list(self.body(node.nodelist, source, import_dir, depth=0))
-        if name in _LONG:
-            scope = Scope(scope, name, kind="table", long_number=self.counters.step("table"))
+        if name in _LONG:  # its own float, holding its caption and label
+            scope = Scope(scope, name, kind="table")
             for span in body:
                 macro = getattr(span.node, "macroname", None)
                 if macro in ("caption", "label"):
-                    self.macro(span.node, attrs.evolve(place, source=span.source, scope=scope, in_body=True, depth=1))
+                    self.macro(span.node, attrs.evolve(place, source=span.source, scope=scope, depth=1))
         line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
         self.tables.append(FoundTable(name, source, node, scope, self.next_event(), (*chain, line), spec, body))
 
@@ -671,8 +549,7 @@ class PaperWalk:
             macro = getattr(node, "macroname", None)
             arguments = _arguments(node)
             if macro == "input" and arguments and depth < 8:
-                written = argument_text(arguments[-1])
-                target = (self.resolve(written, import_dir) if import_dir else None) or self.resolve(written)
+                target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
                 if target is not None and target not in self.stack:
                     spliced = self.source(target)
                     self.stack.append(target)

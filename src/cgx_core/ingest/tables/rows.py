@@ -157,21 +157,16 @@ def _row_body(row: BodyRow) -> str:
     return "; ".join(parts)
 
 
-def _printed(caption: Caption | None, printed: Mapping[tuple[str, int], str | None] | None) -> str | None:
-    """A caption's printed number: the paper's numbering's (by the caption's file and line), else the walk's."""
-    if caption is None:
-        return None
-    if printed is None:
-        return caption.printed()
-    line = caption.source.lines(int(caption.node.pos), int(caption.node.pos) + int(caption.node.len))[0]
-    return printed.get((caption.source.located, line))
+def _printed(caption: Caption | None, printed: Mapping[tuple[str, int], str | None]) -> str | None:
+    """A caption's printed number: the paper's numbering's, by the caption's file and line."""
+    return None if caption is None else printed.get(caption.line)
 
 
 def _title(
     table: FoundTable,
     main: Caption | None,
     sub: Caption | None,
-    printed: Mapping[tuple[str, int], str | None] | None = None,
+    printed: Mapping[tuple[str, int], str | None],
 ) -> tuple[str, dict[str, Any]]:
     kind = (main or sub).kind if (main or sub) is not None else (table.float_kind() or "table")  # type: ignore[union-attr]
     number = _printed(sub, printed) or _printed(main, printed)
@@ -217,7 +212,7 @@ def table_rows(
     index: int,
     raw_rows: list[RawRow],
     renderer: CellRenderer,
-    printed: Mapping[tuple[str, int], str | None] | None = None,
+    printed: Mapping[tuple[str, int], str | None],
 ) -> list[TableRow]:
     """The chunks of one table's body rows, in order (titled with the `printed` numbers: see _title)."""
     text = TableText(table, renderer)
