@@ -30,7 +30,7 @@ from cgx_checks.crossref.numbering import (
     owners,
     written,
 )
-from cgx_checks.crossref.panels import described_panels, without_chunks
+from cgx_checks.crossref.panels import described_panels
 from cgx_core.codes import Code
 from cgx_core.plugin_api import (
     CheckTypeBase,
@@ -172,17 +172,12 @@ def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | N
 def _placed(cites: Sequence[str], referenced: _Referenced, run: RunView) -> tuple[list[str], list[str]] | Refusal:
     """The cited chunks that belong to what the reference names, and where each other one belongs."""
     named = referenced.objects
-    chunkless = without_chunks(named, run)  # a panel only its float's caption describes: that caption holds it
     belongs: list[str] = []
     elsewhere: list[str] = []
     for node_id in cites:
         chunk = chunk_of(run, node_id)
         held = [owner for owner in owners(chunk) if owner.kind == referenced.kind] if chunk is not None else []
-        if any(
-            owner in named
-            or any(item.contains(owner) or (owner.contains(item) and item in chunkless) for item in named)
-            for owner in held
-        ):
+        if any(owner in named or any(item.contains(owner) for item in named) for owner in held):
             belongs.append(node_id)
             continue
         others = [owner for owner in held if not any(owner.contains(item) for item in named)]
@@ -195,12 +190,6 @@ def _placed(cites: Sequence[str], referenced: _Referenced, run: RunView) -> tupl
             )
         elsewhere.append(f"{node_id} belongs to {others[-1].named()}")
     return belongs, elsewhere
-
-
-def _holds(named: Numbered, owner: Numbered, chunkless: set[Numbered]) -> bool:
-    """Whether a chunk of `owner` holds what `named` shows: a part of it (a panel of the figure named), or the
-    float of a panel that has no chunk of its own (its caption describes it)."""
-    return named.contains(owner) or (owner.contains(named) and named in chunkless)
 
 
 class CrossReference(CheckTypeBase):

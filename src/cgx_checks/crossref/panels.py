@@ -1,9 +1,9 @@
-r"""Panels of a LaTeX paper's figures and tables that have no chunk of their own.
+r"""Panels of a LaTeX paper's figures and tables that only the caption describes.
 
 A figure's panels are often only described in its caption ("(a) amplitude and (b) phase"): the numbering then
-has no object "4b", or has one (a `\subfloat` without text of its own, labelled for `\subref`) that no chunk
-belongs to. What the paper means by "Fig. 4b", "Fig. 4(b)" or `\subref{fig:a:b}` is that panel as the caption
-describes it, so the caption's chunk is what such a reference is checked against.
+has no object "4b". What the paper means by "Fig. 4b" or "Fig. 4(b)" is that panel as the caption describes it,
+so the float whose caption describes it is what such a reference names. (A `\subfloat` without text of its own
+is numbered, and its float's caption chunk belongs to it: cgx_core.ingest.numbering.chunks.)
 """
 
 from __future__ import annotations
@@ -34,9 +34,3 @@ def described_panels(
         if any(describes.search(text) for text in captions):
             found[number] = parent
     return found
-
-
-def without_chunks(named: Sequence[Numbered], run: RunView) -> set[Numbered]:
-    """The objects named that no chunk belongs to (a panel only its float's caption describes)."""
-    owned = {owner for node in run.nodes() for owner in owners(node)}
-    return {item for item in named if item not in owned}
