@@ -15,7 +15,13 @@ from cgx_core.ingest.numbering.objects import Numbering
 
 
 def read_numbering(files: Mapping[str, str], main: str) -> Numbering:
-    """The numbering of the LaTeX paper whose files (by name, relative to the root) and main file are given."""
+    """The numbering of the LaTeX paper whose files (by name, relative to the root) and main file are given (a
+    walk of its own: start_run reads the numbering and the tables in one, `cgx_core.ingest.paper.walk_latex`)."""
+    from cgx_core.ingest.latex_text import PaperFiles
+    from cgx_core.ingest.latex_walk import LatexWalk
     from cgx_core.ingest.numbering.walk import NumberingWalk
 
-    return NumberingWalk(files, main).run()
+    files_of = PaperFiles(files, main)
+    numbering = NumberingWalk(files_of)
+    LatexWalk(files_of, [numbering]).run()
+    return numbering.numbering()

@@ -1,9 +1,6 @@
-r"""Reading a LaTeX paper's numbering: one pass over its files in reading order, as LaTeX numbers them.
-
-The pass reads only the files ingestion already read (by name), following `\input`, `\include`, `\import`
-and `\subimport` where they stand. It scans tokens, not a parse tree: what numbers things in LaTeX is a short
-list of macros and environments, and a scan keeps every line where it is, which is how the numbered objects
-are matched with credencegraph's chunks (by their locators' lines). It follows:
+r"""Reading a LaTeX paper's numbering, as LaTeX numbers it: a visitor of the paper's one walk
+(cgx_core.ingest.latex_walk), which reads the files in reading order and tells it every environment, macro and
+row break. It follows:
 
 * sections (`\chapter` in classes that have chapters, `\section`, `\subsection`, `\subsubsection`, starred ones
   unnumbered, `secnumdepth`), `\appendix` and the `appendices` environment;
@@ -24,7 +21,6 @@ after it may be wrong, which is why a check that rests on a number says what it 
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -32,16 +28,8 @@ from typing import Final
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
-from cgx_core.ingest.latex_text import (
-    IMPORTS,
-    INPUTS,
-    Braces,
-    Definition,
-    PaperFiles,
-    definitions,
-    optional,
-    uncommented,
-)
+from cgx_core.ingest.latex_text import Definition, PaperFiles, optional, uncommented
+from cgx_core.ingest.latex_walk import At, Text
 from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
 from cgx_core.ingest.numbering.objects import OPAQUE, Key, Kind, Lines, Numbered, Numbering
 
@@ -54,21 +42,7 @@ _LONG_TABLES: Final = frozenset({"longtable", "longtable*", "xltabular", "longtb
 _PANELS: Final = frozenset({"subfigure", "subtable"})
 _ONE_NUMBER: Final = frozenset({"equation", "multline"})
 _ROWS: Final = frozenset({"align", "gather", "flalign", "alignat", "eqnarray", "xalignat"})
-_OPAQUE_ENVIRONMENTS: Final = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment"})
-_DEFINING: Final = frozenset(
-    {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "def", "edef", "gdef", "xdef"}
-    | {"newenvironment", "renewenvironment"}
-)
-_TOKEN: Final = re.compile(
-    r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)|\\.|[{}]"
-)
 _NUMBER: Final = re.compile(r"^\s*(-?\d{1,6})\s*$")
-_MAX_DEPTH: Final = 32
-"""How deep `\\input` may nest (a cycle is never followed)."""
-
-
-class _TooDeep(Exception):
-    """The paper nests environments deeper than the pass follows."""
 
 
 @attrs.define(eq=False)
@@ -94,105 +68,39 @@ class _Frame:
     """The files read inside it (a table body `\\input` into its float), whole."""
 
 
-@attrs.define(eq=False)
-class _Text:
-    """One file's uncommented text, its brace groups, where its lines start, and the definitions it writes."""
-
-    name: str
-    located: str
-    text: str
-    starts: list[int]
-    braces: Braces
-    definitions: dict[int, Definition]
-
-    @classmethod
-    def of(cls, name: str, located: str, text: str) -> _Text:
-        raw = uncommented(text)
-        starts = [0] + [match.end() for match in re.finditer("\n", raw)]
-        return cls(name, located, raw, starts, Braces(raw), {item.start: item for item in definitions(raw)})
-
-    def line(self, position: int) -> int:
-        return bisect.bisect_right(self.starts, position)
-
-    def group(self, position: int) -> tuple[str, int] | None:
-        return self.braces.group(position)
-
-
 class NumberingWalk:
-    """The pass over a paper's files; `run()` returns its `Numbering`."""
+    """The numbering's visitor of the paper's walk (cgx_core.ingest.latex_walk); `numbering()` is what it read."""
 
-    def __init__(self, files: Mapping[str, str], main: str) -> None:
-        self.files = PaperFiles(files, main)
+    def __init__(self, files: PaperFiles) -> None:
         self.counters = Counters()
-        self.numbering = Numbering()
+        self.result = Numbering()
         self.frames: list[_Frame] = []
         self.current: Numbered | None = None
         self.open: list[Numbered | None] = []
         """The section open at each level (None: none, or an unnumbered one)."""
         self.secnumdepth: int | None = None
         self.theorems: set[str] = set()
-        self.reading: list[str] = []
-        self.braces = 0
-
-    def run(self) -> Numbering:
-        """The numbering; an empty one for a paper that nests environments past `MAX_TABLE_NESTING` (no
-        number is then better than a wrong one: a cross-reference proposal is refused)."""
-        text = uncommented(self.files.files[self.files.main])
+        self.too_deep = False
+        """The paper nests environments past `MAX_TABLE_NESTING`: no number is then better than a wrong one (a
+        cross-reference proposal is refused)."""
+        text = uncommented(files.files[files.main])
         match = re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{\s*([^{}\s]+)\s*\}", text)
         self.counters.chapters = match is not None and match[1] in _CHAPTER_CLASSES
-        try:
-            self.read(self.files.main, (), None)
-        except _TooDeep:
-            return Numbering()
-        return self.numbering
 
-    def read(self, name: str, chain: tuple[int, ...], import_dir: str | None) -> None:
-        if name in self.reading or len(self.reading) > _MAX_DEPTH:
-            return
-        source = _Text.of(name, self.files.located(name), self.files.files[name])
-        self.numbering.chains.setdefault(source.located, chain)
+    def numbering(self) -> Numbering:
+        return Numbering() if self.too_deep else self.result
+
+    def file(self, source: Text, chain: Key, in_body: bool) -> None:
+        self.result.chains.setdefault(source.located, chain)
         for frame in self.frames:
             frame.included.append(Lines(source.located, 1, len(source.starts)))
-        self.reading.append(name)
-        self.scan(source, chain, import_dir)
-        self.reading.pop()
 
-    # -- the scan --------------------------------------------------------------------------------------
-
-    def scan(self, source: _Text, chain: tuple[int, ...], import_dir: str | None) -> None:
-        text = source.text
-        position = 0
-        while True:
-            match = _TOKEN.search(text, position)
-            if match is None:
-                return
-            position = match.end()
-            token = match[0]
-            if token == "{":
-                self.braces += 1
-            elif token == "}":
-                self.braces -= 1
-            elif match["env"] == "begin":
-                position = self.begin(match["name"].strip(), source, match.start(), position)
-            elif match["env"] == "end":
-                self.end(match["name"].strip(), source, match.start())
-            elif match["rows"]:
-                self.row_break(source, match.start())
-            elif match["macro"]:
-                at = _At(match["macro"], bool(match["star"]), source, match.start(), position, chain, import_dir)
-                position = self.macro(at)
-
-    def key(self, source: _Text, position: int, chain: tuple[int, ...]) -> Key:
-        return (*chain, source.line(position))
-
-    def begin(self, name: str, source: _Text, start: int, position: int) -> int:
-        text = source.text
-        if name in _OPAQUE_ENVIRONMENTS:
-            end = text.find(f"\\end{{{name}}}", position)
-            return len(text) if end < 0 else end + len(f"\\end{{{name}}}")
-        if len(self.frames) >= MAX_TABLE_NESTING:
-            raise _TooDeep
-        frame = _Frame(name, source.located, source.line(start), self.braces, self.current)
+    def begin(self, at: At) -> int:
+        name, source, position = at.name, at.source, at.position
+        if self.too_deep or len(self.frames) >= MAX_TABLE_NESTING:
+            self.too_deep = True
+            return position
+        frame = _Frame(name, source.located, source.line(at.start), at.braces, self.current)
         self.frames.append(frame)
         bare = name.rstrip("*")
         if name in _FLOATS or name in _LONG_TABLES:
@@ -209,7 +117,7 @@ class NumberingWalk:
                 "equation", self.counters.printed("equation"), Lines(frame.file, frame.line, frame.line)
             )
             self.current = frame.sub_parent
-            self.numbering.objects.append(frame.sub_parent)
+            self.result.objects.append(frame.sub_parent)
         elif bare in _ONE_NUMBER or bare in _ROWS:
             frame.numbered = not name.endswith("*")
             frame.row_start = position
@@ -221,7 +129,8 @@ class NumberingWalk:
             self.current = OPAQUE
         return position
 
-    def end(self, name: str, source: _Text, start: int) -> None:
+    def end(self, at: At) -> None:
+        name, source, start = at.name, at.source, at.start
         index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == name), None)
         if index is None:
             return
@@ -253,16 +162,16 @@ class NumberingWalk:
 
     # -- equations -------------------------------------------------------------------------------------
 
-    def row_break(self, source: _Text, start: int) -> None:
+    def row_break(self, at: At) -> None:
         frame = self.equation_frame()
         if frame is None or frame is not self.frames[-1] or frame.name.rstrip("*") not in _ROWS:
             return
-        if self.braces != frame.braces:
+        if at.braces != frame.braces:
             return
-        self.end_row(frame, source, start, last=False)
-        frame.row_start = start + 2
+        self.end_row(frame, at.source, at.start, last=False)
+        frame.row_start = at.start + 2
 
-    def end_row(self, frame: _Frame, source: _Text, start: int, *, last: bool) -> None:
+    def end_row(self, frame: _Frame, source: Text, start: int, *, last: bool) -> None:
         content = re.sub(
             r"\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:nonumber|notag)\b|\\\\|\[[^\]]*\]",
             "",
@@ -277,7 +186,7 @@ class NumberingWalk:
             if frame.row_tag is None and outer is not None:
                 equation.parent = outer.sub_parent  # 3a is part of 3: a reference to 3 may cite it
             frame.rows.append(equation)
-            self.numbering.objects.append(equation)
+            self.result.objects.append(equation)
             self.current = equation
             for label in frame.row_labels:
                 self.bind(label, equation)
@@ -304,7 +213,7 @@ class NumberingWalk:
     def float_frame(self) -> _Frame | None:
         return self.innermost(frozenset({*_FLOATS, *_LONG_TABLES}))
 
-    def panel(self, source: _Text, start: int) -> Numbered | None:
+    def panel(self, source: Text, start: int) -> Numbered | None:
         """A new panel of the innermost float, lettered after the float's earlier panels."""
         float_frame = self.float_frame()
         if float_frame is None or float_frame.float_object is None:
@@ -318,7 +227,7 @@ class NumberingWalk:
         self.current = panel
         return panel
 
-    def caption(self, source: _Text, start: int, position: int, name: str, starred: bool) -> int:
+    def caption(self, source: Text, start: int, position: int, name: str, starred: bool) -> int:
         if name == "captionof":
             return self.caption_of(source, start, position, starred)
         float_frame = self.float_frame()
@@ -347,11 +256,11 @@ class NumberingWalk:
             float_object.number = self.counters.printed(float_object.kind)
         line = source.line(start)
         float_object.anchor = Lines(source.located, line, line)
-        self.numbering.objects.append(float_object)
+        self.result.objects.append(float_object)
         self.current = float_object
         return position
 
-    def caption_of(self, source: _Text, start: int, position: int, starred: bool) -> int:
+    def caption_of(self, source: Text, start: int, position: int, starred: bool) -> int:
         r"""`\captionof{table}{...}`: a caption outside a float, numbered by the counter it names."""
         kind = source.group(optional(source.text, position))
         counter = kind[0].strip() if kind is not None else ""
@@ -362,11 +271,11 @@ class NumberingWalk:
         line = source.line(start)
         caption = Numbered("table" if counter == "table" else "figure", self.counters.printed(counter))
         caption.anchor = Lines(source.located, line, line)
-        self.numbering.objects.append(caption)
+        self.result.objects.append(caption)
         self.current = caption
         return kind[1] if kind is not None else position
 
-    def subfloat(self, source: _Text, start: int, position: int) -> int:
+    def subfloat(self, source: Text, start: int, position: int) -> int:
         after = optional(source.text, position)
         if source.text[position:after].strip() not in ("[]", ""):
             panel = self.panel(source, start)
@@ -384,29 +293,29 @@ class NumberingWalk:
         if main.anchor is not None or main.number is not None:
             main.extents = [extent, *frame.included]
         if main.anchor is None and main.number is not None:  # a longtable without a caption took its number
-            self.numbering.objects.append(main)
+            self.result.objects.append(main)
         for panel in frame.panels:
             parent = panel.parent
             panel.number = None if parent is None or parent.number is None else f"{parent.number}{alpha(panel.panel)}"
-            self.numbering.objects.append(panel)
+            self.result.objects.append(panel)
 
     # -- labels ----------------------------------------------------------------------------------------
 
     def bind(self, label: str, target: Numbered | None) -> None:
         if not label:
             return
-        if label in self.numbering.labels:
-            self.numbering.repeated.add(label)
-        self.numbering.labels[label] = target if target is not None else OPAQUE
+        if label in self.result.labels:
+            self.result.repeated.add(label)
+        self.result.labels[label] = target if target is not None else OPAQUE
         if target is not None and target is not OPAQUE:
             target.labels.append(label)
 
     # -- macros ----------------------------------------------------------------------------------------
 
-    def macro(self, at: _At) -> int:
-        """Read a macro the scan met; return where the scan goes on."""
-        if at.start in at.source.definitions and at.name in _DEFINING:
-            return self.define(at.source.definitions[at.start], at.position)
+    def macro(self, at: At) -> int:
+        """Read a macro the walk met; return where the walk may go on."""
+        if self.too_deep:
+            return at.position
         handler = _MACROS.get(at.name)
         if handler is not None:
             return handler(self, at)
@@ -414,43 +323,23 @@ class NumberingWalk:
             self.heading(at.name, at.starred, at.source, at.start, at.chain)
         return at.position
 
-    def define(self, definition: Definition, position: int) -> int:
-        r"""A definition is skipped (its body is no content), but a `\the<counter>` redefinition is kept."""
+    def define(self, definition: Definition, at: At) -> None:
+        r"""A definition is no content, but a `\the<counter>` redefinition is kept."""
         name = definition.name
         if not definition.environment and name.startswith("the") and len(name) > 3 and not definition.parameters:
             self.counters.templates[name[3:]] = definition.body
-        return max(position, definition.end)
 
-    def newtheorem(self, at: _At) -> int:
+    def newtheorem(self, at: At) -> int:
         environment = at.source.group(optional(at.source.text, at.position))
         if environment is not None:
             self.theorems.add(environment[0].strip())
         return at.position
 
-    def input(self, at: _At) -> int:
-        argument = at.source.group(at.position)
-        if argument is None:
-            return at.position
-        target = self.files.input_target(argument[0], at.import_dir)
-        if target is not None:
-            self.read(target, self.key(at.source, at.start, at.chain), at.import_dir)
-        return argument[1]
-
-    def import_file(self, at: _At) -> int:
-        directory = at.source.group(at.position)
-        file = at.source.group(directory[1]) if directory is not None else None
-        if directory is None or file is None:
-            return at.position
-        target, folder = self.files.import_target(at.name, directory[0], file[0], at.source.name)
-        if target is not None:
-            self.read(target, self.key(at.source, at.start, at.chain), folder)
-        return file[1]
-
-    def appendix(self, at: _At) -> int:
+    def appendix(self, at: At) -> int:
         self.counters.appendix()
         return at.position
 
-    def label(self, at: _At) -> int:
+    def label(self, at: At) -> int:
         argument = at.source.group(at.position)
         if argument is None:
             return at.position
@@ -461,26 +350,26 @@ class NumberingWalk:
             self.bind(argument[0].strip(), self.current)
         return argument[1]
 
-    def tag(self, at: _At) -> int:
+    def tag(self, at: At) -> int:
         argument = at.source.group(at.position)
         frame = self.equation_frame()
         if argument is not None and frame is not None:
             frame.row_tag = argument[0].strip()
         return argument[1] if argument is not None else at.position
 
-    def nonumber(self, at: _At) -> int:
+    def nonumber(self, at: At) -> int:
         frame = self.equation_frame()
         if frame is not None:
             frame.row_unnumbered = True
         return at.position
 
-    def opaque(self, at: _At) -> int:
+    def opaque(self, at: At) -> int:
         """What numbers something this reading does not: a label after it names no printed number it knows."""
         if at.name != "item" or self.innermost(frozenset({"enumerate"})):
             self.current = OPAQUE
         return at.position
 
-    def numberwithin(self, at: _At) -> int:
+    def numberwithin(self, at: At) -> int:
         inner = at.source.group(optional(at.source.text, at.position))
         outer = at.source.group(inner[1]) if inner is not None else None
         if inner is None or outer is None:
@@ -489,7 +378,7 @@ class NumberingWalk:
             self.counters.within[inner[0].strip()] = outer[0].strip()
         return outer[1]
 
-    def heading(self, name: str, starred: bool, source: _Text, start: int, chain: tuple[int, ...]) -> None:
+    def heading(self, name: str, starred: bool, source: Text, start: int, chain: tuple[int, ...]) -> None:
         """A heading: numbered unless starred or deeper than `secnumdepth`; it ends every open section at its
         level and below, and starts where the sections open from here on are recorded."""
         levels = SECTION_LEVELS if self.counters.chapters else SECTION_LEVELS[1:]
@@ -501,13 +390,13 @@ class NumberingWalk:
         if not starred and SECTION_LEVELS.index(name) <= limit:
             self.counters.step(name)
             opened = Numbered("section", self.counters.printed(name))
-            self.numbering.objects.append(opened)
+            self.result.objects.append(opened)
             self.current = opened
         self.open = [*self.open[:level], *([None] * (level - len(self.open))), opened][: level + 1]
         path = tuple(section for section in self.open if section is not None)
-        self.numbering.headings.append((self.key(source, start, chain), path))
+        self.result.headings.append(((*chain, source.line(start)), path))
 
-    def counter(self, at: _At) -> int:
+    def counter(self, at: At) -> int:
         if at.name == "refstepcounter":
             self.current = OPAQUE
         counter = at.source.group(at.position)
@@ -532,31 +421,16 @@ class NumberingWalk:
         return value[1]
 
 
-@attrs.frozen
-class _At:
-    """A macro the scan met: its name, whether starred, where it is, and how its file was reached."""
-
-    name: str
-    starred: bool
-    source: _Text
-    start: int
-    position: int
-    chain: tuple[int, ...]
-    import_dir: str | None
-
-
-def _caption(walk: NumberingWalk, at: _At) -> int:
+def _caption(walk: NumberingWalk, at: At) -> int:
     return walk.caption(at.source, at.start, at.position, at.name, at.starred)
 
 
-def _subfloat(walk: NumberingWalk, at: _At) -> int:
+def _subfloat(walk: NumberingWalk, at: At) -> int:
     return walk.subfloat(at.source, at.start, at.position)
 
 
-_MACROS: Final[Mapping[str, Callable[[NumberingWalk, _At], int]]] = {
+_MACROS: Final[Mapping[str, Callable[[NumberingWalk, At], int]]] = {
     "newtheorem": NumberingWalk.newtheorem,
-    **dict.fromkeys(INPUTS, NumberingWalk.input),
-    **dict.fromkeys(IMPORTS, NumberingWalk.import_file),
     "appendix": NumberingWalk.appendix,
     **dict.fromkeys(("caption", "captionof", "subcaption"), _caption),
     "subfloat": _subfloat,

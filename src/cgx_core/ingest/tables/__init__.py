@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
     from cgx_core.ingest.documents import Document
+    from cgx_core.ingest.tables.paper import TableWalk
     from cgx_core.ingest.tables.rows import TableRow
 
 # Environments credencegraph does not read as prose (with everything inside them, across \input).
@@ -94,40 +95,28 @@ class TableReading:
         return graph, list(dict.fromkeys([*unresolved, *missing]))
 
 
-_TABULAR_BEGIN = re.compile(
-    r"\\begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr)"
-)
-
-
 def read_tables(
-    document: Document, captions: Mapping[tuple[str, int], str | None], chunk_count: int | None = None
+    document: Document, walk: TableWalk, captions: Mapping[tuple[str, int], str | None], chunk_count: int | None = None
 ) -> TableReading:
-    """Every body row of the paper's tables (none for a PDF, or a paper without a tabular environment).
+    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF).
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
     (cgx_core.ingest.numbering, the one authority on them)."""
-    if document.format != "latex":
-        return TableReading()
-    files = dict(document.texts)
-    if not any(_TABULAR_BEGIN.search(text) for text in files.values()):
+    if not walk.pending:
         return TableReading()
     try:
         count = len(document.chunks) if chunk_count is None else chunk_count
-        return _read(files, document.main.name, count, captions)
+        return _read(walk, count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
-def _read(
-    files: Mapping[str, str], main: str, chunk_count: int, captions: Mapping[tuple[str, int], str | None]
-) -> TableReading:
-    from cgx_core.ingest.tables.paper import PaperWalk, macro_names
+def _read(walk: TableWalk, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+    from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
     from cgx_core.ingest.tables.rows import raw_rows, table_rows
 
-    walk = PaperWalk(files, main)
-    walk.walk()
-    found = [(table, raw_rows(table)) for table in walk.tables]
+    found = [(table, raw_rows(table)) for table in walk.found()]
     names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
     renderer = CellRenderer(walk.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count

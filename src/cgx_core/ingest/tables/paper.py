@@ -34,7 +34,8 @@ from typing import Any
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
-from cgx_core.ingest.latex_text import IMPORTS, INPUTS, PaperFiles
+from cgx_core.ingest.latex_text import Definition, PaperFiles, skip_space
+from cgx_core.ingest.latex_walk import At, Text
 from cgx_core.ingest.tables.source import Source, Span, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
@@ -76,16 +77,27 @@ _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": 
 # Environments whose content is no table of the paper (credencegraph skips the same, and comments).
 _OPAQUE = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "tikzpicture"})
 _DEFINING = frozenset({"newcommand", "renewcommand", "providecommand"})
-_OPAQUE_MACROS = frozenset(
-    {*_DEFINING, "newenvironment", "renewenvironment", "DeclareMathOperator", "newcolumntype"}
-    | {"setcounter", "addtocounter", "stepcounter", "refstepcounter", "appendix"}
-)
 # What in a file's text may hold or change a table (a false match only costs a parse).
-_MATTERS = re.compile(
-    r"\\(?:begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr"
-    r"|table|figure|sidewaystable|sidewaysfigure|wraptable|wrapfigure|SCtable|SCfigure|subtable|subfigure)"
-    r"|caption|subcaption|subfloat|input|include|import|subimport|subinputfrom|subincludefrom)"
-)
+_CAPTIONS = frozenset({"caption", "captionof", "subcaption", "label"})
+_ASIDE = {
+    "chapter": "[{",
+    "setcounter": "{{",
+    "addtocounter": "{{",
+    "stepcounter": "{",
+    "refstepcounter": "{",
+    "appendix": "",
+    "newcolumntype": "{[[{",
+    "DeclareMathOperator": "{{",
+    "newcommand": "{[[{",
+    "renewcommand": "{[[{",
+    "providecommand": "{[[{",
+    "newenvironment": "{[[{{",
+    "renewenvironment": "{[[{{",
+}
+"""Macros whose arguments hold no table, caption or label of the paper (an unstarred chapter's title included),
+with their arguments."""
+_LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
+_MAX_OPTIONAL = 100_000
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
 _MACROS = {
@@ -186,8 +198,13 @@ class Caption:
     found by its file and line: cgx_core.ingest.numbering)."""
 
     kind: str  # "table" or "figure"
-    source: Source
-    node: Any = attrs.field(repr=False)
+    source: Text
+    start: int
+    """Where `\\caption` is written."""
+    end: int
+    """Just after its text's closing brace."""
+    text: str
+    """Its text as written (the last argument, comments included)."""
     event: int
     sub: bool = False
     """A panel's caption (a subtable's, a `\\subcaption`, a `\\subfloat`'s)."""
@@ -198,17 +215,13 @@ class Caption:
 
     @property
     def locator(self) -> str:
-        return self.source.locator(int(self.node.pos), int(self.node.pos) + int(self.node.len))
+        first, last = self.source.lines(self.start, self.end)
+        return f"file={self.source.located};lines={first}-{last}"
 
     @property
     def line(self) -> tuple[str, int]:
         """The file (as a locator names it) and the line the caption starts on."""
-        return self.source.located, self.source.lines(int(self.node.pos), int(self.node.pos) + int(self.node.len))[0]
-
-    @property
-    def text(self) -> str:
-        arguments = _arguments(self.node)
-        return argument_text(arguments[-1]) if arguments else ""
+        return self.source.located, self.source.lines(self.start, self.end)[0]
 
 
 @attrs.define(eq=False)
@@ -333,70 +346,264 @@ class Definitions:
         )
 
 
-@attrs.frozen
-class _Place:
-    r"""Where the walk is: the file (`source`) and scope it reads, the chain of `\input` lines that led to the
-    file, how deeply it is nested, and the folder an `\import` set."""
+@attrs.define(eq=False)
+class _Frame:
+    """An environment the walk is in: its scope, and whether what is inside is no content of the tables' walk (a
+    tabular's body, a `tikzpicture`)."""
 
-    source: Source
+    name: str
+    scope: Scope
+    braces: int
+    closed: bool = False
+    table: _Pending | None = None
+
+
+@attrs.frozen
+class _Pending:
+    """A tabular met by the walk, found again in pylatexenc's parse of its file when the walk is over."""
+
+    name: str
+    file: str
+    start: int
     scope: Scope
     chain: tuple[int, ...]
-    depth: int
     import_dir: str | None
-
-    def deeper(self, scope: Scope | None = None) -> _Place:
-        """One group or environment further in (with its own scope, when it opens one)."""
-        return attrs.evolve(self, scope=scope or self.scope, depth=self.depth + 1)
+    reading: tuple[str, ...]
 
 
-class PaperWalk:
-    """One walk over a paper's body; `walk()` fills `tables` and `chains`."""
+@attrs.frozen
+class _Aside:
+    """Arguments the tables' walk reads no content in (a caption's text, a chapter's title), up to `end`; a
+    `\\label` in a caption's text names the caption."""
 
-    def __init__(self, files: Mapping[str, str], main: str) -> None:
-        from pylatexenc.latexwalker import LatexWalker
+    file: str
+    end: int
+    caption: Caption | None = None
 
-        self._walker_class = LatexWalker
-        self.paper = PaperFiles(files, main)
-        self.context = latex_context()
+
+@attrs.frozen
+class _Panel:
+    """A `\\subfloat`'s arguments, up to `end`: read in a panel's scope."""
+
+    file: str
+    end: int
+    scope: Scope
+
+
+class TableWalk:
+    """The tables' visitor of the paper's one walk (cgx_core.ingest.latex_walk); `found()` is what it read."""
+
+    def __init__(self, files: PaperFiles) -> None:
+        self.paper = files
+        self.context: Any = None
         self.parsed: dict[str, Source] = {}
-        self.tables: list[FoundTable] = []
+        self.pending: list[tuple[_Pending, int]] = []
         self.chains: dict[str, tuple[int, ...]] = {}
         """For each file read in the body (by its locator name), the lines of the \\input chain that first
         reaches it."""
         self.events = 0
-        self.stack: list[str] = []
+        self.frames: list[_Frame] = []
+        self.root = Scope(None)
+        self.asides: list[_Aside] = []
+        self.panels: list[_Panel] = []
 
-    # -- files ---------------------------------------------------------------------------------------
+    # -- the walk's visits ---------------------------------------------------------------------------
+
+    def file(self, source: Text, chain: tuple[int, ...], in_body: bool) -> None:
+        if in_body or not chain:
+            self.chains.setdefault(source.located, chain)
+
+    def begin(self, at: At) -> int:
+        if not at.in_body or at.name == "document":
+            return at.position
+        reads = self.reads(at)
+        frame = _Frame(at.name, self.scope(at), at.braces, closed=not reads)
+        if reads and at.name in TABULARS:
+            frame.closed = True
+            if at.name in _LONG:  # its own float, holding its caption and label
+                frame.scope = Scope(frame.scope, at.name, kind="table")
+            frame.table = _Pending(at.name, at.source.name, at.start, frame.scope, at.chain, at.import_dir, at.reading)
+        elif reads:
+            frame.closed = at.name in _OPAQUE or len(self.frames) >= MAX_TABLE_NESTING
+            kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
+            frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
+        self.frames.append(frame)
+        return at.position
+
+    def end(self, at: At) -> None:
+        index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == at.name), None)
+        if index is None:
+            return
+        frame = self.frames[index]
+        del self.frames[index:]
+        if frame.table is not None:
+            self.pending.append((frame.table, self.next_event()))
+
+    def row_break(self, at: At) -> None:
+        return None
+
+    def define(self, definition: Definition, at: At) -> None:
+        return None
+
+    def macro(self, at: At) -> int:
+        if at.name in _CAPTIONS and self.in_long_table(at):
+            self.caption_or_label(at)
+        elif not self.reads(at):
+            if at.name == "label":
+                self.caption_label(at)
+        elif at.name in _ASIDE and not (at.name == "chapter" and at.starred):
+            self.asides.append(_Aside(at.source.name, _written(at.source, at.position, _ASIDE[at.name]).end))
+        elif at.name in _CAPTIONS:
+            self.caption_or_label(at)
+        elif at.name == "subfloat":
+            self.subfloat(at)
+        return at.position
+
+    # -- where the walk is ---------------------------------------------------------------------------
+
+    def reads(self, at: At) -> bool:
+        """Whether the tables' walk reads what is here: the body, outside maths, a tabular's body and asides."""
+        if not at.in_body or at.math or any(frame.closed for frame in self.frames):
+            return False
+        here = at.source.name
+        self.asides = [aside for aside in self.asides if aside.file != here or aside.end > at.start]
+        self.panels = [panel for panel in self.panels if panel.file != here or panel.end > at.start]
+        return not any(aside.file == here for aside in self.asides)
+
+    def in_long_table(self, at: At) -> bool:
+        """A caption or label at the top of a longtable's body (it names the longtable)."""
+        frame = self.frames[-1] if self.frames else None
+        return bool(frame and frame.table and frame.name in _LONG and frame.braces == at.braces and not at.math)
+
+    def scope(self, at: At) -> Scope:
+        frame = self.frames[-1] if self.frames else None
+        panel = self.panels[-1] if self.panels else None
+        if (
+            panel is not None
+            and panel.file == at.source.name
+            and (frame is None or frame.scope in _ancestors(panel.scope))
+        ):
+            return panel.scope
+        return frame.scope if frame is not None else self.root
+
+    def next_event(self) -> int:
+        self.events += 1
+        return self.events
+
+    # -- captions and labels ---------------------------------------------------------------------------
+
+    def caption_label(self, at: At) -> None:
+        """A `\\label` inside a caption's text names that caption."""
+        caption = next((aside.caption for aside in reversed(self.asides) if aside.caption is not None), None)
+        if caption is not None and at.source.name == caption.source.name and not any(f.closed for f in self.frames):
+            written = _written(at.source, at.position, "{")
+            if written.groups:
+                caption.labels.append(written.raw(0).strip())
+
+    def caption_or_label(self, at: At) -> None:
+        scope = self.scope(at)
+        if at.name == "label":
+            label = _written(at.source, at.position, "{")
+            if label.groups:
+                scope.labels.append((self.next_event(), label.raw(0).strip()))
+            return
+        float_scope = scope.float_of()
+        event = self.next_event()
+        written = _written(at.source, at.position, "{[{" if at.name == "captionof" else "[{")
+        if not written.groups or written.groups[-1][2]:
+            return
+        end, text = written.end, written.raw(-1)
+        if at.name == "captionof":
+            named = written.raw(0).strip()
+            kind = named if named in ("table", "figure") else "table"
+            caption = Caption(kind, at.source, at.start, end, text, event)
+        elif float_scope is None:
+            self.asides.append(_Aside(at.source.name, end))
+            return  # a \\caption outside any float prints nothing LaTeX would number
+        else:
+            sub = at.name == "subcaption" or any(inner.sub for inner in scope.chain())
+            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, sub)
+        caption.scope = scope
+        scope.captions.append(caption)
+        self.asides.append(_Aside(at.source.name, end, caption))
+
+    def subfloat(self, at: At) -> None:
+        """`\\subfloat[entry][caption]{content}`: a panel's scope over its arguments; its second optional
+        argument, when written, is its caption."""
+        scope = Scope(self.scope(at), sub=True)
+        written = _written(at.source, at.position, "[[{")
+        self.panels.append(_Panel(at.source.name, written.end, scope))
+        brackets = [index for index, group in enumerate(written.groups) if group[2]]
+        float_scope = scope.float_of()
+        if len(brackets) < 2 or float_scope is None or float_scope.kind is None:
+            return
+        if not written.raw(brackets[1]).strip():
+            return
+        text = written.raw(brackets[1])
+        caption = Caption(float_scope.kind, at.source, at.start, written.end, text, self.next_event(), True)
+        start, stop, _ = written.groups[brackets[1]]
+        caption.labels.extend(label.strip() for label in _LABEL.findall(at.source.text[start:stop]))
+        caption.scope = scope
+        scope.captions.append(caption)
+
+    # -- after the walk ------------------------------------------------------------------------------
 
     def source(self, name: str) -> Source:
         if name not in self.parsed:
+            from pylatexenc.latexwalker import LatexWalker
+
+            if self.context is None:
+                self.context = latex_context()
             text = self.paper.files[name]
-            walker = self._walker_class(text, latex_context=self.context, tolerant_parsing=True)
+            walker = LatexWalker(text, latex_context=self.context, tolerant_parsing=True)
             nodes, _, _ = walker.get_latex_nodes()
             self.parsed[name] = Source(name, self.paper.located(name), text, walker, list(nodes))
         return self.parsed[name]
 
-    def walk(self) -> None:
-        """The main file's body (its `document` environment; the whole file when it has none)."""
-        main = self.source(self.paper.main)
-        self.stack.append(self.paper.main)
-        document = next((node for node in main.nodes if _env_name(node) == "document"), None)
-        self.chains[main.located] = ()
-        self.nodes(main.nodes if document is None else document.nodelist, _Place(main, Scope(None), (), 0, None))
-        self.stack.pop()
+    def found(self) -> list[FoundTable]:
+        """The tables met, in order, each with its node in pylatexenc's parse of its file (one pylatexenc
+        misreads is left out)."""
+        from credencegraph.ingest.latex import _walk
 
-    def read_file(self, name: str, place: _Place) -> None:
-        """Walk a file read from the body. A file with no table, float, caption or input in its text cannot hold
-        a table, nor name one outside a float: it is not parsed."""
-        if name in self.stack or place.depth > MAX_TABLE_NESTING:
-            return
-        self.chains.setdefault(self.paper.located(name), place.chain)
-        if _MATTERS.search(self.paper.files[name]) is None and not any(scope.kind for scope in _scopes(place.scope)):
-            return
-        source = self.source(name)
-        self.stack.append(name)
-        self.nodes(source.nodes, attrs.evolve(place, source=source).deeper())
-        self.stack.pop()
+        tables = []
+        for pending, event in self.pending:
+            source = self.source(pending.file)
+            node = next(
+                (
+                    node
+                    for node in _walk(source.nodes)
+                    if _env_name(node) == pending.name and int(node.pos) == pending.start
+                ),
+                None,
+            )
+            if node is None:
+                continue
+            arguments = _arguments(node)
+            spec_index = TABULARS[pending.name][1]
+            spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
+            body = list(self.body(node.nodelist, source, pending.import_dir, list(pending.reading), depth=0))
+            line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
+            tables.append(
+                FoundTable(pending.name, source, node, pending.scope, event, (*pending.chain, line), spec, body)
+            )
+        return tables
+
+    def body(
+        self, nodes: list[Any] | None, source: Source, import_dir: str | None, stack: list[str], depth: int
+    ) -> Iterator[Span]:
+        r"""A tabular's body as spans, with an `\\input` of rows spliced in where it stands."""
+        for node in nodes or ():
+            if node is None:
+                continue
+            macro = getattr(node, "macroname", None)
+            arguments = _arguments(node)
+            if macro == "input" and arguments and depth < 8:
+                target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
+                if target is not None and target not in stack:
+                    spliced = self.source(target)
+                    yield from self.body(spliced.nodes, spliced, import_dir, [*stack, target], depth + 1)
+                    continue
+            yield node_span(source, node)
 
     def definitions_for(self, names: set[str]) -> dict[str, Any]:
         """The paper's definitions of the macros `names` use (and of those their bodies use), collected as
@@ -422,141 +629,62 @@ class PaperWalk:
                 return {name: item for name, item in definitions.items.items() if name in wanted}
             wanted |= used
 
-    # -- nodes ---------------------------------------------------------------------------------------
 
-    def next_event(self) -> int:
-        self.events += 1
-        return self.events
+@attrs.frozen
+class _Written:
+    """A macro's arguments as written after it: each group's content (start, stop, and whether in brackets), and
+    where the last one ends."""
 
-    def nodes(self, nodes: list[Any] | None, place: _Place) -> None:
-        if place.depth > MAX_TABLE_NESTING:
-            return
-        skip_def = 0
-        for node in nodes or ():
-            if node is None:
-                continue
-            kind = type(node).__name__
-            if skip_def:  # the name, parameters and body of a \def: a definition, not content
-                skip_def = 0 if kind == "LatexGroupNode" else 2
-                continue
-            if kind == "LatexMacroNode":
-                skip_def = self.macro(node, place)
-            elif kind == "LatexEnvironmentNode":
-                self.environment(node, place)
-            elif kind == "LatexGroupNode":
-                self.nodes(node.nodelist, place.deeper())
+    source: Text
+    groups: list[tuple[int, int, bool]]
+    end: int
 
-    def macro(self, node: Any, place: _Place) -> int:
-        """Read a macro; return 1 when it is a \\def whose name and body follow."""
-        name = str(node.macroname)
-        if name == "def":
-            return 1
-        arguments = _arguments(node)
-        if name in _OPAQUE_MACROS or (name == "chapter" and arguments and arguments[0] is None):
-            return 0  # a definition, a counter, a chapter's title: no table is in them
-        if name in INPUTS | IMPORTS:
-            self.input(node, arguments, place)
-        elif name in ("caption", "captionof", "subcaption"):
-            self.caption(node, place.source, place.scope)
-        elif name == "label" and arguments:
-            place.scope.labels.append((self.next_event(), argument_text(arguments[-1]).strip()))
-        else:
-            inner = Scope(place.scope, sub=True) if name == "subfloat" else place.scope
-            if name == "subfloat" and arguments and arguments[1] is not None:
-                self.subfloat_caption(node, arguments[1], place.source, inner)
-            for argument in arguments:
-                if argument is not None and type(argument).__name__ == "LatexGroupNode":
-                    self.nodes(argument.nodelist, place.deeper(inner))
-        return 0
+    def raw(self, index: int) -> str:
+        start, stop, _ = self.groups[index]
+        return self.source.raw[start:stop]
 
-    def input(self, node: Any, arguments: list[Any], place: _Place) -> None:
-        r"""`\input`, `\include` and the import package's macros: the file they name is walked where they stand."""
-        name = str(node.macroname)
-        chain = (*place.chain, place.source.lines(int(node.pos), int(node.pos) + int(node.len))[0])
-        if name in INPUTS and arguments:
-            target = self.paper.input_target(argument_text(arguments[-1]), place.import_dir)
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=chain))
-        elif name in IMPORTS and len(arguments) >= 2:
-            directory, file = argument_text(arguments[-2]), argument_text(arguments[-1])
-            target, folder = self.paper.import_target(name, directory, file, place.source.name)
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=chain, import_dir=folder))
 
-    def caption(self, node: Any, source: Source, scope: Scope) -> None:
-        name = str(node.macroname)
-        arguments = _arguments(node)
-        float_scope = scope.float_of()
-        if name == "captionof":
-            kind = argument_text(arguments[1]).strip() if len(arguments) > 1 else ""
-            caption = Caption(kind if kind in ("table", "figure") else "table", source, node, self.next_event())
-        elif float_scope is None:
-            self.next_event()
-            return  # a \caption outside any float prints nothing LaTeX would number
-        else:
-            sub = name == "subcaption" or any(inner.sub for inner in scope.chain())
-            caption = Caption(str(float_scope.kind), source, node, self.next_event(), sub)
-        if arguments and arguments[-1] is not None:
-            caption.labels.extend(_labels_in(arguments[-1]))
-        caption.scope = scope
-        scope.captions.append(caption)
+def _written(source: Text, position: int, spec: str) -> _Written:
+    """The arguments `spec` names (`[` optional, `{` required, as pylatexenc's specs), read from `position`: a
+    missing optional one is passed over, a missing required one ends them."""
+    text = source.text
+    groups: list[tuple[int, int, bool]] = []
+    end = position
+    for kind in spec:
+        index = skip_space(text, end)
+        if kind == "[":
+            after = _bracket_end(text, index)
+            if after > index:
+                groups.append((index + 1, after - 1, True))
+                end = after
+            continue
+        group = source.braces.closing().get(index)
+        if group is None:
+            break
+        groups.append((index + 1, group, False))
+        end = group + 1
+    return _Written(source, groups, end)
 
-    def subfloat_caption(self, node: Any, text: Any, source: Source, scope: Scope) -> None:
-        float_scope = scope.float_of()
-        if float_scope is None or float_scope.kind is None or not argument_text(text).strip():
-            return
-        caption = Caption(float_scope.kind, source, node, self.next_event(), True)
-        caption.labels.extend(_labels_in(text))
-        caption.scope = scope
-        scope.captions.append(caption)
 
-    def environment(self, node: Any, place: _Place) -> None:
-        name = str(node.environmentname)
-        if name in _OPAQUE:
-            return
-        if name in TABULARS:
-            self.table(node, place)
-            return
-        if name in _FLOATS:
-            inner = Scope(place.scope, name, kind=_FLOATS[name][0])
-        elif name in _SUBFLOATS:
-            inner = Scope(place.scope, name, sub=True)
-        else:
-            inner = Scope(place.scope, name)
-        self.nodes(node.nodelist, place.deeper(inner))
+def _bracket_end(text: str, index: int) -> int:
+    """Just after the `[...]` group that opens at `index` (brackets nested in it counted), or `index` when none
+    opens there or it does not close."""
+    if not text.startswith("[", index):
+        return index
+    depth = 0
+    for position in range(index, min(len(text), index + _MAX_OPTIONAL)):
+        depth += {"[": 1, "]": -1}.get(text[position], 0)
+        if depth == 0:
+            return position + 1
+    return index
 
-    def table(self, node: Any, place: _Place) -> None:
-        source, scope, chain, import_dir = place.source, place.scope, place.chain, place.import_dir
-        name = str(node.environmentname)
-        arguments = _arguments(node)
-        spec_index = TABULARS[name][1]
-        spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
-        body = list(self.body(node.nodelist, source, import_dir, depth=0))
-        if name in _LONG:  # its own float, holding its caption and label
-            scope = Scope(scope, name, kind="table")
-            for span in body:
-                macro = getattr(span.node, "macroname", None)
-                if macro in ("caption", "label"):
-                    self.macro(span.node, attrs.evolve(place, source=span.source, scope=scope, depth=1))
-        line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
-        self.tables.append(FoundTable(name, source, node, scope, self.next_event(), (*chain, line), spec, body))
 
-    def body(self, nodes: list[Any] | None, source: Source, import_dir: str | None, depth: int) -> Iterator[Span]:
-        r"""A tabular's body as spans, with an `\input` of rows spliced in where it stands."""
-        for node in nodes or ():
-            if node is None:
-                continue
-            macro = getattr(node, "macroname", None)
-            arguments = _arguments(node)
-            if macro == "input" and arguments and depth < 8:
-                target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
-                if target is not None and target not in self.stack:
-                    spliced = self.source(target)
-                    self.stack.append(target)
-                    yield from self.body(spliced.nodes, spliced, import_dir, depth + 1)
-                    self.stack.pop()
-                    continue
-            yield node_span(source, node)
+def _ancestors(scope: Scope | None) -> list[Scope]:
+    found = []
+    while scope is not None:
+        found.append(scope)
+        scope = scope.parent
+    return found
 
 
 @functools.lru_cache(maxsize=1024)
@@ -566,12 +694,6 @@ def _defines(name: str) -> re.Pattern[str]:
     return re.compile(
         rf"\\(?:(?:re)?newcommand|providecommand)\*?\s*\{{?\s*\\{escaped}(?![A-Za-z@])|\\def\s*\\{escaped}(?![A-Za-z@])"
     )
-
-
-def _scopes(scope: Scope | None) -> Iterator[Scope]:
-    while scope is not None:
-        yield scope
-        scope = scope.parent
 
 
 def macro_names(spans: Iterable[Span]) -> set[str]:
@@ -589,15 +711,3 @@ def _env_name(node: Any) -> str | None:
     if node is not None and type(node).__name__ == "LatexEnvironmentNode":
         return str(node.environmentname)
     return None
-
-
-def _labels_in(node: Any) -> list[str]:
-    from credencegraph.ingest.latex import _walk
-
-    found = []
-    for inner in _walk(getattr(node, "nodelist", None) or [node]):
-        if getattr(inner, "macroname", None) == "label":
-            arguments = _arguments(inner)
-            if arguments:
-                found.append(argument_text(arguments[-1]).strip())
-    return found
