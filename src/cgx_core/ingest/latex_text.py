@@ -1,10 +1,9 @@
 r"""The rules every reader of a LaTeX paper's text shares, written once: comments, brace groups, which file an
 `\input` or `\import` names, and what a `\def`, `\newcommand` or `\newenvironment` defines.
 
-The paper's files are read once (`documents`), prepared once (`paper_macros`), then walked by the
-numbering (`numbering.walk`) and the tables (`tables.paper`); each of them used to carry its own copy of these
-rules, and copies drift (one walk followed an `\input` inside an `\import`, the other did not). A change to how
-a file name resolves or where a definition ends is made here, and every reader reads the paper the same way.
+The paper's files are read once (`documents`), prepared once (`paper_macros`), then walked once (`latex_walk`,
+with the numbering's and the tables' visitors). Each of them used to carry its own copy of these rules, and
+copies drift; a change to how a file name resolves or where a definition ends is made here.
 """
 
 from __future__ import annotations

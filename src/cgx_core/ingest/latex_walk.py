@@ -4,7 +4,7 @@ What start_run reads of a paper beside credencegraph's chunks (the numbering, th
 the walk follows `\input`, `\include`, `\import` and kin where they stand and skips what is no content (the body
 of a `\def`, `\newcommand` or `\newenvironment`, `verbatim` and `comment`), all by the rules of `latex_text`,
 and tells each visitor what it meets: an environment beginning or ending, a macro, a row break `\\`, a file.
-A visitor keeps its own state (`numbering.walk`, `tables.paper`); none resolves a file or parses a definition.
+A visitor keeps its own state (`numbering.visitor`, `tables.paper`); none resolves a file or parses a definition.
 
 It scans tokens, not a parse tree: what numbers things and what holds a table is a short list of macros and
 environments, and a scan keeps every line where it is, which is how what the visitors find is matched with

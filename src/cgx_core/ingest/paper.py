@@ -190,11 +190,11 @@ def walk_latex(document: Document) -> tuple[Numbering | None, TableReading]:
         return None, TableReading()
     from cgx_core.ingest.latex_text import PaperFiles
     from cgx_core.ingest.latex_walk import LatexWalk
-    from cgx_core.ingest.numbering.walk import NumberingWalk
-    from cgx_core.ingest.tables.paper import TableWalk
+    from cgx_core.ingest.numbering.visitor import NumberingVisitor
+    from cgx_core.ingest.tables.paper import TableVisitor
 
     files = PaperFiles(document.texts, document.main.name)
-    numbering, tables = NumberingWalk(files), TableWalk(files)
+    numbering, tables = NumberingVisitor(files), TableVisitor(files)
     LatexWalk(files, [numbering, tables]).run()
     read = numbering.numbering()
     return read, read_tables(document, tables, captions=read.captions())

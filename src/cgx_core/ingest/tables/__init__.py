@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
     from cgx_core.ingest.documents import Document
-    from cgx_core.ingest.tables.paper import TableWalk
+    from cgx_core.ingest.tables.paper import TableVisitor
     from cgx_core.ingest.tables.rows import TableRow
 
 # Environments credencegraph does not read as prose (with everything inside them, across \input).
@@ -96,7 +96,10 @@ class TableReading:
 
 
 def read_tables(
-    document: Document, walk: TableWalk, captions: Mapping[tuple[str, int], str | None], chunk_count: int | None = None
+    document: Document,
+    walk: TableVisitor,
+    captions: Mapping[tuple[str, int], str | None],
+    chunk_count: int | None = None,
 ) -> TableReading:
     """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF).
 
@@ -111,7 +114,7 @@ def read_tables(
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
-def _read(walk: TableWalk, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+def _read(walk: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
     from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
     from cgx_core.ingest.tables.rows import raw_rows, table_rows

@@ -74,10 +74,9 @@ _FLOATS: Mapping[str, tuple[str, str]] = {
 }
 _SUBFLOATS = frozenset({"subtable", "subfigure"})
 _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": "[", "adjustbox": "{"}
-# Environments whose content is no table of the paper (credencegraph skips the same, and comments).
-_OPAQUE = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "tikzpicture"})
+# An environment whose content is no table of the paper (credencegraph skips it; the walk skips verbatim ones).
+_OPAQUE = frozenset({"tikzpicture"})
 _DEFINING = frozenset({"newcommand", "renewcommand", "providecommand"})
-# What in a file's text may hold or change a table (a false match only costs a parse).
 _CAPTIONS = frozenset({"caption", "captionof", "subcaption", "label"})
 _ASIDE = {
     "chapter": "[{",
@@ -390,7 +389,7 @@ class _Panel:
     scope: Scope
 
 
-class TableWalk:
+class TableVisitor:
     """The tables' visitor of the paper's one walk (cgx_core.ingest.latex_walk); `found()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:
@@ -424,7 +423,7 @@ class TableWalk:
                 frame.scope = Scope(frame.scope, at.name, kind="table")
             frame.table = _Pending(at.name, at.source.name, at.start, frame.scope, at.chain, at.import_dir, at.reading)
         elif reads:
-            frame.closed = at.name in _OPAQUE or len(self.frames) >= MAX_TABLE_NESTING
+            frame.closed = at.name in _OPAQUE
             kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
             frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
         self.frames.append(frame)
@@ -463,7 +462,8 @@ class TableWalk:
 
     def reads(self, at: At) -> bool:
         """Whether the tables' walk reads what is here: the body, outside maths, a tabular's body and asides."""
-        if not at.in_body or at.math or any(frame.closed for frame in self.frames):
+        depth = at.braces + len(self.frames) + len(at.reading) - 1  # groups, environments and files around it
+        if not at.in_body or at.math or depth > MAX_TABLE_NESTING or any(frame.closed for frame in self.frames):
             return False
         here = at.source.name
         self.asides = [aside for aside in self.asides if aside.file != here or aside.end > at.start]

@@ -68,7 +68,7 @@ class _Frame:
     """The files read inside it (a table body `\\input` into its float), whole."""
 
 
-class NumberingWalk:
+class NumberingVisitor:
     """The numbering's visitor of the paper's walk (cgx_core.ingest.latex_walk); `numbering()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:
@@ -421,24 +421,24 @@ class NumberingWalk:
         return value[1]
 
 
-def _caption(walk: NumberingWalk, at: At) -> int:
+def _caption(walk: NumberingVisitor, at: At) -> int:
     return walk.caption(at.source, at.start, at.position, at.name, at.starred)
 
 
-def _subfloat(walk: NumberingWalk, at: At) -> int:
+def _subfloat(walk: NumberingVisitor, at: At) -> int:
     return walk.subfloat(at.source, at.start, at.position)
 
 
-_MACROS: Final[Mapping[str, Callable[[NumberingWalk, At], int]]] = {
-    "newtheorem": NumberingWalk.newtheorem,
-    "appendix": NumberingWalk.appendix,
+_MACROS: Final[Mapping[str, Callable[[NumberingVisitor, At], int]]] = {
+    "newtheorem": NumberingVisitor.newtheorem,
+    "appendix": NumberingVisitor.appendix,
     **dict.fromkeys(("caption", "captionof", "subcaption"), _caption),
     "subfloat": _subfloat,
-    "label": NumberingWalk.label,
-    "tag": NumberingWalk.tag,
-    **dict.fromkeys(("nonumber", "notag"), NumberingWalk.nonumber),
-    **dict.fromkeys(("item", "footnote"), NumberingWalk.opaque),
-    **dict.fromkeys(("setcounter", "addtocounter", "stepcounter", "refstepcounter"), NumberingWalk.counter),
-    **dict.fromkeys(("numberwithin", "counterwithin"), NumberingWalk.numberwithin),
+    "label": NumberingVisitor.label,
+    "tag": NumberingVisitor.tag,
+    **dict.fromkeys(("nonumber", "notag"), NumberingVisitor.nonumber),
+    **dict.fromkeys(("item", "footnote"), NumberingVisitor.opaque),
+    **dict.fromkeys(("setcounter", "addtocounter", "stepcounter", "refstepcounter"), NumberingVisitor.counter),
+    **dict.fromkeys(("numberwithin", "counterwithin"), NumberingVisitor.numberwithin),
 }
 """What each macro does to the numbering (a section heading, by its level: `heading`)."""
