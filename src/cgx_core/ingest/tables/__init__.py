@@ -10,7 +10,7 @@ it has read (the same files, by name: nothing else is opened), then
 * `TableReading.cites` adds the keys cells cite to those whose `.bib` entries become references;
 * `TableReading.add_to` adds a node per row to the graph (ids, order and text: see `graph` and `rows`).
 
-Reading is deterministic (same files, same bytes) and bounded: see `paper` (the walk), `grid` (rows and
+Reading is deterministic (same files, same bytes) and bounded: see `paper` (the visitor), `grid` (rows and
 cells), `render` (macro expansion budgets) and `cgx_core.base.limits`. Errors are `CgxError`s: a row wider than
 `MAX_TABLE_COLUMNS` cells or more rows than the chunk limit allows is `paper-too-large`, a paper nested too
 deeply to walk is `paper-invalid`. docs/tables.md is the user's account.
@@ -97,7 +97,7 @@ class TableReading:
 
 def read_tables(
     document: Document,
-    walk: TableVisitor,
+    visitor: TableVisitor,
     captions: Mapping[tuple[str, int], str | None],
     chunk_count: int | None = None,
 ) -> TableReading:
@@ -105,23 +105,23 @@ def read_tables(
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
     (cgx_core.ingest.numbering, the one authority on them)."""
-    if not walk.pending:
+    if not visitor.pending:
         return TableReading()
     try:
         count = len(document.chunks) if chunk_count is None else chunk_count
-        return _read(walk, count, captions)
+        return _read(visitor, count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
-def _read(walk: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
     from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
     from cgx_core.ingest.tables.rows import raw_rows, table_rows
 
-    found = [(table, raw_rows(table)) for table in walk.found()]
+    found = [(table, raw_rows(table)) for table in visitor.found()]
     names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
-    renderer = CellRenderer(walk.definitions_for(names))
+    renderer = CellRenderer(visitor.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count
     rows: list[TableRow] = []
     regions: list[_Region] = []
@@ -139,7 +139,7 @@ def _read(walk: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int
             scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in _ancestors(table.scope)
         ):
             regions.append(_region(table))
-    return TableReading(tuple(rows), dict(walk.chains), tuple(regions))
+    return TableReading(tuple(rows), dict(visitor.chains), tuple(regions))
 
 
 def _ancestors(scope: Any) -> list[Any]:
