@@ -160,6 +160,7 @@ def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | N
                 "table": "a table's caption and its rows (t-N)",
                 "figure": "a figure's caption (a panel's own caption for a panel)",
                 "section": "chunks of the section",
+                "theorem": "chunks of the theorem-like environment (a theorem, a lemma, ...)",
             }.get(kind, "chunks of the referenced object")
             return Refusal(
                 CrossReferenceCode.CITE_NOT_NUMBERED,

@@ -137,3 +137,47 @@ def test_the_spelling_a_refusal_suggests_is_accepted(tmp_path: Path) -> None:
         assert "eq:g(n,e)" in suggested, refused["fix"]
     result = call("run_checks", run=str(run), proposals=[proposal(writer, "eq:g(n,e)", [equation])])
     assert [check["result"] for check in result["checks"]] == ["passed"], result
+
+
+THEOREMS = r"""\documentclass{article}
+\usepackage{amsthm}
+\newtheorem{theorem}{Theorem}[section]
+\newtheorem{lemma}[theorem]{Lemma}
+\newtheorem*{remark}{Remark}
+\begin{document}
+\section{Bounds}
+\begin{theorem}\label{thm:bound}
+Every damped oscillator loses energy.
+\end{theorem}
+\begin{lemma}\label{lem:decay}
+The envelope decays exponentially.
+\end{lemma}
+\begin{remark}\label{rem:aside}
+A remark is not numbered.
+\end{remark}
+By Lemma~1.2 the envelope shrinks, and Theorem~\ref{thm:bound} says it decays.
+\end{document}
+"""
+
+
+def test_theorem_like_environments_are_numbered_and_referenced(tmp_path: Path) -> None:
+    run, texts = started(tmp_path, THEOREMS)
+    writer, theorem, lemma = find(texts, "By Lemma"), find(texts, "loses energy"), find(texts, "envelope decays")
+    claims(run, writer, rests_on=lemma)
+    result = call(
+        "run_checks",
+        run=str(run),
+        proposals=[proposal(writer, "Lemma 1.2", [lemma]), proposal(writer, "thm:bound", [lemma])],
+    )
+    assert result["refused"] == []
+    assert [(check["result"], check["detail"]) for check in result["checks"]] == [
+        ("passed", f"{writer} writes 'Lemma~1.2' (Theorem 1.2 (lem:decay)), and {lemma} belongs to it"),
+        (
+            "failed",
+            f"{writer} writes 'Theorem~\\ref{{thm:bound}}' (Theorem 1.1 (thm:bound)), "
+            f"but {lemma} belongs to Theorem 1.2 (lem:decay)",
+        ),
+    ]
+    [refused] = call("run_checks", run=str(run), proposals=[proposal(writer, "rem:aside", [theorem])])["refused"]
+    assert refused["code"] in ("ref-not-written", "ref-unknown")
+    finished(run)

@@ -8,6 +8,7 @@ Each document chunk gets `attributes.numbered`, the objects it belongs to (`{"ki
 * a caption chunk belongs to its float (a panel's caption to the panel and its float), and to the panels of
   that float that have no chunk of their own (a `\\subfloat` without text: the float's caption describes it);
 * a table row (`t-N`) belongs to the float, and the panel, whose lines hold it;
+* every chunk of a theorem-like environment (`\\newtheorem`: a theorem, a lemma, ...) belongs to it;
 * every chunk belongs to the sections open where it starts, in reading order (3 and 3.2 in subsection 3.2).
 
 A chunk is placed by its locator (`file=...;lines=a-b`): a PDF's chunks have no such lines, and get nothing.
@@ -36,7 +37,7 @@ def _owners(numbering: Numbering, unit: str | None, file: str, line: int, last: 
         if item.kind == "equation":
             anchored = unit == "equation" and item.anchor is not None and item.anchor.file == file
             held = anchored and item.anchor is not None and item.anchor.first == line
-        elif unit == "table-row":
+        elif unit == "table-row" or item.kind == "theorem":  # a theorem holds every chunk of its environment
             held = any(extent.holds(file, line) for extent in item.extents)
         else:  # a caption chunk holds its \caption (a wraptable's caption is read into a sentence)
             anchor = item.anchor

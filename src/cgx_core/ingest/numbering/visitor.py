@@ -11,9 +11,12 @@ row break. It follows:
   `\subfloat[..]`) lettered within their float;
 * `\setcounter`, `\addtocounter`, `\stepcounter`, `\numberwithin`, `\counterwithin`, and redefined
   representations (`\renewcommand{\thetable}{S\arabic{table}}`), through `counters`;
+* theorem-like environments (`\newtheorem`, with a shared counter or within a section; starred ones
+  unnumbered), kind `theorem`;
 * `\label`, bound as LaTeX binds it: to the last numbered thing stepped in the enclosing group, so a label
   written before its float's caption names the section, as LaTeX prints it. A label after something this pass
-  does not number (a theorem, an enumerated item, a footnote, another float's caption) names `OPAQUE`.
+  does not number (an unnumbered theorem, an enumerated item, a footnote, another float's caption) names
+  `OPAQUE`.
 
 A macro of the paper's own that expands to a section or a caption is not expanded; such a paper's numbers
 after it may be wrong, which is why a check that rests on a number says what it compared.
@@ -63,6 +66,7 @@ class _Frame:
     row_tag: str | None = None
     row_unnumbered: bool = False
     sub_parent: Numbered | None = None
+    theorem: Numbered | None = None
     sub_count: int = 0
     included: list[Lines] = attrs.field(factory=list)
     """The files read inside it (a table body `\\input` into its float), whole."""
@@ -79,7 +83,8 @@ class NumberingVisitor:
         self.open: list[Numbered | None] = []
         """The section open at each level (None: none, or an unnumbered one)."""
         self.secnumdepth: int | None = None
-        self.theorems: set[str] = set()
+        self.theorems: dict[str, str | None] = {}
+        """Each theorem-like environment (`\\newtheorem`) and the counter that numbers it (None: unnumbered)."""
         self.too_deep = False
         """The paper nests environments past `MAX_TABLE_NESTING`: no number is then better than a wrong one (a
         cross-reference proposal is refused)."""
@@ -125,7 +130,14 @@ class NumberingVisitor:
                 argument = source.group(position)
                 if argument is not None:
                     position = frame.row_start = argument[1]
-        elif bare in self.theorems or name in ("enumerate",):
+        elif self.theorems.get(name) is not None:
+            counter = str(self.theorems[name])
+            self.counters.step(counter)
+            line = source.line(at.start)
+            frame.theorem = Numbered("theorem", self.counters.printed(counter), Lines(frame.file, line, line))
+            self.result.objects.append(frame.theorem)
+            self.current = frame.theorem
+        elif name in self.theorems or name in ("enumerate",):
             self.current = OPAQUE
         return position
 
@@ -142,6 +154,8 @@ class NumberingVisitor:
             self.finish_equations(frame, source.line(start))
         if frame.float_object is not None:
             self.finish_float(frame, Lines(frame.file, frame.line, source.line(start)))
+        if frame.theorem is not None:
+            frame.theorem.extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
         if name in _PANELS and frame.panels:
             frame.panels[0].extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
         self.current = frame.current
@@ -330,9 +344,20 @@ class NumberingVisitor:
             self.counters.templates[name[3:]] = definition.body
 
     def newtheorem(self, at: At) -> int:
-        environment = at.source.group(optional(at.source.text, at.position))
-        if environment is not None:
-            self.theorems.add(environment[0].strip())
+        r"""`\newtheorem{lemma}[theorem]{Lemma}` (numbered with another), `\newtheorem{theorem}{Theorem}[section]`
+        (within a section), `\newtheorem*{remark}{Remark}` (unnumbered)."""
+        text = at.source.text
+        environment = at.source.group(optional(text, at.position))
+        if environment is None:
+            return at.position
+        name = environment[0].strip()
+        shared = optional(text, environment[1])
+        title = at.source.group(shared)
+        within = optional(text, title[1]) if title is not None else shared
+        counter = text[environment[1] : shared].strip(" \t\n[]") or name
+        self.theorems[name] = None if at.starred else counter
+        if title is not None and within > title[1] and counter == name:
+            self.counters.within[name] = text[title[1] : within].strip(" \t\n[]")
         return at.position
 
     def appendix(self, at: At) -> int:

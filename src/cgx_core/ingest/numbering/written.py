@@ -23,6 +23,7 @@ _WORDS: Final[tuple[tuple[str, Kind], ...]] = (
     (r"tables?|tabs?|tbls?", "table"),
     (r"figures?|figs?", "figure"),
     (r"sections?|sects?|secs?|appendix|appendices|apps?|§§?", "section"),
+    (r"theorems?|thms?|lemmas?|propositions?|props?|corollar(?:y|ies)|cors?|definitions?|defs?", "theorem"),
 )
 _NUMBER: Final = r"(?:[A-Z]{0,2}\d{1,4}(?:\.\d{1,4})*|[A-Z](?:\.\d{1,4})*)(?:[a-z]|\([a-z]\)(?=[\s~.,;:)\-\u2013]|$))?"
 _MORE: Final = re.compile(
