@@ -17,7 +17,7 @@ run that diverged by itself.
    chunk with its label; revtex's and AASTeX's front matter (`\\affiliation`, `\\email`, ...) in no sentence, a
    `\\footnote` or `\\thanks` in it one footnote chunk each; a label with a comma (`eq:g(n,e)`) one label, and
    "Fig. 4(b)" recorded as panel 4b; a panel without a chunk of its own held by its float's caption chunk;
-   theorem-like environments numbered (kind `theorem`, "Lemma 3" written); `\\gdef`, `\\edef` and `\\xdef`
+   theorem-like environments numbered (kind `theorem`, "Lemma 3" written); a table's `tablenotes` chunks of it; `\\gdef`, `\\edef` and `\\xdef`
    skipped by the numbering like `\\def`.
 """
 

@@ -127,7 +127,7 @@ def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, 
     regions: list[_Region] = []
     read = 0
     for index, (table, raw) in enumerate(found):
-        read += len(raw)
+        read += len(raw) + len(table.notes)
         if read > budget:
             raise CgxError(
                 Code.PAPER_TOO_LARGE,

@@ -96,6 +96,7 @@ _ASIDE = {
 """Macros whose arguments hold no table, caption or label of the paper (an unstarred chapter's title included),
 with their arguments."""
 _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
+_ITEM = re.compile(r"\\item(?![A-Za-z@])")
 _MAX_OPTIONAL = 100_000
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
@@ -274,6 +275,8 @@ class FoundTable:
     """Where it is in reading order: the lines of the \\input chain that reaches its file, then its line."""
     spec: str
     body: list[Span] = attrs.field(repr=False)
+    notes: tuple[TableNote, ...] = ()
+    """The notes written under it in its float (threeparttable's `tablenotes`)."""
 
     def captions(self) -> tuple[Caption | None, Caption | None]:
         """The caption that names the table (a float's, a minipage's, a longtable's) and its subcaption."""
@@ -345,6 +348,16 @@ class Definitions:
         )
 
 
+@attrs.frozen
+class TableNote:
+    """One `\\item[a] ...` of a `tablenotes` environment: its mark, its text as written, where it is."""
+
+    mark: str
+    text: str
+    locator: str
+    scope: Scope = attrs.field(repr=False)
+
+
 @attrs.define(eq=False)
 class _Frame:
     """An environment the walk is in: its scope, and whether what is inside is no content of the tables' walk (a
@@ -355,6 +368,8 @@ class _Frame:
     braces: int
     closed: bool = False
     table: _Pending | None = None
+    start: int = 0
+    """Where its content starts (a `tablenotes`'s items)."""
 
 
 @attrs.frozen
@@ -405,6 +420,7 @@ class TableVisitor:
         self.root = Scope(None)
         self.asides: list[_Aside] = []
         self.panels: list[_Panel] = []
+        self.notes: list[TableNote] = []
 
     # -- the walk's visits ---------------------------------------------------------------------------
 
@@ -426,6 +442,8 @@ class TableVisitor:
             frame.closed = at.name in _OPAQUE
             kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
             frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
+            if at.name == "tablenotes":
+                frame.start = _written(at.source, at.position, "[").end
         self.frames.append(frame)
         return at.position
 
@@ -437,6 +455,8 @@ class TableVisitor:
         del self.frames[index:]
         if frame.table is not None:
             self.pending.append((frame.table, self.next_event()))
+        if frame.name == "tablenotes" and not frame.closed:
+            self.notes.extend(_notes(at.source, frame.start, at.start, frame.scope))
 
     def row_break(self, at: At) -> None:
         return None
@@ -583,9 +603,13 @@ class TableVisitor:
             spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
             body = list(self.body(node.nodelist, source, pending.import_dir, list(pending.reading), depth=0))
             line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
-            tables.append(
-                FoundTable(pending.name, source, node, pending.scope, event, (*pending.chain, line), spec, body)
-            )
+            key = (*pending.chain, line)
+            tables.append(FoundTable(pending.name, source, node, pending.scope, event, key, spec, body))
+        last = {id(table.float_scope()): table for table in tables if table.float_scope() is not None}
+        for note in self.notes:  # a float's notes are under its last table
+            table = last.get(id(note.scope.float_of()))
+            if table is not None:
+                table.notes = (*table.notes, note)
         return tables
 
     def body(
@@ -664,6 +688,21 @@ def _written(source: Text, position: int, spec: str) -> _Written:
         groups.append((index + 1, group, False))
         end = group + 1
     return _Written(source, groups, end)
+
+
+def _notes(source: Text, start: int, end: int, scope: Scope) -> list[TableNote]:
+    """The `\\item`s of a `tablenotes` environment's text (`\\item[a] The mean of 5 runs.`)."""
+    items = [match.end() for match in _ITEM.finditer(source.text, start, end)]
+    notes = []
+    for begin, stop in zip(items, [position - 5 for position in items[1:]] + [end], strict=True):
+        mark = _written(source, begin, "[")
+        after = mark.end if mark.groups else begin
+        text = source.raw[after:stop].strip()
+        if text:
+            first, last = source.lines(after, stop)
+            label = mark.raw(0).strip() if mark.groups else ""
+            notes.append(TableNote(label, text, f"file={source.located};lines={first}-{last}", scope))
+    return notes
 
 
 def _bracket_end(text: str, index: int) -> int:

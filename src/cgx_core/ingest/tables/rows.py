@@ -229,7 +229,7 @@ def table_rows(
         for caption in (sub, main)
         if caption is not None
     )
-    return [
+    rows = [
         TableRow(
             title=title,
             body=_row_body(row),
@@ -242,6 +242,11 @@ def table_rows(
         )
         for row in shaped.rows
     ]
+    for note in table.notes:  # a note under the table qualifies its rows: a chunk of the table too
+        rendered, cites = renderer.render_text(note.text)
+        body = f"note {note.mark}: {rendered}" if note.mark else f"note: {rendered}"
+        rows.append(attrs.evolve(rows[-1], body=body, locator=note.locator, cites=tuple(cites)))
+    return rows
 
 
 row_body = _row_body
