@@ -75,6 +75,16 @@ class Braces:
         return (len(self.text), False) if end is None else (end + 1, True)
 
 
+def visible(text: str, start: int, end: int) -> tuple[int, int]:
+    """`text[start:end]` from its first to its last visible character: credencegraph's rule for a chunk's
+    locator, which every locator we write follows too."""
+    while end > start + 1 and text[end - 1].isspace():
+        end -= 1
+    while start < end - 1 and text[start].isspace():
+        start += 1
+    return start, max(start, end - 1)
+
+
 def group(text: str, position: int) -> tuple[str, int] | None:
     """`Braces(text).group(position)`, for a text read once."""
     return Braces(text).group(position)

@@ -20,7 +20,16 @@ from typing import Final, Protocol
 
 import attrs
 
-from cgx_core.ingest.latex_text import IMPORTS, INPUTS, Braces, Definition, PaperFiles, definitions, uncommented
+from cgx_core.ingest.latex_text import (
+    IMPORTS,
+    INPUTS,
+    Braces,
+    Definition,
+    PaperFiles,
+    definitions,
+    uncommented,
+    visible,
+)
 
 _TOKEN: Final = re.compile(
     r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)"
@@ -67,13 +76,9 @@ class Text:
         return self.braces.group(position)
 
     def lines(self, start: int, end: int) -> tuple[int, int]:
-        """The first and last line of `text[start:end]`, from its first to its last visible character
-        (credencegraph's rule for a chunk's locator)."""
-        while end > start + 1 and self.raw[end - 1].isspace():
-            end -= 1
-        while start < end - 1 and self.raw[start].isspace():
-            start += 1
-        return self.line(start), self.line(max(start, end - 1))
+        """The first and last line of `text[start:end]`, from its first to its last visible character."""
+        first, last = visible(self.raw, start, end)
+        return self.line(first), self.line(last)
 
 
 @attrs.frozen
