@@ -29,6 +29,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.accounting import Accounting, account
 from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
+from cgx_core.ingest.latex_text import uncommented
 from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
@@ -227,7 +228,7 @@ class _LatexFiles:
         name = self.boundary.name_of(path, what=what or f"the paper '{path.name}'", named_by=named_by)
         if name in stack:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
-        text = _uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
+        text = uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
         found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
         document = _BEGIN_DOCUMENT.search(text) if not stack else None
         body_from = document.end() if document is not None else 0
@@ -265,7 +266,7 @@ class _LatexFiles:
         `class_files`); a file that cannot be read within the root is listed as not followed."""
         main = self.order[0]
         chunks: list[Chunk] = []
-        for name, extension in loaded_classes(_uncommented(self.files[main].data.decode("utf-8"))):
+        for name, extension in loaded_classes(uncommented(self.files[main].data.decode("utf-8"))):
             loaded = f"{name}{extension}"
             for argument in self.class_inputs(name, loaded, main):
                 path = self.folder / argument
@@ -281,7 +282,7 @@ class _LatexFiles:
                 except CgxError as error:
                     self.not_followed.append(f"{label} (loaded by {loaded}: {error.code})")
                     continue
-                chunks.extend(front_matter(file, _uncommented(text)))
+                chunks.extend(front_matter(file, uncommented(text)))
         return chunks
 
     def class_inputs(self, name: str, loaded: str, main: str) -> list[str]:
@@ -291,7 +292,7 @@ class _LatexFiles:
         try:
             self.boundary.name_of(local, what=f"the class '{loaded}'", named_by=main)
             if local.is_file():
-                return inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
+                return inputs_of(uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
         except CgxError as error:
             self.not_followed.append(f"{loaded} (loaded by {main}: {error.code})")
             return []
@@ -352,10 +353,6 @@ def _input_label(argument: str) -> str:
     (a message never carries a local path)."""
     written = argument.strip()
     return f"\\input{{.../{Path(written).name}}}" if os.path.isabs(written) else f"\\input{{{written}}}"
-
-
-def _uncommented(text: str) -> str:
-    return re.sub(r"(?<!\\)%.*", "", text)
 
 
 def _read_latex(main: Path, boundary: PaperRoot) -> Document:
