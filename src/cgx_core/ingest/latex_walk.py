@@ -33,7 +33,7 @@ from cgx_core.ingest.latex_text import (
 
 _TOKEN: Final = re.compile(
     r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<macro>[A-Za-z@]+)(?P<star>\*?)|(?P<rows>\\\\)"
-    r"|(?P<math>\$\$?|\\[()\[\]])|\\.|[{}]"
+    r"|(?P<math>\$\$?|\\[()\[\]])|\\.|[{}]|(?P<par>\n[ \t]*\n)"
 )
 _OPAQUE: Final = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment"})
 """Environments whose text is no LaTeX: skipped whole."""
@@ -160,6 +160,8 @@ class LatexWalk:
                 self.braces += 1 if token == "{" else -1
             elif match["math"]:
                 self.toggle_math(token)
+            elif match["par"]:
+                self.math = None  # TeX ends maths left open at a paragraph's end (with an error)
             elif match["rows"]:
                 self.tell("row_break", self.at("\\\\", False, source, match, chain, import_dir))
             elif match["env"]:

@@ -556,3 +556,13 @@ A & 91.2\tnote{a} \\
         "note a: Mean over 5 seeds.",
         "note: Trained for 90 epochs.",
     ]
+
+
+def test_a_tabular_in_maths_is_no_table_and_an_unclosed_dollar_ends_with_its_paragraph(tmp_path: Path) -> None:
+    main = paper(
+        tmp_path,
+        r"""Inline maths $\begin{tabular}{l} in & maths \\ \end{tabular}$ and a price of 5$ never closed.
+
+\begin{tabular}{ll} after & the paragraph \\ \end{tabular}""",
+    )
+    assert [text.split("; ", 1)[1] for text in rows(main)] == ["row after; the paragraph"]
