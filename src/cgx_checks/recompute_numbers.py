@@ -4,7 +4,6 @@ write, compared with the relation the text writes before it (see cgx_checks.arit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,7 +12,7 @@ from cgx_checks.arithmetic_codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text
 from cgx_core.plugin_api import (
     CheckTypeBase,
     CheckTypeRegistry,
@@ -97,6 +96,7 @@ class RecomputeNumbers(CheckTypeBase):
 
     name = "recompute-numbers"
     tool: ProposingTool = "run_checks"
+    accepts_premises = True
     description = (
         "Recompute a number the target reports from numbers the cited chunks write: an expression evaluated "
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
@@ -171,7 +171,8 @@ class RecomputeNumbers(CheckTypeBase):
         from cgx_checks.arithmetic.recompute import recompute
 
         cites = inputs_list(inputs, "cites")
-        texts = cited_texts(run, str(inputs["target"]), cites)
+        target = str(inputs["target"])
+        texts = cited_texts(run, target, cites)
         if isinstance(texts, Refusal):
             return texts
         relation = inputs.get("relation")
@@ -188,24 +189,40 @@ class RecomputeNumbers(CheckTypeBase):
             items=_item_counts(run, cites) if "items(" in expression else None,
             cols=table_column_counts(run, cites) if "cols(" in expression else None,
             counts=run.count_units(),
+            premised=bool(inputs.get("premises")),
+            ids=cites or [target],
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
         target = str(proposal["target"])
+        from cgx_checks.arithmetic.ranges import expand_cites
+
+        cites = expand_cites([str(item) for item in proposal.get("cites") or [target]], run.nodes())
+        if isinstance(cites, Refusal):
+            return cites
         inputs: dict[str, Any] = {
             "target": target,
-            "cites": list(proposal.get("cites") or [target]),
+            "cites": cites,
             "expression": proposal["expression"],
             "result": proposal["result"],
         }
         if proposal.get("relation") is not None:
             inputs["relation"] = proposal["relation"]
+        # The statements the agent reads into the paper (the engine validated them): recorded, so verify
+        # re-decides with the rules they license. A proposal without them records exactly what it did before.
+        premises = proposal.get("premises")
+        if premises:
+            inputs["premises"] = list(premises)
         try:
             checked = self._recompute(inputs, run)
         except CgxError as error:
             return _refusal(error)
         if isinstance(checked, Refusal):
             return checked
+        if checked.constants:
+            from cgx_checks.arithmetic.constants import constants_json
+
+            inputs["constants"] = constants_json(checked.constants)
         # The record states how the result was compared: the relation the text writes and, for a hedge,
         # the tolerance the run's table declares for it (verify checks the table still says so).
         if checked.relation != "=":
@@ -292,8 +309,16 @@ class RecomputeNumbers(CheckTypeBase):
                 f"{_fraction(checked.tolerance)}",
                 code="tampered",
             )
+        from cgx_checks.arithmetic.constants import constants_json
         from cgx_checks.arithmetic.predicate_check import counts_json
 
+        if inputs.get("constants", {}) != (constants_json(checked.constants) if checked.constants else {}):
+            return Outcome(
+                "error",
+                f"the record computes with the constants {inputs.get('constants', {})}, the installed table gives "
+                f"{constants_json(checked.constants) if checked.constants else {}}",
+                code="tampered",
+            )
         counted = counts_json(checked.counts)
         recorded_counts = {name: dict(inputs[name]) for name in _COUNTED if name in inputs}
         if counted != recorded_counts:
@@ -311,6 +336,10 @@ def _outcome_of(checked: Any) -> Outcome:
     if checked.library is not None:
         name, _, version = checked.library.partition(" ")
         libraries[name] = version
+    if checked.constants:
+        from importlib.metadata import version as installed
+
+        libraries["scipy"] = installed("scipy")
     return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
 
 
@@ -363,24 +392,11 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
-    """For each cited table row (`t-3`), the number of body rows of its table.
+    """For each cited table row (`t-3`), the number of body rows of its table (`arithmetic.ranges.tables`)."""
+    from cgx_checks.arithmetic.ranges import tables
 
-    A table's rows are consecutive chunks (`t-1` ... `t-6`) that share the table's identity: its
-    `attributes.table` (kind, number, label) and the title and caption their text opens with. Clauses of a
-    split row (`t-3a`) are not rows."""
-    tables: list[tuple[Any, list[str]]] = []
-    for node in run.nodes():
-        if node.unit != TABLE_ROW or not _ROW_ID.match(node.id):
-            continue
-        identity = (repr(sorted(dict(node.attributes.get("table") or {}).items())), row_title(node.text or ""))
-        if not tables or tables[-1][0] != identity:
-            tables.append((identity, []))
-        tables[-1][1].append(node.id)
     wanted = set(cites)
-    return {row: len(ids) for _, ids in tables for row in ids if row in wanted}
-
-
-_ROW_ID = re.compile(r"^t-[0-9]+$")
+    return {row: len(rows) for rows in tables(run.nodes()) for row in rows if row in wanted}
 
 
 def table_column_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
@@ -403,10 +419,19 @@ def _row_text(run: RunView, node_id: str) -> str | None:
 
 
 def _refusal(error: CgxError) -> Refusal:
-    """The refusal of a proposal, with the fix of every problem it names."""
+    """The refusal of a proposal, with the fix of every problem it names: its own where it has one (a
+    relation the text does not write: the premise to add, or the word the text would need), else its code's."""
     codes = getattr(error, "codes", (error.code,))
-    fixes = [FIXES.get(str(code), "change the proposal as the message says") for code in codes]
+    own: tuple[tuple[str, str], ...] = getattr(error, "fixes", ())
+    fixes = [
+        fix
+        for code in codes
+        for fix in ([fix for named, fix in own if named == code] or [FIXES.get(str(code), _DEFAULT_FIX)])
+    ]
     return Refusal(error.code, error.message, "; ".join(dict.fromkeys(fixes)))
+
+
+_DEFAULT_FIX = "change the proposal as the message says"
 
 
 @hookimpl
