@@ -107,8 +107,8 @@ def _doubt(shown: str, unit: Unit | None, written: Sequence[Occurrence]) -> str 
 
 
 def where_written(cited: CitedTexts, operands: Sequence[Literal], result: str | None) -> str | None:
-    """`the result 30% in s-4; 20% in t-3` for a check resting on a table row and another chunk (None
-    otherwise, or when the ids are unknown): which chunk writes each number."""
+    """`the result 30% in s-4; 20% in t-3` for a check of a text against a table: its numbers are written in a
+    table row and in another chunk (None otherwise, or when the ids are unknown): which chunk writes each."""
     if not cited.ids or not cited.rows:
         return None
     involved: set[int] = set()
@@ -135,8 +135,8 @@ def where_written(cited: CitedTexts, operands: Sequence[Literal], result: str | 
         involved.update(writing[:_NAMED])
         shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
         parts.append(f"{shown} in {_names(cited, writing)}")
-    if len(involved) < 2 or not involved & cited.rows:
-        return None
+    if not involved & cited.rows or not involved - cited.rows:
+        return None  # not the text against a table: no row, or rows alone
     return "; ".join(parts)
 
 
