@@ -33,9 +33,10 @@ FIXES = {
     ),
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
-        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
-        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), cols(t-N), items(s-N), or a "
-        "predicate (a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
+        "parentheses, pi, e, physical constants (c, G, h, hbar, k_B, or a CODATA name) and sqrt, cbrt, root, ln, "
+        "log, log10, log2, exp, abs, mean, median, min, max, the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, "
+        "round, sig, rows(t-N), cols(t-N), items(s-N), or a predicate (a comparison, all, any, count, within, "
+        "sorted_desc, sorted_asc, is_max, is_min, same_order, is_<kind>) as the whole expression"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -43,26 +44,34 @@ FIXES = {
     "result-too-large": "the computation is too large to do exactly: check a smaller step",
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
-    "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
+    "unknown-symbol": (
+        "the constants are pi, e and the physical constants by CODATA name (speed_of_light, "
+        "newtonian_constant_of_gravitation) or symbol (c, G, h, hbar, k_B, N_A, m_e, epsilon_0, ...); write * "
+        "between a number and a constant (2 * pi)"
+    ),
     "unknown-function": (
         "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
         "p_t1, p_r, p_chi2, p_F, round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
-        "is_probability, is_proportion, is_percentage, is_pvalue, is_count, is_variance, is_sd, is_correlation, "
-        "is_condition_number"
+        "is_max, is_min, same_order, is_probability, is_proportion, is_percentage, is_pvalue, is_count, "
+        "is_variance, is_sd, is_correlation, is_condition_number"
     ),
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
-        "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
-        "only quantities of one dimension add, and a function such as ln takes a plain number"
+        "give each numeral exactly the unit the text writes after it (none where it writes none) and the result "
+        "the unit the text reports it in: with every unit as the text writes it, a result of another dimension "
+        "fails rather than being refused; only quantities of one dimension add, and ln takes a plain number; "
+        "where the text writes a factor before a unit (1.3e-7 sqrt(tau) m), give the factor's quantity as the "
+        "number alone (1.3e-7 m * sqrt(100))"
     ),
     "unit-missing": (
         "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
         "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
     ),
     "relation-not-in-text": (
-        "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
-        "~ for 'approximately'), or leave it out when the text writes only one; a predicate's result is the "
-        "text's own word for its relation or kind (identical, below, at least, within, decreasing, probability)"
+        "use the relation the text writes (a predicate's result is its word: identical, below, at least, within; "
+        "a numeric result's `relation` one the text writes before it), or cite a chunk that writes it, or add "
+        '"premises": ["<what the paper implies, e.g. the analyses used this release, so it predates them>"] to '
+        "use a relation the text does not write"
     ),
     "hedge-undeclared": (
         "check a number the text states without this hedge; a hedge's tolerance is declared by the rubric's "
@@ -100,10 +109,14 @@ class RecomputeNumbers(CheckTypeBase):
     description = (
         "Recompute a number the target reports from numbers the cited chunks write: an expression evaluated "
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
-        "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
-        "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
-        "(30% is 0.3), so relative changes need no 100."
+        "plain (its digits set the rounding: 350 is 350 +- 0.5; 8.530 is 8.530 +- 0.0005), < <= > >= ('less "
+        "than 2%'), or ~ for a hedge ('approximately 2 days': the rubric's tolerance). A numeral may carry the unit "
+        "the text writes after it (90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly, and with "
+        "every unit as the text writes it an expression of another dimension than the result fails. A percent "
+        "numeral is a fraction (30% is 0.3), so relative changes need no 100. Compute first; when the text implies "
+        "a relation it does not write (a release dated after the analyses that used it; a caption's 256 steps and "
+        "the text's 128 as one quantity), state it in `premises` and use any relation; only where no computation "
+        "can state an error, judge it (internal-consistency)."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -113,9 +126,10 @@ class RecomputeNumbers(CheckTypeBase):
                 "maxItems": 20,
                 "description": (
                     "The chunks (table rows included) that write the numbers (default: the target); every "
-                    "numeral of the expression and the result must be in one."
+                    "numeral of the expression and the result must be in one. A range t-07..t-28 or a whole "
+                    "table table(t-07) counts as one entry."
                 ),
-                "examples": [["s-12", "s-40"]],
+                "examples": [["s-12", "s-40"], ["s-4", "t-07..t-28"], ["s-4", "table(t-07)"]],
             },
             "expression": {
                 "type": "string",
@@ -124,11 +138,13 @@ class RecomputeNumbers(CheckTypeBase):
                 "description": (
                     "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
                     "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
-                    "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
-                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, "
-                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; "
-                    "items(s-3): its items. Predicates, checked true: == != < <= > >=, all(c, ...), "
-                    "any, within(x, lo, hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true."
+                    "(whole), ( ), pi, e, constants c G h hbar k_B (or a CODATA name: speed_of_light), sqrt cbrt "
+                    "root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min max round(x, n) sig(x, n) "
+                    "date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, p_t1 p_z1, p_chi2(x, df), "
+                    "p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; items(s-3): its items. "
+                    "Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, hi), sorted_desc, "
+                    "sorted_asc, is_max(x, a, ...) (x the largest), is_min, same_order(x, a, ...) (within a factor "
+                    "of 10; premised only), is_<kind>(x); count(c, ...) counts true."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
@@ -136,8 +152,10 @@ class RecomputeNumbers(CheckTypeBase):
                     "(93.2% - 25.4%) / 25.4%",
                     "rows(t-3)",
                     "p_t(2.20, 28)",
-                    "round(8.537, 2)",
+                    "round(8.537, 2) == 8.530",
                     "all(8.53 == 8.53, 6.40 == 6.41)",
+                    "c / (2 * pi * 2.5e9 m)",
+                    "date(2003, 6, 17) < date(2002, 11)",
                 ],
             },
             "result": {
@@ -146,10 +164,10 @@ class RecomputeNumbers(CheckTypeBase):
                 "maxLength": 100,
                 "description": (
                     "The reported numeral as the text writes it (its digits set the rounding), with its unit "
-                    "when the expression has units; a percentage with its %. A predicate's: the text's word "
-                    "(identical, below, within, probability)."
+                    "when the expression has units; a percentage with its %. A predicate's: a word for its "
+                    "relation (identical, below, within, the most, probability), the text's own unless premised."
                 ),
-                "examples": ["400", "2 days", "30%", "14.76 m", "identical"],
+                "examples": ["400", "2 days", "30%", "14.76 m", "identical", "before"],
             },
             "relation": {
                 "type": "string",
@@ -157,9 +175,21 @@ class RecomputeNumbers(CheckTypeBase):
                 "description": (
                     "How the text states the result: = (nothing written), < <= > >= ('less than', 'at most', "
                     "'more than', 'at least'), ~ (a hedge: 'approximately', '\\approx'). Leave it out to take "
-                    "the one the text writes before the result."
+                    "the one the text writes before the result; another needs premises."
                 ),
                 "examples": ["<", "~"],
+            },
+            "premises": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 8, "maxLength": 400},
+                "minItems": 1,
+                "maxItems": 5,
+                "description": (
+                    "What you read into the paper that the computation needs and the text does not write (a "
+                    "relation, an identification, a bound; never a number): each becomes an assumption for "
+                    "review. It licenses a relation the text does not write; numbers still come from the text."
+                ),
+                "examples": [["the caption's steps and the text's steps are the same quantity"]],
             },
         },
         "required": ["expression", "result"],

@@ -27,6 +27,7 @@ from cgx_core.numbers import Numeral, Occurrence, Unit, read_text
 from cgx_core.numbers.columns import cells_text, column_occurrences, row_occurrences
 
 _NAMED = 3  # chunks named as writing one number
+_LISTED = 8  # numbers whose chunks a detail names
 
 
 @attrs.frozen
@@ -137,7 +138,8 @@ def where_written(cited: CitedTexts, operands: Sequence[Literal], result: str | 
         parts.append(f"{shown} in {_names(cited, writing)}")
     if not involved & cited.rows or not involved - cited.rows:
         return None  # not the text against a table: no row, or rows alone
-    return "; ".join(parts)
+    more = f"; and {len(parts) - _LISTED} more" if len(parts) > _LISTED else ""
+    return "; ".join(parts[:_LISTED]) + more
 
 
 def _value(literal: Literal) -> Fraction:

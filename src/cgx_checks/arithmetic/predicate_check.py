@@ -123,7 +123,7 @@ def predicate_result(
             (
                 ArithmeticCode.RELATION_NOT_IN_TEXT,
                 f"the cited chunks do not write {result!r}: cite the chunk that does",
-                _word_fix(meaning, texts, premised),
+                _word_fix(meaning, texts, premised, kept=result),
             )
         ]
     return meaning, []
@@ -199,7 +199,7 @@ PREMISED: Final = "premised"
 
 EXAMPLE_PREMISES: Final[dict[str, str]] = {
     "==": "the caption's steps and the text's steps are the same quantity",
-    "!=": "the two settings the text compares should give different values",
+    "!=": "the settings the text compares should give different values",
     "<": "the analyses used this release, so it predates them",
     "<=": "every value the table displays is at most the stated bound",
     ">": "targets beyond the threshold yield a higher share than the threshold itself",
@@ -210,7 +210,7 @@ EXAMPLE_PREMISES: Final[dict[str, str]] = {
     "is_max": "the value the text singles out is the largest of those listed",
     "is_min": "the value the text singles out is the smallest of those listed",
     "same_order": "a load is of the order of the paper's other loads",
-    "any": "the text's claim holds for at least one of the listed values",
+    "any": "the text's claim holds for some listed value",
 }
 """An example premise for each relation, shown in a fix: a statement the agent reads into the paper (a relation,
 an identification or a bound, never a number)."""
@@ -219,27 +219,31 @@ an identification or a bound, never a number)."""
 def premises_fix(relation: str) -> str:
     """`{"premises": [...]}` with an example premise for the relation, as a fix names it."""
     example = EXAMPLE_PREMISES.get(relation, "the paper implies this relation of the values compared")
-    return (
-        f"`{json.dumps({'premises': [example]})}` (your own statement of what the paper implies and the text "
-        "does not write; a premise states a relation, never a number)"
-    )
+    return f"`{json.dumps({'premises': [example]})}` ({_PREMISE_NOTE})"
 
 
-def _word_fix(relation: str | None, texts: Sequence[str], premised: bool) -> str:
-    """The fix of a predicate's result word: the word of the relation the cited chunks write, else a word of
-    the vocabulary with a premise."""
+_PREMISE_NOTE = (
+    "an example: state what this paper implies and does not write, in your own words; a premise states a relation, "
+    "an identification or a bound, never a number"
+)
+
+
+def _word_fix(relation: str | None, texts: Sequence[str], premised: bool, kept: str | None = None) -> str:
+    """The fix of a predicate's result word: the word of the relation the cited chunks write; else a premise,
+    keeping the result when it is already a word of the relation (`kept`) or naming one."""
     if relation is None:
         return "write the result as a word of the vocabulary for the relation checked (docs/numbers.md)"
-    written = written_words(texts).get(relation) or written_words(texts).get(MIRRORED.get(relation, relation))
+    words = written_words(texts)
+    written = words.get(relation) or words.get(MIRRORED.get(relation, relation))
     if written is not None:
         return f"`{json.dumps({'result': written})}` (the word the cited chunks write for {relation})"
     example = EXAMPLE_PREMISES.get(relation, "the paper implies this relation of the values compared")
-    change = {"result": example_word(relation)} | ({} if premised else {"premises": [example]})
-    return (
-        f"`{json.dumps(change)}` (no cited chunk writes a word for {relation}: name it with a word of the "
-        "vocabulary and state, as a premise, what the paper implies; a premise states a relation, never a "
-        "number), or cite a chunk that writes such a word"
+    change: dict[str, Any] = (
+        {} if kept is not None and word_meaning(kept) == relation else {"result": example_word(relation)}
     )
+    if not premised:
+        change["premises"] = [example]
+    return f"`{json.dumps(change)}` ({_PREMISE_NOTE}), or cite a chunk that writes a word for {relation}"
 
 
 def _relation_of(tree: Node) -> str | None:

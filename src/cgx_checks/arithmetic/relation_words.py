@@ -275,8 +275,8 @@ def word_meaning(phrase: str) -> str | None:
 
 
 def example_word(relation: str) -> str:
-    """A word of the vocabulary for a relation, to name in a message ("below" for `<`)."""
-    words = [word for word in RELATION_WORDS.get(relation, ()) if word[:1].isalpha()]
+    """A word of the vocabulary for a relation, to name in a message ("below" for `<`, "identical" for `==`)."""
+    words = [word for word in (*PHRASES.get(relation, ()), *RELATION_WORDS.get(relation, ())) if word[:1].isalpha()]
     return words[0] if words else relation
 
 

@@ -10,7 +10,7 @@ check's business, through pint.
 Only a known vocabulary is read, case-sensitively for symbols and case-insensitively for words, so a
 word after a number is a unit only when it really is one:
 
-* symbols, with SI prefixes (P T G M k c m µ u n p f): `m g s Hz N J W V Pa eV mol Ω`; with a prefix
+* symbols, with SI prefixes (P T G M k c m µ u n p f): `m g s Hz N J W Wh V Pa eV mol Ω`; with a prefix
   only (a bare letter is too often something else): `A` (ampere), `B` (byte), `b` (bit), `L` (litre);
   without a prefix: `K`, `min`, `h`, `hr`, `hrs`, `yr`, `yrs`;
 * words, singular or plural, with the same prefixes spelled out: second, minute, hour, day, week, month,
@@ -66,6 +66,7 @@ SYMBOLS: Final[dict[str, tuple[str, bool, bool]]] = {
     "N": ("newton", True, True),
     "J": ("joule", True, True),
     "W": ("watt", True, True),
+    "Wh": ("watt_hour", True, True),
     "V": ("volt", True, True),
     "Pa": ("pascal", True, True),
     "eV": ("electron_volt", True, True),
