@@ -329,7 +329,7 @@ def test_every_relation_refusal_names_a_fix_that_is_then_applied(tmp_path: Path)
         ],
     )
     release, median, loads, steps = s("run in November 2002"), s("median delay"), s("Ireland"), s("128 steps")
-    polluting, cap, caption = s("the most polluting"), s("cap excess sales at 30"), s("256 steps")
+    polluting, caption = s("the most polluting"), s("256 steps")
     refused_first = [
         proposal(release, [release], "date(2003, 6, 17) < date(2002, 11)", "before"),  # no word: a premise
         proposal(median, [median], "within(42, 43, 62)", "within"),
