@@ -224,12 +224,15 @@ class RecomputeNumbers(CheckTypeBase):
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
-        target = str(proposal["target"])
-        from cgx_checks.arithmetic.ranges import expand_cites
+        from cgx_checks.arithmetic.ranges import expand_cites, is_compact
 
-        cites = expand_cites([str(item) for item in proposal.get("cites") or [target]], run.nodes())
-        if isinstance(cites, Refusal):
-            return cites
+        target = str(proposal["target"])
+        cites = [str(item) for item in proposal.get("cites") or [target]]
+        if any(is_compact(entry) for entry in cites):  # a range or a table: the run's chunks it names
+            expanded = expand_cites(cites, run.nodes())
+            if isinstance(expanded, Refusal):
+                return expanded
+            cites = expanded
         inputs: dict[str, Any] = {
             "target": target,
             "cites": cites,
@@ -255,9 +258,10 @@ class RecomputeNumbers(CheckTypeBase):
             inputs["constants"] = constants_json(checked.constants)
         # The record states how the result was compared: the relation the text writes and, for a hedge,
         # the tolerance the run's table declares for it (verify checks the table still says so).
+        # A premised `=` the text does not write stays recorded, or verify would take the text's relation.
         if checked.relation != "=":
             inputs["relation"] = checked.relation
-        else:
+        elif "premises" not in inputs:
             inputs.pop("relation", None)
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge

@@ -43,8 +43,6 @@ class CitedTexts:
     """Each text's numerals as written (a row's: its cells')."""
     by_header: tuple[tuple[Occurrence, ...], ...]
     """Each row's cells again, with the unit their header names (nothing for another chunk)."""
-    meant: tuple[tuple[Occurrence, ...], ...]
-    """Each text's numerals as the paper means them: a row's cells with their header's unit in place of none."""
 
     @property
     def written(self) -> tuple[Occurrence, ...]:
@@ -62,19 +60,20 @@ def read_cited(texts: Sequence[str], row_texts: Sequence[str], ids: Sequence[str
     rows = frozenset(index for index, text in enumerate(texts) if text in cells)
     read = tuple(row_occurrences(text) if index in rows else read_text(text) for index, text in enumerate(texts))
     by_header = tuple(column_occurrences(text) if index in rows else () for index, text in enumerate(texts))
-    meant = tuple(
-        row_occurrences(text, header_units=True) if index in rows else found
-        for index, (text, found) in enumerate(zip(texts, read, strict=True))
-    )
     named = tuple(ids) if len(ids) == len(texts) else ()
-    return CitedTexts(named, tuple(texts), rows, read, by_header, meant)
+    return CitedTexts(named, tuple(texts), rows, read, by_header)
 
 
 def unit_doubts(cited: CitedTexts, operands: Sequence[Literal], numeral: Numeral, unit: Unit | None) -> list[str]:
     """Why not every unit of the computation is the text's (nothing when each is): an operand or the result
     the chunks write with another unit, with none, or both with and without one, or with a factor of
     mathematics before its unit (`1.3\\times10^{-7}\\sqrt{\\tau}~m`: the unit is the product's)."""
-    meant = [item for found in cited.meant for item in found]
+    # Each text's numerals as the paper means them: a row's cells with their header's unit in place of none.
+    meant = [
+        item
+        for index, found in enumerate(cited.read)
+        for item in (row_occurrences(cited.texts[index], header_units=True) if index in cited.rows else found)
+    ]
     doubts: list[str] = []
     for literal in operands:
         value = abs(Fraction(literal.numerator, literal.denominator))

@@ -36,8 +36,6 @@ def is_compact(entry: str) -> bool:
 def expand_cites(entries: Sequence[str], nodes: Sequence[NodeView]) -> list[str] | Refusal:
     """The chunk ids the entries name, in order and once each; a Refusal (`unknown-node`) for a range or
     table that names no chunk of the run, ends before it starts, or expands beyond MAX_CITED chunks."""
-    if not any(is_compact(entry) for entry in entries):
-        return list(entries)
     whole = [node for node in nodes if _WHOLE.match(node.id) and node.attributes.get("origin") == "document"]
     expanded: list[str] = []
     for entry in entries:

@@ -28,7 +28,7 @@ before relations and units existed, so older runs verify unchanged.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -315,8 +315,9 @@ def _recompute(
     )
     _check_percent_columns(operands, numeral, cited.header_read)
     bound = bind_rows(tree, counts)
-    doubts = tuple(unit_doubts(cited, operands, numeral, unit))
-    decided = _decide(bound, operands, reported, tuple(sorted(relations.items())), doubts)
+    decided = _decide(
+        bound, operands, reported, tuple(sorted(relations.items())), lambda: unit_doubts(cited, operands, numeral, unit)
+    )
     unknown = tuple(item for row in columns for item in unit_unknown(row))
     _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
     restated = _restated_operand(decided, operands, numeral, cited)
@@ -375,7 +376,7 @@ def _decide_recorded(
         return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counts))
     numeral, unit = read_quantity(result)
     hedge = "recorded" if tolerance is not None else None
-    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=())
+    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
 
 
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
@@ -831,9 +832,10 @@ def _decide(
     operands: tuple[LiteralNode, ...],
     reported: _Reported,
     relations: tuple[tuple[str, str], ...] = (),
-    doubts: tuple[str, ...] | None = None,
+    doubts: Callable[[], Sequence[str]] | None = None,
 ) -> Recomputation:
-    """Decide the check. `doubts` says why not every unit is the text's (`cited.unit_doubts`; None: not known):
+    """Decide the check. `doubts` says why not every unit is the text's (`cited.unit_doubts`, asked only on a
+    mismatch; None: not known):
     when there are none, an expression whose dimension is not the result's fails (the paper's error, with
     both dimensions); otherwise the proposal is refused (`unit-incompatible`), naming them."""
     numeral = reported.numeral
@@ -913,7 +915,7 @@ def _dimension_failure(
     measured: Measured,
     dimension: Dimension,
     reported: _Reported,
-    doubts: tuple[str, ...] | None,
+    doubts: Callable[[], Sequence[str]] | None,
     bits: int,
     library: str | None,
     common: Mapping[str, Any],
@@ -925,8 +927,9 @@ def _dimension_failure(
     numeral = reported.numeral
     given = reported.unit.written if reported.unit is not None else "no unit"
     computed, written = dimension_text(measured.dimension), dimension_text(dimension)
-    if doubts is None or doubts or not dimension or not measured.dimension:
-        because = f": not every unit is the text's ({'; '.join(doubts)})" if doubts else ""
+    found = doubts() if doubts is not None else ()
+    if doubts is None or found or not dimension or not measured.dimension:
+        because = f": not every unit is the text's ({'; '.join(found)})" if found else ""
         raise CgxError(
             ArithmeticCode.UNIT_INCOMPATIBLE,
             f"the expression is {computed} and the result {numeral.written} has {given} ({written}){because}: "

@@ -132,87 +132,16 @@ PHRASES: Final[dict[str, tuple[str, ...]]] = {
 }
 """Each relation or kind, with the words and symbols (other than verbs) a text writes it with."""
 
-FIRST_EDITION: Final = frozenset(
-    [
-        "identical",
-        "the same",
-        "same as",
-        "equal",
-        "equals",
-        "unchanged",
-        "agree",
-        "agrees",
-        "match",
-        "matches",
-        "coincide",
-        "=",
-        "\\equiv",
-        "differ",
-        "differs",
-        "different",
-        "changed",
-        "change",
-        "not identical",
-        "not the same",
-        "\\neq",
-        "\\ne",
-        "≠",
-        "below",
-        "less than",
-        "lower than",
-        "smaller than",
-        "fewer than",
-        "under",
-        "before",
-        "earlier than",
-        "<",
-        "\\lt",
-        "at most",
-        "no more than",
-        "not more than",
-        "up to",
-        "not exceeding",
-        "no later than",
-        "\\le",
-        "\\leq",
-        "≤",
-        "exceeds",
-        "exceed",
-        "exceeding",
-        "above",
-        "more than",
-        "greater than",
-        "higher than",
-        "larger than",
-        "after",
-        "later than",
-        ">",
-        "\\gt",
-        "at least",
-        "no less than",
-        "not less than",
-        "no fewer than",
-        "no earlier than",
-        "\\ge",
-        "\\geq",
-        "≥",
-        "within",
-        "inside",
-        "between",
-        "in the interval",
-        "in the range",
-        "contains",
-        "contain",
-        "decreasing",
-        "descending",
-        "decreases",
-        "decrease",
-        "increasing",
-        "ascending",
-        "increases",
-        "increase",
-    ]
+_FIRST_WORDS = (
+    "identical|the same|same as|equal|equals|unchanged|agree|agrees|match|matches|coincide|=|\\equiv|"
+    "differ|differs|different|changed|change|not identical|not the same|\\neq|\\ne|≠|below|less than|"
+    "lower than|smaller than|fewer than|under|before|earlier than|<|\\lt|at most|no more than|"
+    "not more than|up to|not exceeding|no later than|\\le|\\leq|≤|exceeds|exceed|exceeding|above|more than|"
+    "greater than|higher than|larger than|after|later than|>|\\gt|at least|no less than|not less than|"
+    "no fewer than|no earlier than|\\ge|\\geq|≥|within|inside|between|in the interval|in the range|"
+    "contains|contain|decreasing|descending|decreases|decrease|increasing|ascending|increases|increase"
 )
+FIRST_EDITION: Final = frozenset(_FIRST_WORDS.split("|"))
 """The relation words as they were before inflections and the comparisons over a set were added. When a
 text writes several words of one relation, the one recorded is the first of these it writes (else the first
 it writes at all), so a record made before the vocabulary grew is re-derived with the same word."""

@@ -148,11 +148,23 @@ def test_the_inputs_record_premises_only_when_the_proposal_has_them_and_verify_r
         "result": "below",
         "premises": ["the mean error lies below the error bound the paper states"],
     }
-    result = run.call("run_checks", proposals=[plain, premised])
+    # The text writes "below 1%": a premised `=` is recorded, so verify compares with `=`, not the text's `<`.
+    equal = {
+        "type": "recompute-numbers",
+        "target": "s-8",
+        "cites": ["s-8", "s-2"],
+        "expression": "961 / 1000 / 96",
+        "result": "1%",
+        "relation": "=",
+        "premises": ["the error rate the paper reports is the ratio it implies"],
+    }
+    result = run.call("run_checks", proposals=[plain, premised, equal])
     assert not result.get("refused"), result["refused"]
-    records = {check["target"]: check for check in run.checks()}
-    assert sorted(records["s-3"]["inputs"]) == ["cites", "expression", "result", "target"]
-    assert records["s-8"]["inputs"]["premises"] == premised["premises"]
-    assert [records["s-3"]["result"], records["s-8"]["result"]] == ["passed", "passed"]
+    records = {(check["target"], check["inputs"]["result"]): check for check in run.checks()}
+    assert sorted(records["s-3", "16384"]["inputs"]) == ["cites", "expression", "result", "target"]
+    assert records["s-8", "below"]["inputs"]["premises"] == premised["premises"]
+    assert records["s-8", "1%"]["inputs"]["relation"] == "="
+    outcomes = [records[key]["result"] for key in (("s-3", "16384"), ("s-8", "below"), ("s-8", "1%"))]
+    assert outcomes == ["passed", "passed", "passed"]  # 1.001% is 1% as written, though not below it
     verified = run.verify()
-    assert verified.rerun == verified.checks == 2
+    assert verified.rerun == verified.checks == 3
