@@ -168,3 +168,48 @@ def test_the_inputs_record_premises_only_when_the_proposal_has_them_and_verify_r
     assert outcomes == ["passed", "passed", "passed"]  # 1.001% is 1% as written, though not below it
     verified = run.verify()
     assert verified.rerun == verified.checks == 3
+
+
+# -- each relation refusal's fix is a path that works -------------------------------------------------------
+
+COUNTED = "Of the scores 8.53, 7.12 and 6.41 against 8.50, 7.10 and 6.40, 3 rows moved; 0.8% or at most 0.8%."
+
+
+@pytest.mark.parametrize(
+    ("expression", "result", "options"),
+    [
+        ("count(8.53 > 8.50, 7.12 > 7.10, 6.41 > 6.40)", "3", {}),  # a count's relation the text does not write
+        ("8.53 > 8.50", "sooner", {}),  # a result that is no word of the vocabulary
+        ("8.53 > 8.50", "above", {}),  # a word the text does not write
+        ("8.53 > 8.50", "identical", {"texts": [COUNTED + " identical"]}),  # a word of another relation
+        ("any(8.53 > 8.50, 6.41 < 6.40)", "above", {}),  # any() the text does not write
+        ("same_order(8.53, 6.41)", "comparable", {}),  # a scale check
+        ("8 / 1000", "0.8%", {}),  # the text writes the result with two relations
+        ("8 / 1000", "0.8%", {"relation": "<"}),  # a relation the text does not write
+    ],
+)
+def test_each_relation_refusals_fix_is_applied_and_then_accepted(
+    expression: str, result: str, options: dict[str, Any]
+) -> None:
+    texts = options.pop("texts", [COUNTED + " 8 of 1000"])
+    error = refused(expression, result, texts, **options)
+    assert error.code == ArithmeticCode.RELATION_NOT_IN_TEXT
+    # The refusal's fix joins each problem's, in order: the first path it names is applied.
+    fixes = [fix for code, fix in getattr(error, "fixes", ()) if code == ArithmeticCode.RELATION_NOT_IN_TEXT]
+    change = _first_json(fixes[0])
+    applied = {
+        "result": change.get("result", result),
+        "relation": change.get("relation", options.get("relation")),
+        "premised": "premises" in change,
+    }
+    assert recompute(expression, applied["result"], texts, relation=applied["relation"], premised=applied["premised"])
+
+
+def _first_json(fix: str) -> dict[str, Any]:
+    import json
+    import re
+
+    found = re.search(r"`(\{.*?\})`", fix)
+    assert found is not None, fix
+    change: dict[str, Any] = json.loads(found[1])
+    return change
