@@ -101,5 +101,11 @@ def _summary(made: dict[str, object], out: str) -> str:
             f"  {WAYS[way]:<30} {before['brier']:.4f} -> {after['brier']:.4f}        "
             f"{before['log_loss']:.4f} -> {after['log_loss']:.4f}            {after['nodes']}"
         )
+    against = made["against_verdict"]
+    assert isinstance(against, dict)
+    for run, nodes in against.items():
+        lines.append(f"  against their verdict in {run}: {', '.join(nodes)}")
+    if not against:
+        lines.append("  no node's credence moves against its verdict in any run")
     lines.append(f"wrote {out}")
     return "\n".join(lines) + "\n"

@@ -19,7 +19,7 @@ from cgx_core.calibration.counts import Counts, ExtraCounts, counted
 from cgx_core.calibration.fit import Fitted, fit
 from cgx_core.calibration.labels import LabelledRun, describe
 from cgx_core.calibration.rubric_file import calibrated_rubric
-from cgx_core.calibration.score import Scores, credences
+from cgx_core.calibration.score import Scores, against_verdict, credences
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph.rubric import load_rubric_bytes
@@ -39,6 +39,8 @@ class Calibration:
     against: str
     scores: Mapping[str, Mapping[str, Scores]]
     """By way of scoring (in_sample, leave_one_run_out, leave_one_paper_out, held_out): before and after."""
+    against_verdict: Mapping[str, Sequence[str]]
+    """By run (fitted on or held out), the nodes the calibrated credences move against their verdict."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +55,7 @@ class Calibration:
             "scores": {
                 way: {side: found.to_json() for side, found in sides.items()} for way, sides in self.scores.items()
             },
+            "against_verdict": {name: list(nodes) for name, nodes in self.against_verdict.items()},
         }
 
 
@@ -97,7 +100,8 @@ def calibrate(
     }
     if held:
         found["held_out"] = _both(held, before, lambda run: after)
-    return Calibration(text, fitted, counts, against, found)
+    against_verdicts = {run.name: nodes for run in runs if (nodes := against_verdict(run, after))}
+    return Calibration(text, fitted, counts, against, found, against_verdicts)
 
 
 def _both(runs: Sequence[LabelledRun], before: Rubric, after: Callable[[LabelledRun], Rubric]) -> dict[str, Scores]:

@@ -98,6 +98,34 @@ def credences(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) ->
     return {node_id: float(marginals.true[network.index(node_id)]) for node_id in scored_nodes(run)}
 
 
+def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) -> list[str]:
+    """The run's nodes whose credence the observations (reviews left out) moved against their verdict under
+    `rubric`: failing nodes raised, holding ones lowered (checks/credences.py flags them in a report)."""
+    from collections.abc import Mapping
+
+    from credencegraph.semantics import compile_graph
+
+    from cgx_core.checks.credences import against_verdict as moved_against
+
+    graph = reparameterised(run.graph, rubric)
+    network = compile_graph(divorced(graph))
+    evidence = {
+        network.index(node.id): int(bool(node.attributes["observed"]))
+        for node in graph
+        if "observed" in node.attributes and tool_of(node.attributes) != REVIEW_TOOL
+    }
+    before = all_marginals(network, {}, budget or Budget()).true
+    after = all_marginals(network, evidence, budget or Budget()).true
+    found = []
+    for node_id in credenced_nodes(graph):
+        assessment = graph.nodes[node_id].attributes.get("assessment")
+        verdict = assessment.get("verdict") if isinstance(assessment, Mapping) else None
+        index = network.index(node_id)
+        if moved_against(verdict, float(before[index]), float(after[index])):
+            found.append(node_id)
+    return found
+
+
 def scored_nodes(run: LabelledRun) -> list[str]:
     """The labelled nodes a reviewer reads a credence for, readings aside, in graph order."""
     return [
