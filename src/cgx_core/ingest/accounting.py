@@ -113,13 +113,15 @@ def account(
     body_files: Iterable[str],
     chunks: Sequence[Chunk],
     skipped_macros: Sequence[str] = (),
+    also_covered: Iterable[str] = (),
 ) -> Accounting:
     """Weigh the body of the paper (its texts by name relative to the root, as the readers read them)
-    against the lines its chunks cover."""
+    against the lines its chunks cover, and the lines of `also_covered` (the locators of the table rows read
+    from the chunks' tabulars, which credencegraph's reader leaves out of its chunks)."""
     main_dir = posixpath.dirname(main)
     covered: dict[str, set[int]] = {}
-    for chunk in chunks:
-        found = _LOCATOR.match(chunk.locator)
+    for locator in [*(chunk.locator for chunk in chunks), *also_covered]:
+        found = _LOCATOR.match(locator)
         if found is not None:
             covered.setdefault(found["file"], set()).update(range(int(found["first"]), int(found["last"]) + 1))
     weight = total_covered = 0

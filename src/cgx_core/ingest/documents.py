@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -98,6 +98,14 @@ class Document:
     """The files the body of a LaTeX paper inputs (with `\\input` or `\\include`), in reading order."""
     accounting: Accounting | None = attrs.field(default=None, eq=False, repr=False)
     """How much of a LaTeX paper's body its chunks cover (cgx_core.ingest.accounting)."""
+    skipped_macros: tuple[str, ...] = ()
+    """The paper's macros that credencegraph's reader takes for environments that never close (paper_macros)."""
+
+    def accounted(self, also_covered: Iterable[str]) -> Accounting | None:
+        """The accounting of a LaTeX paper again, with the lines of `also_covered` (its table rows) as covered."""
+        if self.accounting is None:
+            return None
+        return account(self.texts, self.main.name, self.body_files, self.chunks, self.skipped_macros, also_covered)
 
     @property
     def main(self) -> DocumentFile:
@@ -391,6 +399,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
         texts=expansion.texts,
         body_files=tuple(files.body),
         accounting=account(expansion.texts, ordered[0].name, files.body, mended, expansion.skipped),
+        skipped_macros=tuple(expansion.skipped),
     )
     return _checked(document, main)
 

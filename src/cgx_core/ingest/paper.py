@@ -33,6 +33,7 @@ from cgx_core.ingest.pdf.limits import pdf_limits
 from cgx_core.ingest.pdf.numbering import annotate_pdf_numbering
 from cgx_core.ingest.pdf.tables import read_pdf_tables
 from cgx_core.ingest.tables import TableReading, read_tables
+from cgx_core.numbers.columns import TABLE_ROW
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -98,12 +99,13 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
 
     from cgx_core.graph.rubric import load_rubric_bytes
 
-    accounting = document.accounting
-    if accounting is not None and not accounting.complete and not request.accept_incomplete:
-        raise accounting.refusal()
     rubric = load_rubric_bytes(request.rubric, request.rubric_name)
     bibs = _bibliographies(request, document)
     graph, report = ingest(document, bibs, rubric)
+    if document.accounting is not None and not document.accounting.complete:
+        document = attrs.evolve(document, accounting=document.accounted(_table_rows(graph)))
+        if document.accounting is not None and not document.accounting.complete and not request.accept_incomplete:
+            raise document.accounting.refusal()
     if request.bibliography is None and request.bibliography_names is None:
         hint = bibliography_hint_beside(document, bibs, report["unresolved"])
         if hint is not None:
@@ -121,6 +123,11 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
         document.not_followed,
         _limits(document),
     )
+
+
+def _table_rows(graph: Any) -> list[str]:
+    """The locators of the table rows read from the paper's tabulars (they are in no chunk of credencegraph's)."""
+    return [node.sources[0].locator for node in graph if node.attributes.get("unit") == TABLE_ROW and node.sources]
 
 
 def _limits(document: Document) -> dict[str, Any] | None:

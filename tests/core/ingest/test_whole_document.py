@@ -205,3 +205,20 @@ def test_the_report_never_raises_on_what_a_paper_writes(tmp_path: Path, papers: 
 def test_the_grant_number_reads_as_credencegraph_means_it() -> None:
     assert numerals_in("grant DE-FG02-94ER408") == {94.0}
     assert numerals_in("a rate of 1.5e3 Hz") == {1500.0}
+
+
+def test_a_paper_mostly_made_of_a_table_is_read_whole(tmp_path: Path) -> None:
+    """credencegraph's reader puts a tabular in no chunk; its rows, read by this package, count as read."""
+    rows = "".join(f"Run {n} & {n * 12} & {n * 3}{{,}}600 \\\\\n" for n in range(1, 9))
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\n\\begin{document}\nWe ran eight runs.\n\\begin{table}\\caption{Runs.}\n"
+        f"\\begin{{tabular}}{{lrr}}\nRun & Batches & Samples \\\\\n{rows}\\end{{tabular}}\n\\end{{table}}\n"
+        "\\end{document}\n",
+        encoding="utf-8",
+    )
+    chunks_alone = read_document(paper).accounting
+    assert chunks_alone is not None and not chunks_alone.complete  # the chunks alone miss the rows
+    result, failed = start(tmp_path / "run", paper)
+    assert not failed, result
+    assert "unread" not in json.dumps(result)
