@@ -313,6 +313,15 @@ def _downstream(start: str, children: Mapping[str, list[str]]) -> list[str]:
     return seen
 
 
+def _refused_records(paths: RunPaths, summary: Mapping[str, Any]) -> int:
+    """Every record refused so far: rejections.json's, which a refused call made after the finish adds to
+    (report.json counts those of the finish)."""
+    try:
+        return len(json.loads(paths.rejections.read_bytes())["rejections"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return int(summary.get("refused_records", 0))
+
+
 def build_report(root: Path, integrity: Integrity) -> RunReport:
     """The report of the finished run at `root`."""
     from credencegraph.core import loads
@@ -402,7 +411,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         credence_failures=found.missing,
         credence_method=found.method,
         moved_by_note=found.moved_by_note,
-        refused_records=int(summary.get("refused_records", 0)),
+        refused_records=_refused_records(paths, summary),
         untyped=len(summary.get("coverage", {}).get("untyped", [])),
         limits_message=summary.get("document_limits", {}).get("message"),
         document_limits=limit_lines(summary.get("document_limits", {})),

@@ -1,5 +1,7 @@
 """finish_run: derive the verdicts, pass credencegraph's check, and write graph.json, rejections.json and
-report.json. They exist only while the run is finished: any later changing call removes them."""
+report.json. They exist only while the run is finished: a later changing call that changes the graph removes
+them; one that changes nothing of it (every record or proposal refused) leaves the run finished, its
+refusals added to rejections.json (`kept_finished`)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
 from credencegraph.core import dumps
 
 from cgx_core.base.digests import bytes_digest
@@ -61,3 +64,21 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         "files": {name: bytes_digest(data) for name, data in derived.items()},
     }
     return Effect(graph=graph, result=result, finished=True, derived=derived)
+
+
+def kept_finished(context: CallContext, state: RunState, effect: Effect, tool: str) -> Effect:
+    """The effect of a changing call on a finished run that left its graph as it was (every record or proposal
+    refused): the run stays finished, graph.json and report.json are the finish's, and rejections.json gains
+    the call's refusals. Any other effect is returned as it is.
+
+    A refused call is logged with its refusals (the spec), and it used to reopen the run: the agent had to
+    finish and verify it again for a call that changed nothing."""
+    if (
+        not state.finished
+        or effect.finished
+        or context.run.graph_digest(effect.graph) != context.run.graph_digest(state.graph)
+    ):
+        return effect
+    added = [{"seq": context.seq, "tool": tool, **refusal} for refusal in effect.rejections]
+    rejections = {"run": context.run.id, "seq": context.seq, "rejections": [*state.rejections, *added]}
+    return attrs.evolve(effect, finished=True, derived={"rejections.json": _json(rejections)})

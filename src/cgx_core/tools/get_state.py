@@ -71,7 +71,7 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
     }
 
 
-def _state_json(paths: RunPaths) -> Json:
+def _state_json(paths: RunPaths, manifest: Mapping[str, Any]) -> Json:
     """state.json when it is the state after the log's last line (the common case, read without
     credencegraph); else the state rebuilt in memory from the log (committed calls not yet derived are
     applied, a torn tail ignored, an edited state.json set aside)."""
@@ -84,7 +84,7 @@ def _state_json(paths: RunPaths) -> Json:
         if (
             paths.log.stat().st_size == end
             and isinstance(last, str)
-            and _is_state_after(data, line_ending_at(paths.log, end))
+            and _is_state_after(data, line_ending_at(paths.log, end), manifest)
         ):
             return data
     from cgx_core.run.state import state_bytes
@@ -96,10 +96,12 @@ def _state_json(paths: RunPaths) -> Json:
     return rebuilt
 
 
-def _is_state_after(data: Json, raw: bytes | None) -> bool:
+def _is_state_after(data: Json, raw: bytes | None, manifest: Mapping[str, Any]) -> bool:
     """Whether state.json's `data` is the state the log line `raw` left: the line's digest, sequence number,
-    whether it finished the run, and the digest of the graph it recorded (so an edited graph is never served)."""
+    whether it left the run finished, and the digest of the graph it recorded (so an edited graph is never
+    served)."""
     from cgx_core.run.log import parse_line
+    from cgx_core.run.manifest import left_finished
 
     if raw is None or bytes_digest(raw) != data["log"]["last"]:
         return False
@@ -107,7 +109,7 @@ def _is_state_after(data: Json, raw: bytes | None) -> bool:
     return (
         line is not None
         and line.seq == data["seq"]
-        and (line.tool == "finish_run") == data["finished"]
+        and left_finished(line, data["log"]["last"], manifest) == data["finished"]
         and graph_json_digest(data["graph"]) == line.graph
     )
 
@@ -121,7 +123,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     manifest = read_manifest(paths)
     if not paths.log.is_file():
         raise CgxError(Code.NOT_A_RUN, f"'{paths.root.name}' has no committed call: its start_run never finished")
-    state = _state_json(paths)
+    state = _state_json(paths, manifest)
     graph = state["graph"]
     nodes: list[Json] = graph["nodes"]
     relations: list[Json] = graph["relations"]

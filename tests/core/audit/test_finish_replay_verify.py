@@ -114,7 +114,10 @@ def test_report_and_rejections_say_what_a_reviewer_needs(finished: Path) -> None
 
 
 def test_the_finished_files_exist_only_while_the_run_is_finished(copy: Path) -> None:
-    call(copy, "run_checks", proposals=[{"type": "nope", "target": "s-01"}])
+    call(copy, "run_checks", proposals=[{"type": "nope", "target": "s-01"}])  # refused whole: still finished
+    assert (copy / "graph.json").exists()
+    review = call(copy, "review", node="s-13", verdict="holds", reviewer="Ada", reason="recomputed it")
+    assert review["checks"], review  # a review check was added: the graph changed
     assert not (copy / "graph.json").exists()
     assert not (copy / "report.json").exists()
     assert "finished" not in json.loads((copy / "manifest.json").read_bytes())
@@ -152,14 +155,15 @@ def test_replay_of_a_run_without_its_source_needs_and_checks_source(tmp_path: Pa
     run = build(tmp_path / "run", store_source=False)
     missing = cli("replay", str(run))
     assert missing.returncode == 2
-    assert missing.stderr.startswith("error [source-mismatch]: the run did not store its document")
+    assert missing.stderr.startswith("error [source-needed]: pass --source with the paper paper.tex (sha256:")
     assert cli("replay", str(run), "--source", str(EXAMPLE / "paper.tex")).returncode == 0
     other = tmp_path / "other"
     shutil.copytree(EXAMPLE, other)
     (other / "sections" / "method.tex").write_text((other / "sections" / "method.tex").read_text() + "\nMore.\n")
     changed = cli("replay", str(run), "--source", str(other / "paper.tex"))
     assert changed.returncode == 2
-    assert "sections/method.tex" in changed.stderr
+    assert changed.stderr.startswith("error [source-mismatch]: pass --source with the paper the run read")
+    assert "its file sections/method.tex (sha256:" in changed.stderr
 
 
 def test_replay_reports_the_first_call_that_diverges(copy: Path) -> None:
