@@ -140,6 +140,9 @@ NODE: Final[Json] = _object(
         "unit": _nullable(_string()),
         "type": _string(),
         "text": _nullable(_string("Fenced when it is the paper's.")),
+        "text_cut": _integer(
+            "In place of text, on a node past the page's size: its text's length (read it from `next`)."
+        ),
         "key": _string("A reference's bibliography key."),
         "doi": _string(),
         "arxiv": _string(),
@@ -153,12 +156,12 @@ NODE: Final[Json] = _object(
         "check": {"type": "object"},
         **{name: _array(_string()) for name in ("rests_on", "clauses", "part_of", "cites", "checks", "premise_of")},
     },
-    ["id", "origin", "unit", "type", "text"],
+    ["id", "type"],
 )
 PAGE: Final[Json] = {
     "total": _integer("How many nodes the listing has."),
     "start": _integer("The position of the page's first node."),
-    "nodes": _array(NODE, "A page of nodes: at most `limit`, and no more than the result's size allows."),
+    "nodes": _array(NODE, "A page of nodes: at most `limit`; those past the result's size without their text."),
     "next": _nullable(_integer("The `start` of the next page, or null at the end.")),
 }
 
@@ -238,6 +241,7 @@ START_RUN: Final[Json] = _result(
         "then": _string("What to do next, and how to read the nodes not listed here."),
         "shortened": _array(_string(), "What a very large rubric's listing left out, to keep the result small."),
         "proposals_elsewhere": _string("Which proposal schemas were too long to list here, and where to read them."),
+        "replay": _string("What replay and report will need from outside the run (--source when it keeps no copy)."),
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,
     },
@@ -287,9 +291,21 @@ GET_STATE: Final[Json] = _result(
             ["name", "description", "arguments", "result"],
             "What `describe` returns for a tool: its full argument and result schemas.",
         ),
+        "start_run": {"type": "object", "description": "What `summary: all` returns: start_run's result again."},
+        "summary": _object(
+            {
+                "part": _string(),
+                "total": _integer(),
+                "start": _integer(),
+                "items": _array(ANY),
+                "next": _nullable(_integer()),
+            },
+            ["part", "total", "start", "items", "next"],
+            "What `summary: <part>` returns: a page of one list of start_run's summary, whole.",
+        ),
     },
     ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
-    also=(["check_type"], ["tool"]),
+    also=(["check_type"], ["tool"], ["start_run"], ["summary"]),
 )
 
 
