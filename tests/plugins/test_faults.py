@@ -217,7 +217,7 @@ def test_a_plugin_returning_a_bad_value_gives_an_error_check_and_nothing_bad_is_
     assert_usable(run)  # never `graph-incomplete` for ever
 
 
-def test_a_third_partys_detail_too_long_is_shortened_by_the_engine_not_failed(
+def test_a_third_partys_long_detail_is_shortened_by_the_engine_not_failed(
     faulty: Callable[..., StartedRun],
 ) -> None:
     """Length is a plugin's choice of words, never a fault: the check keeps its result, its detail cut to the
