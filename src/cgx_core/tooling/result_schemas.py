@@ -277,9 +277,17 @@ GET_STATE: Final[Json] = _result(
         **PAGE,
         "awaiting_review": AWAITING_REVIEW,
         "check_type": _object(
-            {"name": _string(), "tool": _string(), "description": _string(), "proposal": {"type": "object"}},
-            ["name", "tool", "description"],
-            "What `describe` returns for a check type: the full JSON schema of its proposal (none for a fallback).",
+            {
+                "name": _string(),
+                "tool": _string(),
+                "description": _string(),
+                "fallback_for": _string(),
+                "proposal": {"type": "object"},
+                "limits": {"type": "object", "description": "Every limit a proposal meets, in words."},
+            },
+            ["name", "tool", "description", "limits"],
+            "What `describe` returns for a check type: the full JSON schema of its proposal (none for a fallback), "
+            "and its limits (per call, per field, per node, the types it targets in this run's rubric).",
         ),
         "tool": _object(
             {
@@ -287,8 +295,9 @@ GET_STATE: Final[Json] = _result(
                 "description": _string(),
                 "arguments": {"type": "object"},
                 "result": {"type": "object"},
+                "limits": {"type": "object", "description": "The bound of each argument, in words."},
             },
-            ["name", "description", "arguments", "result"],
+            ["name", "description", "arguments", "result", "limits"],
             "What `describe` returns for a tool: its full argument and result schemas.",
         ),
         "start_run": {"type": "object", "description": "What `summary: all` returns: start_run's result again."},

@@ -120,7 +120,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     if "describe" in args:  # a schema, not the run: tools/list carries only lean copies of the schemas
         from cgx_core.tooling.describe import described
 
-        return described(args["describe"])
+        return described(args["describe"], args.get("run"))
     paths = RunPaths(Path(args["run"]))
     manifest = read_manifest(paths)
     if not paths.log.is_file():
