@@ -142,7 +142,7 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     start: int | None = 0
     while start is not None:
         page, _ = call_tool("get_state", {"run": str(run), "start": start})
-        nodes.extend(page["nodes"])
+        nodes.extend(node for node in page["nodes"] if "text" in node)  # the rest come whole from `next`
         start = page["next"]
     fence = next(node["text"] for node in nodes).split(">", 1)[0] + ">"
     texts = {node["id"]: node["text"].removeprefix(fence).rsplit("<", 1)[0] for node in nodes}
@@ -154,3 +154,68 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     passages = {fourteen: texts[fourteen][:60], ten: texts[ten][:60]}
     result = call("run_checks", run=str(run), proposals=[judged(fourteen, ten, passages, consistent=True)])
     assert [check["result"] for check in result["checks"]] == ["passed"], result
+
+
+SHORT = r"""\documentclass{article}
+\begin{document}
+The gain is unity.
+We measured the gain of the amplifier at every frequency and found it stays at one.
+The amplifier is linear over the band we measured, so its gain is unity everywhere.
+\end{document}
+"""
+
+
+def short_run(tmp_path: Path) -> Path:
+    paper = tmp_path / "short" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(SHORT, encoding="utf-8")
+    run = tmp_path / "short-run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    records = [
+        {"node": "s-2", "type": "method", "form": {"kind": "procedure"}},
+        {"node": "s-1", "type": "result", "rests_on": ["s-2"]},
+        {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    return run
+
+
+def test_a_short_chunk_is_quoted_whole_and_the_too_short_fix_gives_that_text(tmp_path: Path) -> None:
+    """A chunk of three words has no longer passage (issue 37: the fix said "quote a longer passage"): its whole
+    text is its passage, and the fix of a shorter one quotes it, to be sent as it is."""
+    run = short_run(tmp_path)
+    later = "so its gain is unity everywhere"
+    [refused] = call(
+        "run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": "unity", "s-3": later}, True)]
+    )["refused"]
+    assert refused["code"] == "proposal-invalid"
+    quoted = json.loads(refused["fix"].split("its whole text: ", 1)[1])
+    assert quoted == "The gain is unity."
+    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": quoted, "s-3": later}, True)])
+    assert result["refused"] == [] and [check["result"] for check in result["checks"]] == ["passed"]
+
+
+def test_a_passage_compared_with_the_same_words_is_refused(tmp_path: Path) -> None:
+    """A passage and an identical copy of it agree whatever they say (issue 37: accepted as holds)."""
+    paper = tmp_path / "twice" / "paper.tex"
+    paper.parent.mkdir()
+    words = "The estimator is unbiased for every sample size we tried"
+    paper.write_text(
+        "\\documentclass{article}\n\\begin{document}\n"
+        f"{words}.\nWe simulated ten thousand samples.\nAs noted, {words}.\n\\end{{document}}\n",
+        encoding="utf-8",
+    )
+    run = tmp_path / "twice-run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    records = [
+        {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
+        {"node": "s-1", "type": "result", "rests_on": ["s-2"]},
+        {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    same = judged("s-1", "s-3", {"s-1": words, "s-3": words.upper()}, True)
+    [refused] = call("run_checks", run=str(run), proposals=[same])["refused"]
+    assert refused["code"] == "passages-identical"
+    assert "'s-1' and 's-3'" in refused["message"] and "differ" in refused["fix"]
+    other = judged("s-1", "s-3", {"s-1": words, "s-3": f"As noted, {words}"}, True)
+    assert call("run_checks", run=str(run), proposals=[other])["refused"] == []
