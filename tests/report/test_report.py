@@ -374,3 +374,23 @@ def test_the_assessed_count_says_what_it_counts(example: RunReport) -> None:
     assert said.startswith(f"{total} nodes of a type the rubric assesses, each with a verdict (")
     assert f"{example.verdicts['not_assessed']} not assessed" in said
     assert said in markdown_report(example) and said in text_report(example) and said in html_report(example)
+
+
+def test_names_and_list_markers_are_not_numerals_left_unchecked() -> None:
+    """"LeNet-5" and a list marker "(1)" write digits that report no number (issue 37): coverage does not count
+    them as numerals no check touched; the numbers beside them still count."""
+    from credencegraph.core import Graph, Node
+
+    from cgx_core.report.coverage import coverage
+
+    graph = Graph()
+    texts = {
+        "s-1": "We train LeNet-5 and GPT-4 on the data.",
+        "s-2": "We consider (1) the mean and (2) the variance, as in Eq. (3).",
+        "s-3": "LeNet-5 reaches 99.1% accuracy.",
+    }
+    for node_id, text in texts.items():
+        graph.add_node(Node(node_id, statement=text, attributes={"origin": "document", "unit": "sentence"}))
+    found = coverage(graph)
+    assert [(item.node, item.numerals) for item in found.numerals] == [("s-3", ("0.991", "99.1"))]
+    assert found.numeral_chunks == 1
