@@ -277,7 +277,8 @@ RESULTS: dict[str, str] = {
         "result start_run returned) or `summary` ({part, total, start, items, next}: one of its lists whole)."
     ),
     "classify": (
-        "`applied` ([{record, node, type, children?, stated?, relations, previous?, dropped?}]), `refused` ([{record, "
+        "`applied` ([{record, node, type, children?, stated?, hedge?, relations, previous?, dropped?}]: `hedge` the "
+        "listed phrase a longer hedge was read as), `refused` ([{record, "
         "node, code, message, fix, child?, clause?, also?}]: `also` the record's other problems), `unmapped_hedges` "
         "([{node, phrase}])."
     ),

@@ -355,6 +355,7 @@ CLASSIFY: Final[Json] = _records_result(
                     "type": _string(),
                     "children": _array({"type": "object"}),
                     "stated": CREDENCE,
+                    "hedge": _string("The rubric's phrase a longer hedge was read as ('likely' in 'most likely')."),
                     "relations": _array(_string()),
                     "previous": _string(),
                     "dropped": _array(_string()),
