@@ -377,7 +377,7 @@ def test_the_assessed_count_says_what_it_counts(example: RunReport) -> None:
 
 
 def test_names_and_list_markers_are_not_numerals_left_unchecked() -> None:
-    """"LeNet-5" and a list marker "(1)" write digits that report no number (issue 37): coverage does not count
+    """ "LeNet-5" and a list marker "(1)" write digits that report no number (issue 37): coverage does not count
     them as numerals no check touched; the numbers beside them still count."""
     from credencegraph.core import Graph, Node
 

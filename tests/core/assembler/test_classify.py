@@ -68,7 +68,7 @@ def test_an_unlisted_hedge_sets_nothing_and_is_returned(tiny: Graph, rubric: Rub
 
 
 def test_a_longer_hedge_is_read_as_the_longest_listed_phrase_it_holds(tiny: Graph, rubric: Rubric) -> None:
-    """"most likely" was unmapped while "likely" is listed (issue 37): a longer phrase counts as the longest
+    """ "most likely" was unmapped while "likely" is listed (issue 37): a longer phrase counts as the longest
     listed phrase it holds as whole words, and the result says which."""
     record = {"node": "s-7", "type": "claim", "form": {"shape": "universal"}, "hedge": "is Likely"}
     outcome = classify(tiny, rubric, [record], run_id=RUN)
