@@ -86,8 +86,6 @@ async def drive(call: Session, run: Path) -> dict[str, str]:
     while start < total:
         page = await call("get_state", run=str(run), start=start, limit=50)
         assert len(page["nodes"]) == min(50, total - start)  # every node of the page, whole or without its text
-            : min(50, total - start)
-        ]
         seen += [node["id"] for node in page["nodes"]]
         start += 50
     whole: list[dict[str, Any]] = []
