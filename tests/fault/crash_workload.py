@@ -39,8 +39,9 @@ MODEL = "crash-model"
 PASSAGE = "Damped oscillators describe many laboratory systems, from torsion pendula"
 
 # The workload: every changing tool, including a finish, a call that reopens the finished run (removing
-# graph.json, report.json and rejections.json) and a second finish. The last step is never killed: it is
-# the call that recovers a run killed in the step before it.
+# graph.json, report.json and rejections.json), a second finish, and a call refused whole that leaves the run
+# finished (adding to rejections.json). The last step is never killed: it is the call that recovers a run
+# killed in the step before it.
 STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     (
         "start_run",
@@ -70,6 +71,7 @@ STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classify", {"records": [{"node": "s-09", "type": "assumption"}]}),
     ("finish_run", {}),
     ("run_checks", {"proposals": [{"type": "no-such-check", "target": "s-01"}]}),
+    ("run_checks", {"proposals": [{"type": "no-such-check", "target": "s-02"}]}),
 )
 LAST = len(STEPS)
 """Calls in the whole workload; a crash round ends at most at call LAST - 1."""

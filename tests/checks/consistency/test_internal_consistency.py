@@ -163,13 +163,15 @@ We measured the gain of the amplifier at every frequency and found it stays at o
 The amplifier is linear over the band we measured, so its gain is unity everywhere.
 \end{document}
 """
+TWICE = "The estimator is unbiased for every sample size we tried"
 
 
-def short_run(tmp_path: Path) -> Path:
-    paper = tmp_path / "short" / "paper.tex"
+def three_sentence_run(tmp_path: Path, tex: str) -> Path:
+    """A run of a three-sentence paper: s-1 and s-3 results resting on s-2, a method."""
+    paper = tmp_path / "three" / "paper.tex"
     paper.parent.mkdir()
-    paper.write_text(SHORT, encoding="utf-8")
-    run = tmp_path / "short-run"
+    paper.write_text(tex, encoding="utf-8")
+    run = tmp_path / "three-run"
     call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
     records = [
         {"node": "s-2", "type": "method", "form": {"kind": "procedure"}},
@@ -183,7 +185,7 @@ def short_run(tmp_path: Path) -> Path:
 def test_a_short_chunk_is_quoted_whole_and_the_too_short_fix_gives_that_text(tmp_path: Path) -> None:
     """A chunk of three words has no longer passage (issue 37: the fix said "quote a longer passage"): its whole
     text is its passage, and the fix of a shorter one quotes it, to be sent as it is."""
-    run = short_run(tmp_path)
+    run = three_sentence_run(tmp_path, SHORT)
     later = "so its gain is unity everywhere"
     [refused] = call(
         "run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": "unity", "s-3": later}, True)]
@@ -197,22 +199,9 @@ def test_a_short_chunk_is_quoted_whole_and_the_too_short_fix_gives_that_text(tmp
 
 def test_a_passage_compared_with_the_same_words_is_refused(tmp_path: Path) -> None:
     """A passage and an identical copy of it agree whatever they say (issue 37: accepted as holds)."""
-    paper = tmp_path / "twice" / "paper.tex"
-    paper.parent.mkdir()
-    words = "The estimator is unbiased for every sample size we tried"
-    paper.write_text(
-        "\\documentclass{article}\n\\begin{document}\n"
-        f"{words}.\nWe simulated ten thousand samples.\nAs noted, {words}.\n\\end{{document}}\n",
-        encoding="utf-8",
-    )
-    run = tmp_path / "twice-run"
-    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
-    records = [
-        {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
-        {"node": "s-1", "type": "result", "rests_on": ["s-2"]},
-        {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
-    ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    words = TWICE
+    tex = f"\\documentclass{{article}}\n\\begin{{document}}\n{words}.\nWe simulated ten thousand samples.\n"
+    run = three_sentence_run(tmp_path, tex + f"As noted, {words}.\n\\end{{document}}\n")
     same = judged("s-1", "s-3", {"s-1": words, "s-3": words.upper()}, True)
     [refused] = call("run_checks", run=str(run), proposals=[same])["refused"]
     assert refused["code"] == "passages-identical"
