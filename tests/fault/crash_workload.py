@@ -138,10 +138,16 @@ def advance(run: Path, end: int, ack: Ack, begin: Callable[[int], None] | None =
         ack(step, payload)
 
 
+SHOWN_ONLY = ("recovery", "replay", "proposals_elsewhere")
+"""What a result carries besides what its log line digests (start_summary.shown_result, Response.to_json)."""
+
+
 def ack_record(step: int, payload: Mapping[str, Any]) -> dict[str, Any]:
     """What a caller knows of an acknowledged call: which it was and the digest of its result."""
     tool, _ = STEPS[step]
-    result = {key: value for key, value in payload.items() if key != "recovery"}
+    result = {key: value for key, value in payload.items() if key not in SHOWN_ONLY}
+    if tool == "start_run":  # the proposal schemas come from the plugins installed when shown, never digested
+        result["checks"] = [{k: v for k, v in item.items() if k != "proposal"} for item in result["checks"]]
     return {
         "step": step,
         "tool": tool,

@@ -108,25 +108,23 @@ def whole_page(
     incoming, outgoing = _links(relations)
     budget = _budget(result, 0, len(selected))
     chosen = selected[start : start + limit]
-    whole = [size(node_view(node, incoming, outgoing, token)) + 1 for node in chosen]
-    stubs = [size(stub_view(node)) + 1 for node in chosen]
-    used, kept = 2 + sum(stubs), 0
-    while kept < len(chosen) and (kept == 0 or used - stubs[kept] + whole[kept] <= budget):
-        used += whole[kept] - stubs[kept]
-        kept += 1
+    views = [node_view(node, incoming, outgoing, token) for node in chosen]
+    stubs = [stub_view(node) for node in chosen]
+    whole, short = [size(view) + 1 for view in views], [size(stub) + 1 for stub in stubs]
     # The first node comes whole; one longer than the budget is let through alone (its overflow is its own).
-    first = whole[0] if chosen and whole[0] + 2 <= budget else (stubs[0] if chosen else 0)
-    if 2 + first + sum(stubs[1:]) > budget:
-        fitting = 1 + _stubs_that_fit(stubs[1:], budget - 2 - first)
+    first = whole[0] if chosen and whole[0] + 2 <= budget else (short[0] if chosen else 0)
+    if 2 + first + sum(short[1:]) > budget:
         raise CgxError(
             Code.INVALID_ARGUMENTS,
             f"get_state: a page of {len(chosen)} nodes from {start} does not fit 20,000 characters, even with "
-            f"their texts left out: ask limit={fitting}",
+            f"their texts left out: ask limit={1 + _stubs_that_fit(short[1:], budget - 2 - first)}",
         )
-    page = [node_view(node, incoming, outgoing, token) for node in chosen[:kept]]
-    page += [stub_view(node) for node in chosen[kept:]]
+    used, kept = 2 + sum(short), 0
+    while kept < len(chosen) and (kept == 0 or used - short[kept] + whole[kept] <= budget):
+        used += whole[kept] - short[kept]
+        kept += 1
     end = start + len(chosen)
-    return page, start + kept if kept < len(chosen) else (end if end < len(selected) else None)
+    return views[:kept] + stubs[kept:], start + kept if kept < len(chosen) else (end if end < len(selected) else None)
 
 
 def _stubs_that_fit(stubs: list[int], room: int) -> int:
