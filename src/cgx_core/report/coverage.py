@@ -11,6 +11,7 @@ COVID-19) and a list or equation marker ("(1)", "(ii)"), which no check could or
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 

@@ -212,6 +212,11 @@ def test_verify_re_runs_every_deterministic_check_and_finds_nothing_to_report(fi
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert (summary["runs"], summary["checks"], summary["rerun"], summary["differences"]) == (1, 3, 2, 0)
+    # The check not re-run is named, with why (issue 37: "62 of 63 checks" named none).
+    skipped = "c-003 citation-support: rests on a model's judgement (test-model), which verify does not make again"
+    assert verdict.not_rerun == (skipped,) and summary["results"][0]["not_rerun"] == [skipped]
+    text = cli("verify", str(finished))
+    assert f"{finished}: not re-run: {skipped}\n" in text.stdout
     # stderr is no terminal: a plain line before each check re-runs (naming it, so a stall names its check).
     graph = json.loads((finished / "graph.json").read_bytes())
     kinds = {item["id"]: item["kind"] for item in graph["nodes"] if item["id"].startswith("c-")}
@@ -307,6 +312,7 @@ def test_verify_of_an_unfinished_run_is_an_error(tmp_path: Path) -> None:
     done = cli("verify", str(run))
     assert done.returncode == 2
     assert "error [not-finished]" in done.stderr
+    assert done.stderr.startswith(f"error [not-finished]: {run}: pass a finished run: call finish_run on 'run' first")
 
 
 def test_verify_over_200_runs_in_parallel_prints_a_json_summary(finished: Path, tmp_path: Path) -> None:
