@@ -184,17 +184,17 @@ TOOLS: dict[str, Tool] = {
 def handler_for(name: str) -> Handler:
     """The `apply` function of a changing tool, for making, completing or replaying its calls: every tool but
     start_run and finish_run leaves a finished run finished when it changes nothing of its graph
-    (`cgx_core.tools.finish_run.kept_finished`)."""
+    (`cgx_core.run.finished.kept_finished`)."""
     tool = TOOLS.get(name)
     if tool is None or not tool.changes_run:
         raise CgxError(Code.RUN_CORRUPT, f"the log names a tool '{name}' this package does not have")
     apply: Handler = importlib.import_module(tool.module).apply
     if name in ("start_run", "finish_run"):
         return apply
-    kept_finished = importlib.import_module("cgx_core.tools.finish_run").kept_finished
+    from cgx_core.run.finished import kept_finished
 
     def applied(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
-        return kept_finished(context, state, apply(context, state, args), name)  # type: ignore[no-any-return]
+        return kept_finished(context, state, apply(context, state, args), name)
 
     return applied
 

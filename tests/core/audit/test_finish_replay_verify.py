@@ -312,7 +312,7 @@ def test_verify_of_an_unfinished_run_is_an_error(tmp_path: Path) -> None:
     done = cli("verify", str(run))
     assert done.returncode == 2
     assert "error [not-finished]" in done.stderr
-    assert done.stderr.startswith(f"error [not-finished]: {run}: pass a finished run: call finish_run on 'run' first")
+    assert f"error [not-finished]: {run}: pass a finished run: call finish_run on 'run' first" in done.stderr
 
 
 def test_verify_over_200_runs_in_parallel_prints_a_json_summary(finished: Path, tmp_path: Path) -> None:
