@@ -48,7 +48,7 @@ def _paper_node(run: RunView, node_id: str) -> NodeView | None:
 
 def _locate(run: RunView, node_id: str, passage: str) -> dict[str, Any] | Refusal:
     """Where the passage is in the node's text, or the refusal that says it is not there."""
-    from cgx_checks.citation.passage import find_passage, passage_problem
+    from cgx_checks.citation.passage import find_passage, normalise_for_search, passage_problem
     from cgx_checks.citation.text import SourceText
 
     node = _paper_node(run, node_id)
@@ -59,8 +59,9 @@ def _locate(run: RunView, node_id: str, passage: str) -> dict[str, Any] | Refusa
             "compare chunks of the paper (get_state lists them)",
         )
     problem = passage_problem(passage)
-    if problem is not None:
-        return Refusal(Code.PROPOSAL_INVALID, f"the passage of '{node_id}': {problem}", "quote a longer passage")
+    whole = normalise_for_search(passage)[0] == normalise_for_search(node.text)[0]
+    if problem is not None and not (whole and len(passage) <= MAX_WHOLE):
+        return Refusal(Code.PROPOSAL_INVALID, f"the passage of '{node_id}': {problem}", _longer(node_id, node.text))
     location = find_passage(SourceText(node.text), passage)
     if location is None:
         return Refusal(
@@ -74,6 +75,38 @@ def _locate(run: RunView, node_id: str, passage: str) -> dict[str, Any] | Refusa
         "start": location.start,
         "end": location.end,
     }
+
+
+MAX_WHOLE = 400
+"""A node's whole text is a passage of it whatever its length up to this (a three-word equation has no longer
+passage); a longer text has a passage long enough to be found in it."""
+
+
+def _longer(node_id: str, text: str) -> str:
+    """The fix of a passage too short to identify a place: a longer one, or the node's whole text when it is
+    short, quoted so that the fix can be sent as it is."""
+    if len(text) <= MAX_WHOLE:
+        return f"quote a longer passage of '{node_id}', or its whole text: {json.dumps(text, ensure_ascii=False)}"
+    return f"quote a longer passage of '{node_id}''s text (get_state shows it between the data fences)"
+
+
+def _same_words(found: Sequence[Mapping[str, str]]) -> Refusal | None:
+    """The refusal of passages that are the same words: a passage compared with itself agrees whatever it says."""
+    from cgx_checks.citation.passage import normalise_for_search
+
+    seen: dict[str, str] = {}
+    for item in found:
+        words = normalise_for_search(item["text"])[0]
+        if words in seen:
+            return Refusal(
+                ConsistencyCode.PASSAGES_IDENTICAL,
+                f"the passages of '{seen[words]}' and '{item['node']}' are the same words: a statement compared "
+                "with itself shows nothing",
+                f"quote from '{seen[words]}' and from '{item['node']}' the words that state what you compare (they "
+                "differ where the statements could disagree), or check something else",
+            )
+        seen[words] = item["node"]
+    return None
 
 
 class InternalConsistency(CheckTypeBase):
@@ -139,6 +172,9 @@ class InternalConsistency(CheckTypeBase):
             located = _locate(run, node_id, passages[node_id])
             if isinstance(located, Refusal):
                 return located
+        identical = _same_words([{"node": node_id, "text": passages[node_id]} for node_id in wanted])
+        if identical is not None:
+            return identical
         inputs: dict[str, Any] = {
             "target": target,
             "with": others,

@@ -10,6 +10,7 @@ observations, the failed checks and why, and what awaits a person's review. The 
 from __future__ import annotations
 
 import json
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,12 @@ def summary(run: Path, calls: int, integrity: Integrity) -> str:
     from cgx_core.report.text import text_report
 
     report = build_report(run, integrity)
-    return f"Rebuilt the example in {run}: {calls} calls sent through the tools.\n" + text_report(report)
+    where = report.identity.directory
+    return (
+        f"Rebuilt the example in {where}: {calls} calls sent through the tools.\n"
+        + text_report(report)
+        + f"\n\nRead it as a page: {shlex.join(['credencegraph-extract', 'report', where, '--html', where + '.html'])}"
+    )
 
 
 def demo(directory: str | None) -> int:

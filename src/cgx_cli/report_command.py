@@ -50,7 +50,9 @@ def report_command(
     root = Path(run)
     try:
         # What is not a finished run is refused before the replay and the verify are run.
-        report = build_report(root, Integrity(not_run("pending"), not_run("pending")))
+        report = build_report(
+            root, Integrity(not_run("pending"), not_run("pending")), source=Path(source) if source else None
+        )
         integrity = run_integrity(
             root,
             replay=replay,

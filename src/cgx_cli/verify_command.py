@@ -222,6 +222,8 @@ def _report(tally: Tally, as_json: bool) -> int:
         for result in tally.results():
             for difference in result["differences"]:
                 results().write(f"{result['path']}: {difference}\n")
+            for skipped in result.get("not_rerun", ()):
+                results().write(f"{result['path']}: not re-run: {skipped}\n")
         results().write(
             f"verified {tally.runs - tally.errors} of {tally.runs} runs: {tally.rerun} of {tally.checks} checks "
             f"re-run, {tally.differences} differences\n"

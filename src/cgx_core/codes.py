@@ -65,6 +65,7 @@ class Code(StrEnum):
 
     # -- replay and verify ---------------------------------------------------------------------
     SOURCE_MISMATCH = "source-mismatch"
+    SOURCE_NEEDED = "source-needed"
     TAMPERED = "tampered"
     NOT_FINISHED = "not-finished"
     GRAPH_INCOMPLETE = "graph-incomplete"
@@ -227,6 +228,10 @@ MEANINGS: Final[dict[Code, str]] = {
         "is overloaded); nothing was recorded, so the same call can be made again."
     ),
     Code.SOURCE_MISMATCH: "A source given to replay does not have the digest the run recorded.",
+    Code.SOURCE_NEEDED: (
+        "replay (or report) needs a file the run did not store: the paper (--source) or the bytes of a fetched "
+        "source (--sources DIR); the message begins with what to pass, and nothing was replayed."
+    ),
     Code.TAMPERED: "A file of the run differs from the digest the manifest or the log recorded.",
     Code.NOT_FINISHED: "The run is not finished, so it has no graph.json to verify.",
     Code.GRAPH_INCOMPLETE: (

@@ -6,11 +6,17 @@ limit waited forever. JSON-RPC 2.0 answers such a frame with an error whose id i
 error) for a line that is not JSON the parser reads, -32600 (invalid request) for JSON that is not a
 JSON-RPC message. `CheckedLines` stands between stdin and the transport: it validates each line as the
 transport will, passes the good ones on, and queues the answer to a bad one for the server to send.
+
+A tools/call whose `arguments` are not an object is a valid message the SDK would answer with a bare -32602
+(its parameters' model wants an object); the specification promises the model's mistakes come back as a JSON
+`error` result, so such arguments are wrapped in an object the SDK reads (`wrapped`), and the server unwraps
+them and answers the registry's own `invalid-arguments` result, as `tool` and `batch` do.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any, Final
 
@@ -38,6 +44,35 @@ def answer_to(line: str) -> types.JSONRPCError | None:
             return _error(None, PARSE_ERROR, f"Parse error: {problems[0]['msg']}"[:MAX_SHOWN])
         return _error(_request_id(line), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
     return None
+
+
+WRAPPED: Final = f"cgx-arguments-not-an-object-{secrets.token_hex(8)}"
+"""The one key of the object a tools/call's non-object `arguments` are wrapped in, for the server to unwrap
+(`unwrapped`): random per process, so no client can send it."""
+
+
+def wrapped(line: str) -> str:
+    """`line`, or, for a tools/call whose `arguments` are not an object (null is none given), the same call
+    with them wrapped in an object under `WRAPPED`: the SDK answers a bare -32602 to a call it cannot read,
+    where the server answers the tool's own `invalid-arguments` result (as `tool` and `batch` do)."""
+    if '"tools/call"' not in line and "\\" not in line:  # (a method name may be written with escapes)
+        return line
+    try:
+        frame = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    params = frame.get("params") if isinstance(frame, dict) and frame.get("method") == "tools/call" else None
+    if not isinstance(params, dict) or params.get("arguments") is None or isinstance(params["arguments"], dict):
+        return line
+    params["arguments"] = {WRAPPED: params["arguments"]}
+    return json.dumps(frame, ensure_ascii=False) + "\n"
+
+
+def unwrapped(arguments: Any) -> Any:
+    """A call's arguments as the client sent them (undoing `wrapped`)."""
+    if isinstance(arguments, dict) and len(arguments) == 1 and WRAPPED in arguments:
+        return arguments[WRAPPED]
+    return arguments
 
 
 def _error(request_id: Any, code: int, message: str) -> types.JSONRPCError:
@@ -69,6 +104,6 @@ class CheckedLines:
                 answer = answer_to(line)
                 if answer is None:
                     if line.strip():
-                        yield line
+                        yield wrapped(line)
                     continue
                 await self._send.send(SessionMessage(answer))

@@ -34,10 +34,10 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.call_control import Control
 from cgx_core.tooling.listing import lean_arguments, lean_result
-from cgx_core.tooling.output import result_text
 from cgx_core.tooling.registry import TOOLS, call_tool
 from cgx_core.tooling.workflow import INSTRUCTIONS
-from cgx_mcp.frames import CheckedLines
+from cgx_mcp.frames import CheckedLines, unwrapped
+from cgx_mcp.results import result_of
 from cgx_mcp.wire import Frames, Lines
 
 HEARTBEAT_SECONDS: Final = 5.0
@@ -63,13 +63,6 @@ def _tool(name: str) -> types.Tool:
             idempotent_hint=not tool.changes_run,
             open_world_hint=tool.open_world_hint,
         ),
-    )
-
-
-def result_of(payload: dict[str, Any], is_error: bool) -> types.CallToolResult:
-    """The MCP result of a tool call: the same JSON as text and as structured content."""
-    return types.CallToolResult(
-        content=[types.TextContent(text=result_text(payload))], structured_content=payload, is_error=is_error
     )
 
 
@@ -138,7 +131,7 @@ class Notifier:
 
 
 async def call(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-    arguments: Any = params.arguments if params.arguments is not None else {}
+    arguments: Any = unwrapped(params.arguments) if params.arguments is not None else {}
     progress = Progress()
     control = Control(report=progress.report)
     finished = threading.Event()

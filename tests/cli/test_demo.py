@@ -4,6 +4,7 @@ run replays byte-identically and verifies, offline."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,29 @@ def test_demo_rebuilds_finishes_replays_and_verifies_the_example(tmp_path: Path)
     # Same calls, same results, byte for byte: only finish_run's, which names the graph (and through it the new
     # run's id), differs.
     assert [line["result"] for line in rebuilt[1:-1]] == [line["result"] for line in recorded[1:-1]]
+
+
+def test_the_demos_commands_name_the_run_by_its_path_and_work_from_any_folder(tmp_path: Path) -> None:
+    """The replay, verify and report commands the demo prints, pasted in another folder, work (issue 37: the
+    review command named the run by its folder's name, `run-not-found` from anywhere else)."""
+    done = subprocess.run([CLI, "demo", "demo"], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    run = str(tmp_path / "demo" / "run")
+    commands = {
+        line.split(": ", 1)[0]: line.split(": ", 1)[1]
+        for line in done.stdout.splitlines()
+        if line.startswith(("To replay it: ", "To verify it: ", "Read it as a page: "))
+    }
+    assert commands["To replay it"] == f"credencegraph-extract replay {run}"
+    assert commands["To verify it"] == f"credencegraph-extract verify {run}"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for command in commands.values():
+        words = shlex.split(command)
+        pasted = subprocess.run([CLI, *words[1:]], capture_output=True, text=True, check=False, cwd=elsewhere)
+        assert pasted.returncode == 0, (command, pasted.stderr)
+    assert (tmp_path / "demo" / "run.html").is_file()
+    assert f"credencegraph-extract review {run} --node a-1" in done.stdout
 
 
 def test_the_committed_example_run_replays_byte_identically_and_verifies() -> None:

@@ -39,8 +39,9 @@ MODEL = "crash-model"
 PASSAGE = "Damped oscillators describe many laboratory systems, from torsion pendula"
 
 # The workload: every changing tool, including a finish, a call that reopens the finished run (removing
-# graph.json, report.json and rejections.json) and a second finish. The last step is never killed: it is
-# the call that recovers a run killed in the step before it.
+# graph.json, report.json and rejections.json), a second finish, and a call refused whole that leaves the run
+# finished (adding to rejections.json). The last step is never killed: it is the call that recovers a run
+# killed in the step before it.
 STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     (
         "start_run",
@@ -70,6 +71,7 @@ STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classify", {"records": [{"node": "s-09", "type": "assumption"}]}),
     ("finish_run", {}),
     ("run_checks", {"proposals": [{"type": "no-such-check", "target": "s-01"}]}),
+    ("run_checks", {"proposals": [{"type": "no-such-check", "target": "s-02"}]}),
 )
 LAST = len(STEPS)
 """Calls in the whole workload; a crash round ends at most at call LAST - 1."""
@@ -136,10 +138,16 @@ def advance(run: Path, end: int, ack: Ack, begin: Callable[[int], None] | None =
         ack(step, payload)
 
 
+SHOWN_ONLY = ("recovery", "replay", "proposals_elsewhere")
+"""What a result carries besides what its log line digests (start_summary.shown_result, Response.to_json)."""
+
+
 def ack_record(step: int, payload: Mapping[str, Any]) -> dict[str, Any]:
     """What a caller knows of an acknowledged call: which it was and the digest of its result."""
     tool, _ = STEPS[step]
-    result = {key: value for key, value in payload.items() if key != "recovery"}
+    result = {key: value for key, value in payload.items() if key not in SHOWN_ONLY}
+    if tool == "start_run":  # the proposal schemas come from the plugins installed when shown, never digested
+        result["checks"] = [{k: v for k, v in item.items() if k != "proposal"} for item in result["checks"]]
     return {
         "step": step,
         "tool": tool,

@@ -91,3 +91,29 @@ def test_an_invalid_request_with_an_id_is_answered_with_that_id() -> None:
         "id": 7,
         "error": {"code": -32600, "message": "Invalid Request: not a JSON-RPC 2.0 message"},
     }
+
+
+@pytest.mark.parametrize("arguments", [[1, 2], "run", 3, True])
+def test_arguments_that_are_not_an_object_get_the_tools_json_error_result(arguments: Any) -> None:
+    """The spec promises a JSON `error` result for the model's mistakes; the SDK answered a bare -32602 with
+    empty data (issue 37). The answer is the one a well-formed call with a bad argument gets."""
+    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_state", "arguments": arguments}}
+    good = {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "get_state", "arguments": {}}}
+    lines = exchange(call, good, until=6)
+    answers = {json.loads(line).get("id"): json.loads(line) for line in lines}
+    result = answers[5]["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert error["code"] == "invalid-arguments" and "must be a JSON object" in error["message"]
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+    assert set(result) == set(answers[6]["result"])  # the frame of any other error result, field for field
+
+
+def test_a_call_written_with_escapes_is_read_as_written() -> None:
+    line = (
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools\\/call", "params": {"name": "get_state", '
+        b'"\\u0061rguments": [1]}}\n'
+    )
+    lines = exchange(line, until=5)
+    result = json.loads(lines[-1])["result"]
+    assert result["structuredContent"]["error"]["code"] == "invalid-arguments"

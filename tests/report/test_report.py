@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -100,8 +101,14 @@ def test_the_text_report_is_the_demos_summary(example: RunReport) -> None:
     assert "c-001 recompute-numbers on s-12: 12 * 300 = 3600, reported 3000 +- 0.5: failed" in text
     assert "a-1: The noise is white and stationary over a run. (needed by s-01, s-15)" in text
     assert "Awaiting review (8):" in text
-    assert "credencegraph-extract review run --check c-001 --verdict VERDICT --reviewer 'YOUR NAME'" in text
-    assert "credencegraph-extract review run --node a-1 --verdict VERDICT" in text
+    where = shlex.quote(os.path.abspath(EXAMPLE_RUN))  # the run's path: a command works from any folder
+    assert f"credencegraph-extract review {where} --check c-001 --verdict VERDICT --reviewer 'YOUR NAME'" in text
+    assert f"credencegraph-extract review {where} --node a-1 --verdict VERDICT" in text
+    assert (
+        f"To replay it: credencegraph-extract replay {where}\nTo verify it: credencegraph-extract verify {where}"
+        in text
+    )
+    assert "nodes of a type the rubric assesses, each with a verdict (" in text
 
 
 def test_reviews_show_in_the_report_and_cover_what_awaited_them(reviewed: Path) -> None:
@@ -117,7 +124,7 @@ def test_reviews_show_in_the_report_and_cover_what_awaited_them(reviewed: Path) 
     assert "Reviews:" in text and "Reason: 3600, not 3000" in text
     page = html_report(report)
     assert 'id="check-c-004"' in page and "confirms it" in page
-    assert "credencegraph-extract review run --node ID" in page
+    assert f"credencegraph-extract review {shlex.quote(os.path.abspath(reviewed))} --node ID" in page
 
 
 def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp_path: Path) -> None:
@@ -136,12 +143,16 @@ def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp
     assert "call finish_run first" in reopened.value.message
 
 
-def test_the_report_is_the_same_bytes_every_time_and_names_no_local_path(example: RunReport) -> None:
+def test_the_report_is_the_same_bytes_every_time_and_names_no_local_path_but_the_runs(example: RunReport) -> None:
+    """The run's own absolute path is in the commands a person copies (so they work from any folder: issue 37);
+    no other path of this machine is."""
     again = build_report(EXAMPLE_RUN, example.integrity)
     assert html_report(example) == html_report(again)
     assert markdown_report(example) == markdown_report(again)
     for rendering in (html_report(example), markdown_report(example), text_report(example)):
-        assert str(ROOT) not in rendering and "/tmp" not in rendering
+        assert os.path.abspath(EXAMPLE_RUN) in rendering
+        rest = rendering.replace(os.path.abspath(EXAMPLE_RUN), "RUN")
+        assert str(ROOT) not in rest and "/tmp" not in rest
 
 
 def test_the_page_is_self_contained_and_admits_only_its_own_style_and_script(example: RunReport) -> None:
@@ -278,8 +289,7 @@ def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
     reviewed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The command is shown in every format; copied unedited it records nothing (VERDICT is refused), and with
-    the verdict, name and reason filled in, run from the folder above the run, it records the review."""
-    import shlex
+    the verdict, name and reason filled in, run from another folder than the run's, it records the review."""
 
     from cgx_cli.main import main
     from cgx_core.report.review_commands import review_command
@@ -292,7 +302,9 @@ def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
     commands = [review_command(report.identity.directory, item) for item in report.awaiting]
     for command in commands:
         assert str(escape(command)) in html and command in text and text_code(command) in markdown
-    monkeypatch.chdir(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
     words = shlex.split(commands[0])
     assert words[:2] == ["credencegraph-extract", "review"]
     with pytest.raises(SystemExit):  # VERDICT is not a verdict: nothing is recorded
@@ -306,7 +318,7 @@ def test_each_item_awaiting_review_carries_the_review_command_that_records_it(
     try:
         done = subprocess.run(
             [str(Path(sys.executable).with_name(filled[0])), *filled[1:]],
-            cwd=tmp_path,
+            cwd=elsewhere,
             stdin=terminal,
             capture_output=True,
             text=True,
@@ -333,3 +345,52 @@ def test_a_node_without_a_credence_says_why_and_the_fix_in_finish_runs_result_an
     assert "fix" in result
     said = reading(None, Missing("it is not an inference variable (no base)", "type it"), "fails")
     assert said == ["No credence: it is not an inference variable (no base). To fix: type it."]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "decimals", "shown"),
+    [
+        (0.0696, 0.0684, 2, ("0.070", "0.068")),  # issue 37: printed "0.07 -> 0.07"
+        (0.5, 0.5, 2, ("0.50", "0.50")),
+        (0.123456, 0.123457, 3, ("0.123456", "0.123457")),
+        (0.8, 0.941, 3, ("0.800", "0.941")),
+        (0.1, 0.1 + 1e-12, 2, ("0.100000000", "0.100000000")),  # beyond nine places: written alike
+    ],
+)
+def test_credences_are_written_with_the_digits_that_show_their_move(
+    before: float, after: float, decimals: int, shown: tuple[str, str]
+) -> None:
+    from cgx_core.report.text import credence_pair
+
+    assert credence_pair(before, after, decimals) == shown
+
+
+def test_the_assessed_count_says_what_it_counts(example: RunReport) -> None:
+    """ "94 assessed nodes" beside "69 not assessed" read as a contradiction: the count names its members."""
+    from cgx_core.report.text import assessed_counts
+
+    said = assessed_counts(example)
+    total = sum(example.verdicts.values())
+    assert said.startswith(f"{total} nodes of a type the rubric assesses, each with a verdict (")
+    assert f"{example.verdicts['not_assessed']} not assessed" in said
+    assert said in markdown_report(example) and said in text_report(example) and said in html_report(example)
+
+
+def test_names_and_list_markers_are_not_numerals_left_unchecked() -> None:
+    """ "LeNet-5" and a list marker "(1)" write digits that report no number (issue 37): coverage does not count
+    them as numerals no check touched; the numbers beside them still count."""
+    from credencegraph.core import Graph, Node
+
+    from cgx_core.report.coverage import coverage
+
+    graph = Graph()
+    texts = {
+        "s-1": "We train LeNet-5 and GPT-4 on the data.",
+        "s-2": "We consider (1) the mean and (2) the variance, as in Eq. (3).",
+        "s-3": "LeNet-5 reaches 99.1% accuracy.",
+    }
+    for node_id, text in texts.items():
+        graph.add_node(Node(node_id, statement=text, attributes={"origin": "document", "unit": "sentence"}))
+    found = coverage(graph)
+    assert [(item.node, item.numerals) for item in found.numerals] == [("s-3", ("0.991", "99.1"))]
+    assert found.numeral_chunks == 1

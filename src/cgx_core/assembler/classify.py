@@ -35,7 +35,7 @@ from cgx_core.assembler.applied import Applied, credence_json, screened
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
-from cgx_core.assembler.text import contains_phrase, occurrences, whole_words
+from cgx_core.assembler.text import contains_phrase, mapped_hedge, occurrences, whole_words
 from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
@@ -44,7 +44,7 @@ from cgx_core.refusals import ItemRefused
 
 TOOL = extraction.CLASSIFY
 _CORE_ERRORS = (CredenceGraphError, KeyError)
-_KEY_ORDER = ("record", "node", "type", "previous", "dropped", "stated", "relations", "children")
+_KEY_ORDER = ("record", "node", "type", "previous", "dropped", "stated", "hedge", "relations", "children")
 
 
 @attrs.frozen
@@ -430,11 +430,14 @@ class _Pass:
         typed: dict[str, Any] = {"type": node.kind}
         stated = None
         if typing.hedge is not None:
-            stated = self.rubric.hedge(typing.hedge)
-            if stated is None:
+            matched = mapped_hedge(self.rubric.hedges, typing.hedge)
+            if matched is None:
                 unmapped.append({"node": node_id, "phrase": hedge_key(typing.hedge)})
             else:
+                stated = self.rubric.hedges[matched]
                 typed["stated"] = credence_json(stated)
+                if matched != hedge_key(typing.hedge):  # a longer phrase, read as the mapped one it holds
+                    typed["hedge"] = matched
         graph = replace_node(graph, extraction.stamped_node(node, self.run_id, TOOL, stated=stated))
         return graph, typed
 

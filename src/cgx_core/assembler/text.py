@@ -8,6 +8,7 @@ logged, replayable result.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from credencegraph.rubric import normalise_text
 from credencegraph.rubric.model import hedge_key
@@ -34,6 +35,19 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 def contains_phrase(text: str, phrase: str) -> bool:
     """Whether the text contains the phrase as whole words, after normalisation and case-folding."""
     return bool(hedge_key(phrase)) and phrase_pattern(phrase).search(hedge_key(text)) is not None
+
+
+def mapped_hedge(hedges: Iterable[str], phrase: str) -> str | None:
+    """The rubric's phrase a hedge stands for: the phrase itself when the rubric maps it, else the longest
+    mapped phrase it holds as whole words ("most likely" holds "likely": an agent quotes the words the text
+    writes, and the table cannot list every longer phrase built on its own); None when it holds none. Ties go
+    to the alphabetically first, so the choice is the same on every machine."""
+    keys = [str(mapped) for mapped in hedges]
+    key: str = hedge_key(phrase)
+    if key in keys:
+        return key
+    held = [mapped for mapped in keys if contains_phrase(phrase, mapped)]
+    return min(held, key=lambda mapped: (-len(mapped), mapped)) if held else None
 
 
 def occurrences(text: str, clause: str) -> list[int]:

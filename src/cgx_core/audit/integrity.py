@@ -170,9 +170,26 @@ def _anchor_problems(
             f"says {calls} calls, {anchor.get('bytes')} bytes, head {anchor.get('head')} (a line was edited, "
             "deleted or added, or the chain recomputed after an edit)"
         ]
-    if head.line.tool != "finish_run":
-        return None, [f"'{run}/calls.jsonl': the anchored call {calls} is {head.line.tool}, not finish_run"]
+    problem = _finish_problem(run, entries[:calls])
+    if problem is not None:
+        return None, [problem]
     return None, _state_problems(paths, head) + _check_folder_problems(paths)
+
+
+def _finish_problem(run: str, entries: tuple[log.Entry, ...]) -> str | None:
+    """Why the anchored call (the last of `entries`) did not leave the run finished, or None: it is a
+    finish_run, or follows one through calls that each left the graph as it was (every record refused)."""
+    for index in range(len(entries) - 1, -1, -1):
+        line = entries[index].line
+        if line.tool == "finish_run":
+            return None
+        if index == 0 or entries[index - 1].line.graph != line.graph:
+            break
+    head = entries[-1].line
+    return (
+        f"'{run}/calls.jsonl': the anchored call {head.seq} is {head.tool}, which changed the graph after any "
+        "finish_run"
+    )
 
 
 def _anchor_holds(entry: log.Entry, anchor: Mapping[str, Any]) -> bool:

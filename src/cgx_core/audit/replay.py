@@ -28,7 +28,7 @@ from cgx_core.ingest.paper import IngestRequest
 from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
-from cgx_core.run.state import Effect, RunState, state_bytes
+from cgx_core.run.state import RunState, state_bytes
 from cgx_core.run.transaction import CallContext, Run
 
 if TYPE_CHECKING:
@@ -50,26 +50,88 @@ def _document_path(run: Run, source: Path | None) -> Path:
     if run.manifest.get("store_source"):
         return run.paths.source / main
     raise CgxError(
-        Code.SOURCE_MISMATCH,
-        f"the run did not store its document: pass --source with the paper ({main}, "
-        f"{run.manifest['document']['files'][0]['digest']})",
+        Code.SOURCE_NEEDED,
+        f"pass --source with the paper {main} ({run.manifest['document']['files'][0]['digest']}): the run did not "
+        "store its document (start_run's store_source was false), so nothing was replayed",
     )
 
 
+def preflight(run: Run, entries: tuple[log.Entry, ...], source: Path | None, sources: Path | None) -> None:
+    """Refuse, before any work, a replay that could not finish for want of what lies outside the run: the
+    paper (its main file and every file it read, by the digests the manifest recorded), the bibliography
+    beside it, the --sources folder, and the bytes of every source a logged call read that the run did not
+    store. The message begins with what to pass; a replay of a large run used to meet the first of these
+    minutes in, after rebuilding most of its calls."""
+    if sources is not None and not sources.is_dir():
+        raise CgxError(Code.SOURCE_NEEDED, f"pass --sources DIR, a folder: '{sources}' is not one")
+    paper = _document_path(run, source)
+    recorded = run.manifest["document"]["files"]
+    archive = run.manifest["document"].get("archive")
+    if not paper.is_file():
+        raise CgxError(
+            Code.SOURCE_NEEDED, f"pass --source with the paper {recorded[0]['name']}: '{paper}' is not a file"
+        )
+    if is_archive(paper):
+        if archive is not None and file_digest(paper) != archive.get("digest"):
+            raise CgxError(
+                Code.SOURCE_MISMATCH,
+                f"pass --source with the archive {archive.get('name')} ({archive.get('digest')}): '{paper.name}' "
+                "has another digest",
+            )
+    else:
+        root = _root_of(paper, recorded[0]["name"]) or paper.parent
+        for item in (*recorded, *run.manifest["bibliography"]["files"]):
+            path = root / item["name"]
+            if not path.is_file() or file_digest(path) != item["digest"]:
+                said = "is missing" if not path.is_file() else "has another digest"
+                raise CgxError(
+                    Code.SOURCE_MISMATCH,
+                    f"pass --source with the paper the run read ({recorded[0]['name']}, {recorded[0]['digest']}): "
+                    f"its file {item['name']} ({item['digest']}) {said} beside '{paper.name}'",
+                )
+    lookup = source_lookup(run, sources)
+    cited = {item.get("digest") for item in run.manifest.get("cited", [])}
+    missing = sorted({digest for digest in _read_digests(entries) if digest not in cited and lookup(digest) is None})
+    if missing:
+        where = "in the folder given" if sources is not None else "in the run's sources/"
+        raise CgxError(
+            Code.SOURCE_NEEDED,
+            f"pass --sources DIR holding the bytes of {len(missing)} fetched sources the run did not store, each in "
+            f"a file named by the hex of its digest ({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}): "
+            f"they are not {where}",
+        )
+
+
+def _read_digests(entries: tuple[log.Entry, ...]) -> set[str]:
+    """The digest of every stored source a logged call read: each `bytes_digest` its `read` records (a
+    citation check's reading or fetch, a reference check's requests), which replay reads again by digest."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "bytes_digest" and isinstance(item, str):
+                    found.add(item)
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for entry in entries:
+        walk(entry.line.read)
+    return found
+
+
 def reingest(run: Run, source: Path | None) -> bytes:
-    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest),
-    read through the paper's boundary and within the run's ingestion budget as start_run read it."""
+    """The ingested graph's bytes, rebuilt from the document (checked file by file against the manifest
+    before, by `preflight`, and after), read through the paper's boundary and within the run's ingestion
+    budget as start_run read it."""
     paper = _document_path(run, source)
     recorded = run.manifest["document"]["files"]
     bibliography = run.manifest["bibliography"]["files"]
     archive = run.manifest["document"].get("archive") if is_archive(paper) else None
     root = None if archive is not None else _root_of(paper, recorded[0]["name"])
-    for item in bibliography if archive is None else ():  # an archive's .bib is inside it, compared below
-        path = (root if root is not None else paper.parent) / item["name"]
-        if not path.is_file() or file_digest(path) != item["digest"]:
-            raise CgxError(
-                Code.SOURCE_MISMATCH, f"the bibliography {item['name']} beside the paper is missing or differs"
-            )
     request = IngestRequest(
         paper=str(paper),
         root=str(root) if root is not None else None,
@@ -145,6 +207,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     if not found.entries or found.entries[0].line.tool != "start_run":
         raise CgxError(Code.NOT_A_RUN, f"'{root.name}' has no committed start_run: there is no run to replay")
+    preflight(run, found.entries, source, sources)
     # The paper is read again in the budgeted child while this thread applies the logged calls to the graph
     # the run stored (ingested.json, whose bytes have the manifest's digest). The outcome is the one the calls
     # give only when the reading gives the same bytes: then the stored graph is the re-ingested one. Otherwise
@@ -201,15 +264,16 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     if stored_seq == state.seq and stored != json.loads(state_bytes(state, run.digester)):
         return ReplayReport(False, {**body, "diverged": "state", "how": "state.json differs from the rebuilt state"})
     if state.finished and last is not None:
-        for name, data in sorted(last.derived.items()):
+        for name, data in sorted(last.items()):
             path = run.paths.root / name
             if not path.is_file() or path.read_bytes() != data:
                 return ReplayReport(False, {**body, "diverged": name, "how": f"{name} differs from the rebuilt one"})
-        body["graph_json"] = bytes_digest(last.derived["graph.json"])
+        body["graph_json"] = bytes_digest(last["graph.json"])
     return ReplayReport(True, {**body, "identical": True})
 
 
-_Rebuilt = tuple[RunState, Effect | None]
+_Rebuilt = tuple[RunState, dict[str, bytes] | None]
+"""The state after the last call, and the finished files as the calls left them (None when unfinished)."""
 
 
 def _stored_ingested(run: Run) -> bytes | None:
@@ -228,14 +292,14 @@ def _apply_calls(run: Run, graph: Graph, found: log.Scan, sources: Path | None) 
 
     lookup = source_lookup(run, sources)
     state = RunState(run.id, 0, 0, None, graph, (), False)
-    last: Effect | None = None
+    derived: dict[str, bytes] | None = None
     for entry in found.entries:
         line = entry.line
         context = CallContext(run, line.seq, "replay", line.model, line, sources=lookup)
         try:
             effect = handler_for(line.tool)(context, state, line.args)
         except CgxError as error:
-            if error.code in (Code.SOURCE_MISMATCH, Code.TAMPERED):
+            if error.code in (Code.SOURCE_MISMATCH, Code.SOURCE_NEEDED, Code.TAMPERED):
                 raise
             return ReplayReport(False, {"diverged": line.seq, "tool": line.tool, "how": f"refused: {error.message}"})
         for field, recorded, rebuilt in (
@@ -253,6 +317,8 @@ def _apply_calls(run: Run, graph: Graph, found: log.Scan, sources: Path | None) 
                         "rebuilt": rebuilt,
                     },
                 )
+        # A call that left a finished run finished rewrites only the files it derives (rejections.json).
+        kept = derived if derived is not None and state.finished else {}
+        derived = {**kept, **effect.derived} if effect.finished else None
         state = state.advance(effect, tool=line.tool, end=entry.end, digest=entry.digest)
-        last = effect
-    return state, last
+    return state, derived

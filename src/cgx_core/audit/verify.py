@@ -25,7 +25,7 @@ from cgx_core.audit.integrity import check_run, graph_problem, unanchored_note
 from cgx_core.base.digests import bytes_digest, hex_of
 from cgx_core.checks.api import Outcome
 from cgx_core.checks.engine import check_files, files_digest, outcome_from_files, recorded_code, recorded_detail
-from cgx_core.checks.guard import PluginFailed
+from cgx_core.checks.guard import GuardedCheckType, PluginFailed
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.view import JsonRunView
 from cgx_core.codes import Code
@@ -51,6 +51,9 @@ class RunVerdict:
     notes: tuple[str, ...] = ()
     """What changed without being a difference (a check type re-run by another version of its plugin), or what
     this run cannot prove (made before its log recorded all its manifest holds)."""
+    not_rerun: tuple[str, ...] = ()
+    """Each check whose record and files were compared but which was not re-run, and why ("c-008
+    citation-support: rests on a model's judgement ..."): `checks - rerun` named one by one."""
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self, recurse=True)
@@ -60,7 +63,10 @@ def _load(paths: RunPaths) -> tuple[dict[str, Any], dict[str, Any]]:
     manifest = read_manifest(paths)
     finished = manifest.get("finished")
     if not finished or not paths.graph.is_file():
-        raise CgxError(Code.NOT_FINISHED, f"'{paths.root.name}' is not finished: it has no graph.json to verify")
+        raise CgxError(
+            Code.NOT_FINISHED,
+            f"pass a finished run: call finish_run on '{paths.root.name}' first (it has no graph.json to verify)",
+        )
     check_run(paths, manifest)
     try:
         graph: dict[str, Any] = json.loads(paths.graph.read_bytes())
@@ -128,6 +134,7 @@ def verify_run(root: Path) -> RunVerdict:
     differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]
     notes: list[str] = [note for note in (unanchored_note(paths),) if note is not None]
     errors: list[str] = []
+    skipped: list[str] = []
     checks = rerun = 0
     total = sum(1 for node in graph["nodes"] if check_record(node["attributes"]) is not None)
     for node in graph["nodes"]:
@@ -145,6 +152,7 @@ def verify_run(root: Path) -> RunVerdict:
                 errors.append(f"{cid}: check type '{node['kind']}' is not provided{registry.invalid_note()}")
             else:
                 differences.append(f"{cid}: check type '{node['kind']}' is not provided by any installed plugin")
+            skipped.append(f"{cid} {node['kind']}: no installed plugin provides its type")
             continue
         made_with = record.get("tool", {}).get("plugin", {})
         if made_with.get("version") not in (None, installed.version):
@@ -158,8 +166,10 @@ def verify_run(root: Path) -> RunVerdict:
             outcome = installed.check_type.rerun(record.get("inputs", {}), check_view)
         except PluginFailed as failure:  # an error of this check; the others are verified all the same
             errors.append(f"{cid}: {failure.message}")
+            skipped.append(f"{cid} {node['kind']}: its plugin failed when re-running it (the run's error says how)")
             continue
         if outcome is None:
+            skipped.append(f"{cid} {node['kind']}: {_why_not_rerun(installed.check_type, record)}")
             if installed.check_type.isolated and not installed.check_type.uses_model:
                 # A third party's type that says no model decides it: verify cannot re-derive it, so say so.
                 notes.append(
@@ -190,4 +200,16 @@ def verify_run(root: Path) -> RunVerdict:
     identity = {"name": manifest["rubric"].get("name", ""), "version": manifest["rubric"].get("version", "")}
     identity["digest"] = manifest["rubric"]["digest"]
     failed = {"code": str(Code.PLUGIN_FAILED), "message": "; ".join(errors)[:4_000]} if errors else None
-    return RunVerdict(manifest["run"], str(root), identity, checks, rerun, tuple(differences), failed, tuple(notes))
+    return RunVerdict(
+        manifest["run"], str(root), identity, checks, rerun, tuple(differences), failed, tuple(notes), tuple(skipped)
+    )
+
+
+def _why_not_rerun(check_type: GuardedCheckType, record: Mapping[str, Any]) -> str:
+    """Why a check whose type gave no re-run (`rerun` returned None) was compared but not run again."""
+    if check_type.tool == "review":
+        return "a person's verdict, entered with the review tool: nothing to compute again"
+    if check_type.uses_model:
+        made = f" ({record['model']})" if record.get("model") else ""
+        return f"rests on a model's judgement{made}, which verify does not make again"
+    return "its check type re-runs it only from what a live check read, and gave no re-run"

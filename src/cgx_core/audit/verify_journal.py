@@ -29,6 +29,8 @@ from cgx_core.errors import CgxError
 from cgx_core.tooling.output import result_text
 
 _FIELDS = ("run", "path", "rubric", "checks", "rerun", "differences", "error", "notes", "versions")
+_OPTIONAL = ("not_rerun",)
+"""Fields a journal written by an earlier version may lack."""
 
 
 def journal_line(verified: Verified) -> str:
@@ -138,7 +140,7 @@ def _verdict(data: Any, where: str) -> RunVerdict:
     if not isinstance(data, dict):
         raise CgxError(Code.JOURNAL_INVALID, f"{where} is not a JSON object")
     problems = [f"missing field '{name}'" for name in _FIELDS if name not in data]
-    problems += [f"unknown field '{name}'" for name in data if name not in _FIELDS]
+    problems += [f"unknown field '{name}'" for name in data if name not in (*_FIELDS, *_OPTIONAL)]
     checks = {
         "run": isinstance(data.get("run"), str),
         "path": isinstance(data.get("path"), str),
@@ -148,6 +150,7 @@ def _verdict(data: Any, where: str) -> RunVerdict:
         "differences": _texts(data.get("differences")),
         "error": data.get("error") is None or (_strings(data["error"]) and set(data["error"]) == {"code", "message"}),
         "notes": _texts(data.get("notes")),
+        "not_rerun": _texts(data.get("not_rerun", [])),
         "versions": _strings(data.get("versions")),
     }
     problems += [f"field '{name}' has the wrong type" for name, good in checks.items() if name in data and not good]
@@ -165,6 +168,7 @@ def _verdict(data: Any, where: str) -> RunVerdict:
         tuple(data["differences"]),
         data["error"],
         tuple(data["notes"]),
+        tuple(data.get("not_rerun", ())),
     )
 
 

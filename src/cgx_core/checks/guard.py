@@ -38,6 +38,7 @@ from cgx_core.checks.plugin_values import (
     outcome_problems,
     prepared_problems,
     scrubbed,
+    within_length,
 )
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -173,7 +174,7 @@ class GuardedCheckType:
     # -- the protocol, guarded ---------------------------------------------------------------------------
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
-        value = self._call("prepare", (dict(proposal),), run)
+        value = within_length(self._call("prepare", (dict(proposal),), run))
         self._checked("prepare", prepared_problems(value, str(proposal.get("target"))))
         if isinstance(value, Refusal):
             self._checked("prepare", self._code_problems(str(value.code)))
@@ -199,7 +200,7 @@ class GuardedCheckType:
         return value  # type: ignore[no-any-return]
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:
-        value = self._call("run", (prepared.target, dict(prepared.inputs), model), run, prepared)
+        value = within_length(self._call("run", (prepared.target, dict(prepared.inputs), model), run, prepared))
         self._checked("run", outcome_problems(value))
         self._checked("run", self._code_problems(value.code))
         return value  # type: ignore[no-any-return]
@@ -207,7 +208,7 @@ class GuardedCheckType:
     def rerun(self, inputs: Mapping[str, Any], run: RunView) -> Outcome | None:
         if "rerun" not in self._methods:
             return None
-        value = self._call("rerun", (dict(inputs),), run)
+        value = within_length(self._call("rerun", (dict(inputs),), run))
         self._checked("rerun", outcome_problems(value, rerun=True))
         self._checked("rerun", self._code_problems(value.code if value is not None else None))
         return value  # type: ignore[no-any-return]

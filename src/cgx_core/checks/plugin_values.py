@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+import attrs
+
 from cgx_core.base.digests import bytes_digest
 from cgx_core.checks.api import Outcome, Prepared, Refusal
 
@@ -93,6 +95,28 @@ def line_problems(value: Any, where: str, *, empty: bool = False, limit: int = M
     if _has_surrogates(value):
         return [f"{where} is not valid text (it holds lone surrogates)"]
     return []
+
+
+def shortened(text: str) -> str:
+    """`text` cut to `MAX_LINE_CHARS`, saying so at its end, when it is longer; else `text` itself.
+
+    A refusal or a detail is what an agent or a person reads to act, and its length is the plugin's choice of
+    words (a list of the numerals a chunk writes can run to thousands of characters): cutting it keeps the
+    code and the first words, where turning it into `plugin-failed` hid both."""
+    if len(text) <= MAX_LINE_CHARS:
+        return text
+    note = f" [... shortened by the engine from {len(text)} characters to {MAX_LINE_CHARS}]"
+    return text[: MAX_LINE_CHARS - len(note)] + note
+
+
+def within_length(value: Any) -> Any:
+    """A Refusal with its message and fix, or an Outcome with its detail, `shortened`; any other value as it
+    is (its other problems are `prepared_problems`' and `outcome_problems`')."""
+    if isinstance(value, Refusal) and isinstance(value.message, str) and isinstance(value.fix, str):
+        return attrs.evolve(value, message=shortened(value.message), fix=shortened(value.fix))
+    if isinstance(value, Outcome) and isinstance(value.detail, str):
+        return attrs.evolve(value, detail=shortened(value.detail))
+    return value
 
 
 def code_problems(value: Any, where: str) -> list[str]:

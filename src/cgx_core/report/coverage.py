@@ -4,11 +4,14 @@ A check touches its target and every node its recorded inputs name (a recompute-
 maths check's `equations`, whatever a third party's type records): any string in the inputs that is a node
 id of the run. That reads every check type the same way, without knowing its fields. A compound chunk is
 left out (its clauses carry its text), and so are bibliography entries (their years and pages are no
-claims). Numerals are credencegraph's reading of the chunk's text, the one form fields are checked against.
+claims). Numerals are credencegraph's reading of the chunk's text, the one form fields are checked against,
+once what writes digits without reporting a number is blanked: a name with a number in it (LeNet-5, GPT-4,
+COVID-19) and a list or equation marker ("(1)", "(ii)"), which no check could or should recompute.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +23,11 @@ if TYPE_CHECKING:
     from credencegraph.core import Graph
 
 SHOWN_NUMERALS = 8
+NOT_REPORTED = re.compile(
+    r"(?<![\w.])[A-Za-z][A-Za-z]*-?[0-9]+(?:[.-][0-9]+)*(?![\w.])"  # a name: LeNet-5, GPT-4, ResNet50
+    r"|(?<![\w)])\((?:[0-9]{1,2}|[ivx]{1,4}|[a-z])\)(?![\w(])"  # a marker: (1), (ii), (b)
+)
+"""Digits a text writes that report no number."""
 
 
 @attrs.frozen
@@ -67,6 +75,11 @@ def _written(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else format(value, ".6g")
 
 
+def reported_text(text: str) -> str:
+    """`text` with the digits that report no number (`NOT_REPORTED`) blanked."""
+    return NOT_REPORTED.sub(lambda match: " " * len(match[0]), text)
+
+
 def numerals_in(text: str) -> set[float]:
     """credencegraph's `numerals(text)`, never raising (cgx_core.graph.numerals)."""
     from cgx_core.graph.numerals import numerals
@@ -88,7 +101,7 @@ def coverage(graph: Graph) -> Coverage:
             if node.id not in touched:
                 equations.append(Untouched(node.id, node.kind, ()))
             continue
-        found = sorted(numerals_in(node.statement or ""))
+        found = sorted(numerals_in(reported_text(node.statement or "")))
         if not found:
             continue
         numeral_chunks += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import shlex
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any
@@ -23,6 +24,7 @@ from cgx_core.report.mathml import equation, inline
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.plot import plot
 from cgx_core.report.review_commands import review_command
+from cgx_core.report.text import assessed_counts, credence_pair
 
 WORDS = {
     "holds": "holds",
@@ -102,6 +104,9 @@ def html_report(report: RunReport) -> str:
         WORD_OF_RESULT=WORD_OF_RESULT,
         credence_reading=reading,
         review_command=review_command,
+        shell_quote=shlex.quote,
+        assessed_counts=assessed_counts,
+        credence_pair=credence_pair,
         maths_of=maths_of,
     )
     template = environment.get_template("report.html.j2")

@@ -65,7 +65,7 @@ def verify_audit(verdict: RunVerdict) -> Audit:
     return Audit(
         "passed" if count == 0 else "differs",
         f"{count} differences",
-        (*verdict.differences, *verdict.notes),
+        (*verdict.differences, *verdict.notes, *(f"not re-run: {item}" for item in verdict.not_rerun)),
         f"{verdict.rerun} of {verdict.checks} checks re-run from their recorded inputs",
     )
 

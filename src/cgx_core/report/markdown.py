@@ -16,7 +16,7 @@ from cgx_core.report.credences import reading
 from cgx_core.report.html import WORD_OF_RESULT, WORDS, shown, where, without_repeats
 from cgx_core.report.model import NodeEntry, RunReport
 from cgx_core.report.review_commands import review_command
-from cgx_core.report.text import printable
+from cgx_core.report.text import assessed_counts, credence_pair, printable
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 
@@ -38,7 +38,8 @@ def text_code(text: str) -> str:
 def _credence(node: NodeEntry) -> str:
     if node.credence is None:
         return ""
-    return f", credence {node.credence.before:.2f} → {node.credence.after:.2f}"
+    before, after = credence_pair(node.credence.before, node.credence.after, 2)
+    return f", credence {before} → {after}"
 
 
 def _node_line(node: NodeEntry) -> str:
@@ -73,13 +74,15 @@ def markdown_report(report: RunReport) -> str:
         + (f" ({text_plain(integrity.verify.note)})" if integrity.verify.note else "")
         + ".",
         "",
+        f"To replay it: {text_code(identity.commands[0])}. To verify it: {text_code(identity.commands[1])}.",
+        "",
         "## Summary",
         "",
     ]
     out += [f"- {WORDS[verdict]}: {count}" for verdict, count in report.verdicts.items()]
     out += [
         "",
-        f"{len(report.assessed)} assessed nodes, {len(report.checks)} checks ({len(report.failed_checks)} failed), "
+        f"{assessed_counts(report)}; {len(report.checks)} checks ({len(report.failed_checks)} failed), "
         f"{len(report.reviews)} reviews, {len(report.assumptions)} assumptions added by the agent.",
         "",
     ]

@@ -23,6 +23,7 @@ from cgx_core.report.coverage import Coverage, coverage, strings_in
 from cgx_core.report.credences import Credence, Missing, read_credences
 from cgx_core.report.integrity import Integrity
 from cgx_core.report.limits import limit_lines, unread_share
+from cgx_core.report.review_commands import audit_commands, run_path
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
@@ -127,6 +128,8 @@ class Identity:
     calls: int
     graph: str
     stored_source: bool
+    commands: tuple[str, str] = ("", "")
+    """The shell-quoted `replay` and `verify` commands of the run, by its absolute path."""
 
 
 @attrs.frozen
@@ -224,7 +227,9 @@ def _pairs(items: Sequence[Mapping[str, Any]], key: str = "name") -> tuple[tuple
     return tuple((str(item[key]), str(item["digest"])) for item in items)
 
 
-def _identity(paths: RunPaths, manifest: Mapping[str, Any], rubric: Rubric, graph_digest: str) -> Identity:
+def _identity(
+    paths: RunPaths, manifest: Mapping[str, Any], rubric: Rubric, graph_digest: str, source: Path | None
+) -> Identity:
     calls, models, agents = _calls(paths)
     versions = manifest.get("versions", {})
     check_types = tuple(
@@ -235,7 +240,7 @@ def _identity(paths: RunPaths, manifest: Mapping[str, Any], rubric: Rubric, grap
     calibration = rubric.calibration.status if rubric.calibration is not None else "not stated"
     return Identity(
         run=manifest["run"],
-        directory=paths.root.name,
+        directory=run_path(paths.root),
         document_format=str(manifest["document"].get("format")),
         paper=_pairs(manifest["document"]["files"]),
         bibliography=_pairs(manifest.get("bibliography", {}).get("files", [])),
@@ -253,6 +258,12 @@ def _identity(paths: RunPaths, manifest: Mapping[str, Any], rubric: Rubric, grap
         calls=calls,
         graph=graph_digest,
         stored_source=bool(manifest.get("store_source")),
+        commands=audit_commands(
+            run_path(paths.root),
+            (manifest["document"].get("archive") or manifest["document"]["files"][0])["name"],
+            stored=bool(manifest.get("store_source")),
+            source=source,
+        ),
     )
 
 
@@ -330,8 +341,17 @@ def _downstream(start: str, children: Mapping[str, list[str]]) -> list[str]:
     return seen
 
 
-def build_report(root: Path, integrity: Integrity) -> RunReport:
-    """The report of the finished run at `root`."""
+def _refused_records(paths: RunPaths, summary: Mapping[str, Any]) -> int:
+    """Every record refused so far: rejections.json's, which a refused call made after the finish adds to
+    (report.json counts those of the finish)."""
+    try:
+        return len(json.loads(paths.rejections.read_bytes())["rejections"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return int(summary.get("refused_records", 0))
+
+
+def build_report(root: Path, integrity: Integrity, *, source: Path | None = None) -> RunReport:
+    """The report of the finished run at `root` (`source`: the paper replay was given, for its command)."""
     from credencegraph.core import loads
 
     from cgx_core.checks.installed import installed_check_types
@@ -403,7 +423,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         if node.verdict is not None:
             verdicts[node.verdict] = verdicts.get(node.verdict, 0) + 1
     return RunReport(
-        identity=_identity(paths, manifest, rubric, bytes_digest(graph_bytes)),
+        identity=_identity(paths, manifest, rubric, bytes_digest(graph_bytes), source),
         integrity=integrity,
         verdicts=verdicts,
         nodes=tuple(nodes),
@@ -419,7 +439,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         credence_failures=found.missing,
         credence_method=found.method,
         moved_by_note=found.moved_by_note,
-        refused_records=int(summary.get("refused_records", 0)),
+        refused_records=_refused_records(paths, summary),
         untyped=len(summary.get("coverage", {}).get("untyped", [])),
         limits_message=summary.get("document_limits", {}).get("message"),
         document_limits=limit_lines(summary.get("document_limits", {})),

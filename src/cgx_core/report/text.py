@@ -7,7 +7,7 @@ drive the reader's terminal), so every string is printed with its non-printable 
 from __future__ import annotations
 
 from cgx_core.report.credences import reading
-from cgx_core.report.model import NodeEntry, RunReport
+from cgx_core.report.model import VERDICTS, NodeEntry, RunReport
 from cgx_core.report.review_commands import review_command
 
 TEXT_WIDTH = 90
@@ -24,15 +24,38 @@ def _short(text: str) -> str:
     return text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 3] + "..."
 
 
+def credence_pair(before: float, after: float, decimals: int = 3) -> tuple[str, str]:
+    """Two credences written with `decimals` places, or as many more as show that they differ (up to 9): a move
+    of 0.0696 to 0.0684 read "0.07 -> 0.07" at two places. Equal credences are written alike."""
+    while decimals < 9 and before != after and f"{before:.{decimals}f}" == f"{after:.{decimals}f}":
+        decimals += 1
+    return f"{before:.{decimals}f}", f"{after:.{decimals}f}"
+
+
 def _credence(node: NodeEntry) -> str:
     if node.credence is None:
         return "  -   ->   -  "
-    return f"{node.credence.before:.3f} -> {node.credence.after:.3f}"
+    before, after = credence_pair(node.credence.before, node.credence.after)
+    return f"{before} -> {after}"
+
+
+def assessed_counts(report: RunReport) -> str:
+    """How many nodes the rubric assesses, said with what the word means: every node of an assessed type has a
+    verdict, `not assessed` among them (the report once said "94 assessed nodes" beside "69 not assessed")."""
+    counts = ", ".join(f"{report.verdicts.get(verdict, 0)} {verdict.replace('_', ' ')}" for verdict in VERDICTS)
+    return (
+        f"{len(report.assessed)} nodes of a type the rubric assesses, each with a verdict ({counts}; not assessed: "
+        "no check was made on it, or none applies)"
+    )
 
 
 def integrity_line(report: RunReport) -> str:
     integrity = report.integrity
-    return f"Replay: {integrity.replay.summary}. Verify: {integrity.verify.summary}."
+    replay, verify = report.identity.commands
+    return (
+        f"Replay: {integrity.replay.summary}. Verify: {integrity.verify.summary}.\n"
+        f"To replay it: {printable(replay)}\nTo verify it: {printable(verify)}"
+    )
 
 
 def identity_line(report: RunReport) -> str:
@@ -52,7 +75,7 @@ def text_report(report: RunReport) -> str:
         identity_line(report),
         integrity_line(report),
         "",
-        "Assessed nodes: verdict, credence before -> after the observations",
+        f"{assessed_counts(report)}: verdict, credence before -> after the observations",
     ]
     for node in report.assessed:
         verdict = node.verdict or ""

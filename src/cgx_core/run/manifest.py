@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
+
+if TYPE_CHECKING:
+    from cgx_core.run.log import LogLine
 
 
 def manifest_bytes(manifest: dict[str, Any]) -> bytes:
@@ -49,3 +53,13 @@ def read_manifest(paths: RunPaths) -> dict[str, Any]:
 
 def _field(data: Any, name: str) -> str:
     return json.dumps(data.get(name)) if isinstance(data, dict) else "none (not an object)"
+
+
+def left_finished(line: LogLine, digest: str | None, manifest: Mapping[str, Any]) -> bool:
+    """Whether the logged call `line` (whose line has `digest`) left the run finished: a finish_run did, and so
+    did a later call that changed nothing of the graph, whose line the manifest's finish then anchors."""
+    if line.tool == "finish_run":
+        return True
+    finished = manifest.get("finished")
+    anchor = finished.get("log") if isinstance(finished, Mapping) else None
+    return isinstance(anchor, Mapping) and digest is not None and anchor.get("head") == digest

@@ -25,7 +25,7 @@ from cgx_core.run import log
 from cgx_core.run.atomic import write_atomic
 from cgx_core.run.call_control import checkpoint
 from cgx_core.run.layout import RunPaths
-from cgx_core.run.manifest import read_manifest
+from cgx_core.run.manifest import left_finished, read_manifest
 from cgx_core.run.state import Effect, RunState, read_state_json, state_bytes, state_from_json
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class Run:
             if (
                 line is None
                 or line.seq != state.seq
-                or (line.tool == "finish_run") != state.finished
+                or left_finished(line, state.last, self.manifest) != state.finished
                 or not self._graph_is(state.graph, stored, line.graph)
             ):
                 return f"state.json is not the state call {state.seq} left (its graph or fields were edited)"
@@ -352,6 +352,9 @@ class Run:
         finished = None
         if effect.finished:
             files = {name: bytes_digest(data) for name, data in sorted(effect.derived.items())}
+            if "graph.json" not in files:  # a call that left a finished run finished: the finish's files stay
+                kept = self.manifest.get("finished") or {}
+                files = dict(sorted({**kept.get("files", {}), **files}.items()))
             # The log's anchor: verify and replay refuse a log that is not exactly this long, with this head.
             anchor = {"calls": state.seq, "bytes": state.log_end, "head": state.last}
             finished = {"seq": state.seq, "files": files, "log": anchor}

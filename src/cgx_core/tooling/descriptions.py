@@ -81,9 +81,27 @@ START_RUN_ARGUMENTS: dict[str, Any] = changing(
 
 GET_STATE = """\
 Read the run (no lock, no change): progress counts and a page of nodes with their type, text, form and
-links. Select by `nodes`, `type` ("unassigned": left to classify) or `unit`; page with `start` and `limit`
-(a page stops early to stay under 20,000 characters: continue from `next` until null). `awaiting_review`
-lists what a person should review. `describe` (a check type or a tool) returns its full schema instead."""
+links. Select by `nodes`, `type` ("unassigned": left to classify) or `unit`; page with `start` and `limit`:
+a page lists every node from start to start + limit, those past 20,000 characters without their text
+(`text_cut`: read them from `next`, null at the end). `awaiting_review` lists what a person should review.
+`describe` (a check type or tool) returns its full schema and limits; `summary` start_run's result again."""
+
+SUMMARY_PARTS: tuple[str, ...] = (
+    "document.files",
+    "document.not_followed",
+    "bibliography.files",
+    "bibliography.unresolved",
+    "bibliography.disagreements",
+    "bibliography.warnings",
+    "cited",
+    "offline_sources",
+    "types",
+    "hedges",
+    "checks",
+)
+"""The lists of start_run's summary that get_state's `summary` gives whole, a page at a time (the summary
+shows the first few of each)."""
+
 
 GET_STATE_ARGUMENTS: dict[str, Any] = reading(
     {
@@ -111,6 +129,13 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
             "minLength": 1,
             "maxLength": 100,
             "description": "Optional: a check type or tool name; returns its full schema instead of the run.",
+        },
+        "summary": {
+            "type": "string",
+            "enum": ["all", *SUMMARY_PARTS],
+            "description": (
+                "Optional: start_run's summary again ('all'), or one of its lists whole, paged with start and limit."
+            ),
         },
     },
     [],
@@ -243,19 +268,24 @@ RESULTS: dict[str, str] = {
         "first page of nodes as get_state lists them (`total`, `start`, `nodes`, `next`: where get_state "
         "continues), `then` (what to do next), and `shortened` when a very large rubric's listing was cut. Lists "
         "that grow with the paper come as `{total, first}`; manifest.json holds them whole. The proposal schemas "
-        "come from the plugins installed now and, like `recovery`, are not part of the result's logged digest."
+        "come from the plugins installed now and, like `recovery` and `replay` (what replay and report will "
+        "need: --source when the run keeps only the paper's digest), are not part of the result's logged digest."
     ),
     "get_state": (
         "`run`, `fence`, `progress` (calls, chunks, clauses, split, typed, untyped, first_untyped, conclusions, "
         "conclusions_with_premises, analyst_premises, checks by type and result, refusals, finished), `total`, "
         "`start`, `nodes` ([{id, origin, unit, type, text, key?, doi?, arxiv?, title?, form?, stated?, assessment?, "
         "check?, rests_on?, clauses?, part_of?, cites?, checks?, premise_of?}]: at most `limit`, and no more than "
-        "keeps the result under 20,000 characters), `next` (the start of the next page, or null), "
+        "keeps the result under 20,000 characters: the nodes past it come as {id, type, text_cut}, "
+        "`text_cut` being their text's length), `next` (where the next page of whole texts starts, or null), "
         "`awaiting_review` (`total`, and the first 20 `items`: [{node, check?, type, why: failed | uncalibrated | "
-        "unanchored, conclusions?}]: what a person should review; an item leaves once a review covers it)."
+        "unanchored, conclusions?}]: what a person should review; an item leaves once a review covers it). "
+        "With `describe`: `check_type` or `tool`, its full schema and limits. With `summary`: `start_run` (the "
+        "result start_run returned) or `summary` ({part, total, start, items, next}: one of its lists whole)."
     ),
     "classify": (
-        "`applied` ([{record, node, type, children?, stated?, relations, previous?, dropped?}]), `refused` ([{record, "
+        "`applied` ([{record, node, type, children?, stated?, hedge?, relations, previous?, dropped?}]: `hedge` the "
+        "listed phrase a longer hedge was read as), `refused` ([{record, "
         "node, code, message, fix, child?, clause?, also?}]: `also` the record's other problems), `unmapped_hedges` "
         "([{node, phrase}])."
     ),

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cgx_core.codes import Code
+from cgx_core.errors import CgxError
 from cgx_core.tooling.fence import fenced
 from cgx_core.tooling.output import result_text
-from cgx_core.tooling.paging import MAX_RESULT_CHARS, page_of
+from cgx_core.tooling.paging import MAX_RESULT_CHARS, page_of, size
 
 DEFAULT_LIMIT = 50
 NUMBERED_UNITS = ("equation", "caption")
@@ -74,6 +76,70 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
     return view
 
 
+def _links(relations: list[Json]) -> tuple[dict[str, list[Json]], dict[str, list[Json]]]:
+    """The relations into and out of each node."""
+    incoming: dict[str, list[Json]] = {}
+    outgoing: dict[str, list[Json]] = {}
+    for relation in relations:
+        incoming.setdefault(relation["target"], []).append(relation)
+        outgoing.setdefault(relation["source"], []).append(relation)
+    return incoming, outgoing
+
+
+def _budget(result: Json, reserve: int, total: int) -> int:
+    """What `result` leaves of the character budget for its page, `reserve` characters set aside, with room
+    for the widest `next` a run can have."""
+    return MAX_RESULT_CHARS - reserve - len(result_text(result)) - len(str(total))
+
+
+def stub_view(node: Json) -> Json:
+    """A node listed without its text, which did not fit the page: `text_cut` is the text's length, and
+    get_state `nodes` (or the page from `next`) gives it whole."""
+    return {"id": node["id"], "type": node["kind"], "text_cut": len(node["statement"] or "")}
+
+
+def whole_page(
+    selected: list[Json], relations: list[Json], token: str, start: int, limit: int, result: Json
+) -> tuple[list[Json], int | None]:
+    """get_state's page: every node of `selected[start:start + limit]`, so that paging by offsets (`start`
+    plus `limit`) skips none. As many as fit the budget come whole, from the first (one at least); the rest
+    come without their text (`stub_view`), and `next` is then the first of those, so that paging from `next`
+    reads each text whole (a first node longer than the budget comes whole all the same: it is readable only
+    so). A page whose stubs alone overflow the budget (a `limit` of hundreds of nodes) is refused, with the
+    limit that fits."""
+    incoming, outgoing = _links(relations)
+    budget = _budget(result, 0, len(selected))
+    chosen = selected[start : start + limit]
+    views = [node_view(node, incoming, outgoing, token) for node in chosen]
+    stubs = [stub_view(node) for node in chosen]
+    whole, short = [size(view) + 1 for view in views], [size(stub) + 1 for stub in stubs]
+    # The first node comes whole; one longer than the budget is let through alone (its overflow is its own).
+    first = whole[0] if chosen and whole[0] + 2 <= budget else (short[0] if chosen else 0)
+    if 2 + first + sum(short[1:]) > budget:
+        raise CgxError(
+            Code.INVALID_ARGUMENTS,
+            f"get_state: a page of {len(chosen)} nodes from {start} does not fit 20,000 characters, even with "
+            f"their texts left out: ask limit={1 + _stubs_that_fit(short[1:], budget - 2 - first)}",
+        )
+    used, kept = 2 + sum(short), 0
+    while kept < len(chosen) and (kept == 0 or used - short[kept] + whole[kept] <= budget):
+        used += whole[kept] - short[kept]
+        kept += 1
+    end = start + len(chosen)
+    return views[:kept] + stubs[kept:], start + kept if kept < len(chosen) else (end if end < len(selected) else None)
+
+
+def _stubs_that_fit(stubs: list[int], room: int) -> int:
+    """How many of the page's nodes fit `room` as stubs."""
+    count, used = 0, 0
+    for cost in stubs:
+        if used + cost > room:
+            break
+        used += cost
+        count += 1
+    return count
+
+
 def nodes_page(
     selected: list[Json],
     relations: list[Json],
@@ -88,13 +154,8 @@ def nodes_page(
     """The page of `selected` from `start` that fits what `result` leaves of the character budget, `reserve`
     characters set aside (with `at_least_one`, one node at least when any is left), and the start of the
     next page or None."""
-    incoming: dict[str, list[Json]] = {}
-    outgoing: dict[str, list[Json]] = {}
-    for relation in relations:
-        incoming.setdefault(relation["target"], []).append(relation)
-        outgoing.setdefault(relation["source"], []).append(relation)
-    # The result as it is without its page, with room for the widest `next` a run can have.
-    budget = MAX_RESULT_CHARS - reserve - len(result_text(result)) - len(str(len(selected)))
+    incoming, outgoing = _links(relations)
+    budget = _budget(result, reserve, len(selected))
     return page_of(
         selected,
         start,

@@ -65,6 +65,54 @@ def _proposals(tool: str) -> list[str]:
     return lines
 
 
+HARNESS = (
+    "**What a harness shows.** Every MCP result carries the tool's JSON twice, as the MCP specification asks of a "
+    "tool that returns structured content: as `structuredContent` and as the same compact JSON in one text "
+    "block, for clients that read only `content`. A harness shows its model one of the two (Claude Code the "
+    "structured content, others the text), each at most 20,000 characters; the frame on the wire holds both. "
+    'An error is such a result too (`isError`, and `{"error": {"code", "message"}}` in both), never a '
+    "protocol error: arguments that are not an object included."
+)
+
+
+def _limits() -> list[str]:
+    """Every limit a call meets, from the schemas and the engine's rules (get_state `describe` gives each)."""
+    from cgx_core.tooling.describe import CHECK_RULES, field_limits
+    from cgx_core.tooling.proposal_schemas import published
+
+    lines = [
+        "## Limits",
+        "",
+        "Every result is at most 20,000 characters. get_state lists every node from `start` to `start + limit`, "
+        "those past that size without their text (`text_cut`), and `next` is where whole texts continue. get_state "
+        "`describe` gives a tool's or a check type's limits with its full schema; `summary` gives start_run's "
+        "summary again. Arguments: "
+        + "; ".join(
+            f"`{tool.name}` {name} {said}"
+            for tool in TOOLS.values()
+            for name, said in field_limits(tool.input_schema()).items()
+            if name in ("records", "proposals", "nodes", "limit", "passage", "reason")
+        )
+        + ".",
+        "",
+        "Checks: "
+        + "; ".join(CHECK_RULES.values())
+        + ". Proposal fields: "
+        + "; ".join(
+            f"`{item['name']}` {name} {said}"
+            for tool in ("run_checks", "judge_citation")
+            for item in published(tool)
+            for name, said in field_limits(item["proposal"]).items()
+            if "items" in said
+        )
+        + ".",
+        "",
+        HARNESS,
+        "",
+    ]
+    return lines
+
+
 def tools_markdown() -> str:
     lines = [
         "# Tools",
@@ -77,6 +125,7 @@ def tools_markdown() -> str:
         "",
     ]
     with _shipped_check_types():
+        lines += _limits()
         for tool in TOOLS.values():
             schema = tool.input_schema()
             lines += [f"## {tool.name}", "", tool.description, "", *_rows(schema)]

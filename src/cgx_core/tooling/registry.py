@@ -26,7 +26,8 @@ from cgx_core.tooling.proposal_schemas import with_judgement_fields, with_propos
 from cgx_core.tooling.schema import CALLER_FIELDS
 
 if TYPE_CHECKING:
-    from cgx_core.run.transaction import Handler
+    from cgx_core.run.state import Effect, RunState
+    from cgx_core.run.transaction import CallContext, Handler
 
 # The registry is imported by every command, so it imports nothing heavy: the run machinery (and through it
 # credencegraph) is imported when a tool that needs it is called.
@@ -181,12 +182,21 @@ TOOLS: dict[str, Tool] = {
 
 
 def handler_for(name: str) -> Handler:
-    """The `apply` function of a changing tool, for completing or replaying its logged calls."""
+    """The `apply` function of a changing tool, for making, completing or replaying its calls: every tool but
+    start_run and finish_run leaves a finished run finished when it changes nothing of its graph
+    (`cgx_core.run.finished.kept_finished`)."""
     tool = TOOLS.get(name)
     if tool is None or not tool.changes_run:
         raise CgxError(Code.RUN_CORRUPT, f"the log names a tool '{name}' this package does not have")
     apply: Handler = importlib.import_module(tool.module).apply
-    return apply
+    if name in ("start_run", "finish_run"):
+        return apply
+    from cgx_core.run.finished import kept_finished
+
+    def applied(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
+        return kept_finished(context, state, apply(context, state, args), name)
+
+    return applied
 
 
 def logged_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,7 +219,8 @@ def _execute(tool: Tool, args: Mapping[str, Any], wait: float, by_person: bool) 
     run = Run(Path(args["run"]), handler_for)
     logged = logged_arguments(args)
     call = Call(tool.name, logged, args["model"], args.get("agent"), args.get("note"))
-    return run.change(call, lambda context, state: module.apply(context, state, logged), wait=wait).to_json()
+    apply = handler_for(tool.name)
+    return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
 
 
 def call_tool(

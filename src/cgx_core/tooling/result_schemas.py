@@ -140,6 +140,9 @@ NODE: Final[Json] = _object(
         "unit": _nullable(_string()),
         "type": _string(),
         "text": _nullable(_string("Fenced when it is the paper's.")),
+        "text_cut": _integer(
+            "In place of text, on a node past the page's size: its text's length (read it from `next`)."
+        ),
         "key": _string("A reference's bibliography key."),
         "doi": _string(),
         "arxiv": _string(),
@@ -153,12 +156,12 @@ NODE: Final[Json] = _object(
         "check": {"type": "object"},
         **{name: _array(_string()) for name in ("rests_on", "clauses", "part_of", "cites", "checks", "premise_of")},
     },
-    ["id", "origin", "unit", "type", "text"],
+    ["id", "type"],
 )
 PAGE: Final[Json] = {
     "total": _integer("How many nodes the listing has."),
     "start": _integer("The position of the page's first node."),
-    "nodes": _array(NODE, "A page of nodes: at most `limit`, and no more than the result's size allows."),
+    "nodes": _array(NODE, "A page of nodes: at most `limit`; those past the result's size without their text."),
     "next": _nullable(_integer("The `start` of the next page, or null at the end.")),
 }
 
@@ -238,6 +241,7 @@ START_RUN: Final[Json] = _result(
         "then": _string("What to do next, and how to read the nodes not listed here."),
         "shortened": _array(_string(), "What a very large rubric's listing left out, to keep the result small."),
         "proposals_elsewhere": _string("Which proposal schemas were too long to list here, and where to read them."),
+        "replay": _string("What replay and report will need from outside the run (--source when it keeps no copy)."),
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,
     },
@@ -273,9 +277,17 @@ GET_STATE: Final[Json] = _result(
         **PAGE,
         "awaiting_review": AWAITING_REVIEW,
         "check_type": _object(
-            {"name": _string(), "tool": _string(), "description": _string(), "proposal": {"type": "object"}},
-            ["name", "tool", "description"],
-            "What `describe` returns for a check type: the full JSON schema of its proposal (none for a fallback).",
+            {
+                "name": _string(),
+                "tool": _string(),
+                "description": _string(),
+                "fallback_for": _string(),
+                "proposal": {"type": "object"},
+                "limits": {"type": "object", "description": "Every limit a proposal meets, in words."},
+            },
+            ["name", "tool", "description", "limits"],
+            "What `describe` returns for a check type: the full JSON schema of its proposal (none for a fallback), "
+            "and its limits (per call, per field, per node, the types it targets in this run's rubric).",
         ),
         "tool": _object(
             {
@@ -283,13 +295,26 @@ GET_STATE: Final[Json] = _result(
                 "description": _string(),
                 "arguments": {"type": "object"},
                 "result": {"type": "object"},
+                "limits": {"type": "object", "description": "The bound of each argument, in words."},
             },
-            ["name", "description", "arguments", "result"],
+            ["name", "description", "arguments", "result", "limits"],
             "What `describe` returns for a tool: its full argument and result schemas.",
+        ),
+        "start_run": {"type": "object", "description": "What `summary: all` returns: start_run's result again."},
+        "summary": _object(
+            {
+                "part": _string(),
+                "total": _integer(),
+                "start": _integer(),
+                "items": _array(ANY),
+                "next": _nullable(_integer()),
+            },
+            ["part", "total", "start", "items", "next"],
+            "What `summary: <part>` returns: a page of one list of start_run's summary, whole.",
         ),
     },
     ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],
-    also=(["check_type"], ["tool"]),
+    also=(["check_type"], ["tool"], ["start_run"], ["summary"]),
 )
 
 
@@ -330,6 +355,7 @@ CLASSIFY: Final[Json] = _records_result(
                     "type": _string(),
                     "children": _array({"type": "object"}),
                     "stated": CREDENCE,
+                    "hedge": _string("The rubric's phrase a longer hedge was read as ('likely' in 'most likely')."),
                     "relations": _array(_string()),
                     "previous": _string(),
                     "dropped": _array(_string()),

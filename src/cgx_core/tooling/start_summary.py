@@ -9,14 +9,18 @@ leaves of `MAX_RESULT_CHARS`; `next` says where get_state continues. Lists that 
 manifest.json holds them whole.
 
 The declared check types come with the JSON schema of their proposals, in a room of their own
-(`PROPOSAL_ROOM`), added to the result as it is returned (`with_proposal_schemas`) and not part of the
-result's logged digest, as `recovery` is not: the schemas come from the plugins installed when the result is
-shown, and a plugin that rewords a field's description must not make every run it started diverge on
-replay. The first page is measured with that room set aside, so it does not depend on them either.
+(`PROPOSAL_ROOM`, which also holds what replay will need: `replay_note`), added to the result as it is
+returned (`shown_result`) and not part of the result's logged digest, as `recovery` is not: the schemas come
+from the plugins installed when the result is shown, and a plugin that rewords a field's description must not
+make every run it started diverge on replay. The first page is measured with that room set aside, so it does
+not depend on them either.
 
 When a rubric is so large that its own listing would leave too little room for a page, its parts are
 shortened in a fixed order (the type descriptions, then the hedges, types and checks beyond what fits),
 and `shortened` says what was left out, so the bound holds for any rubric too.
+
+get_state's `summary` gives the whole summary again (a client that lost start_run's result continues), or one
+of its lists whole, a page at a time (`descriptions.SUMMARY_PARTS`, `summary_items`).
 """
 
 from __future__ import annotations
@@ -169,21 +173,35 @@ def summary(graph: Graph, rubric: Rubric, run_id: str, token: str, manifest: Map
     return result
 
 
-def with_proposal_schemas(result: Mapping[str, Any]) -> Json:
-    """The result as start_run returns it: each declared, installed, proposable check type with the JSON
-    schema of its proposals, as many as fit `PROPOSAL_ROOM` (the others are named, with where to read them)."""
-    from cgx_core.checks.installed import installed_check_types
-    from cgx_core.tooling.proposal_schemas import proposal_schema
+def replay_note(manifest: Mapping[str, Any]) -> str:
+    """What replay and report will need from outside the run, said when the run starts (they refuse at once,
+    saying so, when it is not given)."""
+    document = manifest["document"]
+    paper = (document.get("archive") or document["files"][0])["name"]
+    if manifest.get("store_source"):
+        return f"the run keeps a copy of {paper}: replay and report need no --source"
+    return (
+        f"the run keeps {paper}'s digest, not the paper (store_source false): replay and report need --source "
+        f"{paper} (the same bytes), and --sources DIR for a citation check of a fetched URL"
+    )
 
-    registry = installed_check_types()
+
+def shown_result(result: Mapping[str, Any], manifest: Mapping[str, Any]) -> Json:
+    """The result as start_run returns it (and get_state's `summary` gives it again): the logged result, with
+    what comes from the code installed now rather than the run, and so is not digested: the proposal schemas
+    (`_with_proposal_schemas`) and what replay will need (`replay_note`), both within `PROPOSAL_ROOM`."""
+    note = replay_note(manifest)
+    shown = _with_proposal_schemas(result, PROPOSAL_ROOM - size(note) - len(',"replay":'))
+    shown["replay"] = note
+    return shown
+
+
+def _with_proposal_schemas(result: Mapping[str, Any], room: int = PROPOSAL_ROOM) -> Json:
+    """`result` with each declared, installed, proposable check type's JSON schema of its proposals, as many as
+    fit `room` characters (the others are named, with where to read them)."""
     shown = dict(result)
     items = list(result.get("checks", []))
-    schemas: dict[int, Json] = {}
-    for index, item in enumerate(items):
-        installed = registry.get(item["name"]) if item.get("installed") else None
-        if installed is not None and installed.check_type.fallback_for is None:
-            schemas[index] = proposal_schema(installed.check_type)
-    room = PROPOSAL_ROOM
+    schemas = _proposal_schemas(items)
     listed: set[int] = set()
     for index, schema in schemas.items():
         cost = size(schema) + len(',"proposal":')
@@ -208,3 +226,40 @@ def _elsewhere(items: Sequence[Json], schemas: Mapping[int, Json], listed: set[i
         f"the proposal schemas of {left} are too long to list here: get_state with `describe` set to a "
         "type's name gives its schema"
     )
+
+
+def _proposal_schemas(items: Sequence[Json]) -> dict[int, Json]:
+    """The proposal schema of each listed check type that is installed and proposed (not a fallback), by index."""
+    from cgx_core.checks.installed import installed_check_types
+    from cgx_core.tooling.proposal_schemas import proposal_schema
+
+    registry = installed_check_types()
+    schemas: dict[int, Json] = {}
+    for index, item in enumerate(items):
+        installed = registry.get(item["name"]) if item.get("installed") else None
+        if installed is not None and installed.check_type.fallback_for is None:
+            schemas[index] = proposal_schema(installed.check_type)
+    return schemas
+
+
+def summary_items(part: str, manifest: Mapping[str, Any], rubric: Rubric) -> list[Any]:
+    """Every item of one list of start_run's summary, uncut: from the manifest, which holds them whole, or the
+    run's rubric (each check type with its proposal schema, as start_run shows them)."""
+    document, bibliography = manifest["document"], manifest["bibliography"]
+    if part == "document.files":
+        return list(document["files"])
+    if part == "document.not_followed":
+        return list(document.get("not_followed", {}).get("macros", []))
+    if part.startswith("bibliography."):
+        return list(bibliography.get(part.removeprefix("bibliography."), []))
+    if part == "cited":
+        return list(manifest["cited"])
+    if part == "offline_sources":
+        return [item["url"] for item in manifest.get("offline_sources", {}).get("sources", [])]
+    if part == "types":
+        return types_view(rubric)
+    if part == "hedges":
+        return sorted(rubric.hedges)
+    items = checks_view(rubric)
+    schemas = _proposal_schemas(items)
+    return [{**item, "proposal": schemas[index]} if index in schemas else item for index, item in enumerate(items)]

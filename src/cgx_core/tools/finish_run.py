@@ -1,9 +1,10 @@
 """finish_run: derive the verdicts, pass credencegraph's check, and write graph.json, rejections.json and
-report.json. They exist only while the run is finished: any later changing call removes them."""
+report.json. They exist only while the run is finished: a later changing call that changes the graph removes
+them; one that changes nothing of it (every record or proposal refused) leaves the run finished, its
+refusals added to rejections.json (`cgx_core.run.finished`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,14 +15,11 @@ from cgx_core.checks.credences import credences, credences_result
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.checks.verdicts import assess, gate, report
 from cgx_core.run.call_control import progress
+from cgx_core.run.finished import derived_json, rejections_bytes
 from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import CallContext
 
 TOOL = "finish_run"
-
-
-def _json(value: Any) -> bytes:
-    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
 
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
@@ -37,7 +35,6 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
     if live:
         progress(2, 3, "computing the credences")
     graph_bytes = dumps(graph).encode("utf-8") + b"\n"
-    rejections = {"run": run.id, "seq": context.seq, "rejections": list(state.rejections)}
     registry = installed_check_types()
     another_source = {installed.check_type.name: installed.check_type.another_source_codes for installed in registry}
     summary = report(graph, rubric, state.rejections, context.seq, another_source)
@@ -46,8 +43,8 @@ def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Eff
         summary["document_limits"] = run.manifest["document"]["limits"]
     derived = {
         "graph.json": graph_bytes,
-        "rejections.json": _json(rejections),
-        "report.json": _json(summary),
+        "rejections.json": rejections_bytes(run.id, context.seq, state.rejections),
+        "report.json": derived_json(summary),
     }
     result = {
         "finished": True,

@@ -26,7 +26,9 @@ from cgx_core.graph.extraction import tool_of
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 from cgx_core.tooling.fence import fence_note, fence_token
-from cgx_core.tooling.node_view import DEFAULT_LIMIT, nodes_page, origin_of
+from cgx_core.tooling.node_view import DEFAULT_LIMIT, origin_of, whole_page
+from cgx_core.tooling.output import result_text
+from cgx_core.tooling.paging import MAX_RESULT_CHARS, page_of
 
 AWAITING_SHOWN = 20
 Json = dict[str, Any]
@@ -71,7 +73,7 @@ def progress(nodes: list[Json], relations: list[Json], conclusions: set[str], st
     }
 
 
-def _state_json(paths: RunPaths) -> Json:
+def _state_json(paths: RunPaths, manifest: Mapping[str, Any]) -> Json:
     """state.json when it is the state after the log's last line (the common case, read without
     credencegraph); else the state rebuilt in memory from the log (committed calls not yet derived are
     applied, a torn tail ignored, an edited state.json set aside)."""
@@ -84,7 +86,7 @@ def _state_json(paths: RunPaths) -> Json:
         if (
             paths.log.stat().st_size == end
             and isinstance(last, str)
-            and _is_state_after(data, line_ending_at(paths.log, end))
+            and _is_state_after(data, line_ending_at(paths.log, end), manifest)
         ):
             return data
     from cgx_core.run.state import state_bytes
@@ -96,10 +98,12 @@ def _state_json(paths: RunPaths) -> Json:
     return rebuilt
 
 
-def _is_state_after(data: Json, raw: bytes | None) -> bool:
+def _is_state_after(data: Json, raw: bytes | None, manifest: Mapping[str, Any]) -> bool:
     """Whether state.json's `data` is the state the log line `raw` left: the line's digest, sequence number,
-    whether it finished the run, and the digest of the graph it recorded (so an edited graph is never served)."""
+    whether it left the run finished, and the digest of the graph it recorded (so an edited graph is never
+    served)."""
     from cgx_core.run.log import parse_line
+    from cgx_core.run.manifest import left_finished
 
     if raw is None or bytes_digest(raw) != data["log"]["last"]:
         return False
@@ -107,7 +111,7 @@ def _is_state_after(data: Json, raw: bytes | None) -> bool:
     return (
         line is not None
         and line.seq == data["seq"]
-        and (line.tool == "finish_run") == data["finished"]
+        and left_finished(line, data["log"]["last"], manifest) == data["finished"]
         and graph_json_digest(data["graph"]) == line.graph
     )
 
@@ -116,12 +120,14 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
     if "describe" in args:  # a schema, not the run: tools/list carries only lean copies of the schemas
         from cgx_core.tooling.describe import described
 
-        return described(args["describe"])
+        return described(args["describe"], args.get("run"))
     paths = RunPaths(Path(args["run"]))
     manifest = read_manifest(paths)
     if not paths.log.is_file():
         raise CgxError(Code.NOT_A_RUN, f"'{paths.root.name}' has no committed call: its start_run never finished")
-    state = _state_json(paths)
+    if "summary" in args:
+        return _summary(paths, manifest, args)
+    state = _state_json(paths, manifest)
     graph = state["graph"]
     nodes: list[Json] = graph["nodes"]
     relations: list[Json] = graph["relations"]
@@ -131,31 +137,31 @@ def execute(args: Mapping[str, Any], *, wait: float) -> Json:
         raise CgxError(Code.RUN_CORRUPT, f"rubric.toml cannot be read: {error}") from None
     premises = rubric.get("premises", {})
     conclusions = set(premises.get("for", ()))
-    page_of = nodes
+    selected = nodes
     if "type" in args:
-        page_of = [node for node in page_of if node["kind"] == args["type"]]
+        selected = [node for node in selected if node["kind"] == args["type"]]
     if "unit" in args:
-        page_of = [node for node in page_of if node["attributes"].get("unit") == args["unit"]]
+        selected = [node for node in selected if node["attributes"].get("unit") == args["unit"]]
     if "nodes" in args:
         known = {node["id"] for node in nodes}
         missing = [node_id for node_id in args["nodes"] if node_id not in known]
         if missing:
             raise CgxError(Code.INVALID_ARGUMENTS, f"get_state: no node {missing} in this run")
         wanted = set(args["nodes"])
-        page_of = [node for node in page_of if node["id"] in wanted]
+        selected = [node for node in selected if node["id"] in wanted]
     token = fence_token(manifest["run"], state["seq"])
     result: Json = {
         "run": manifest["run"],
         "fence": fence_note(token),
         "progress": progress(nodes, relations, conclusions, state),
-        "total": len(page_of),
+        "total": len(selected),
         "start": args.get("start", 0),
         "nodes": [],
         "next": None,
         "awaiting_review": _awaiting_review(nodes, relations, rubric),
     }
-    result["nodes"], result["next"] = nodes_page(
-        page_of, relations, token, args.get("start", 0), args.get("limit", DEFAULT_LIMIT), result
+    result["nodes"], result["next"] = whole_page(
+        selected, relations, token, args.get("start", 0), args.get("limit", DEFAULT_LIMIT), result
     )
     return result
 
@@ -166,3 +172,34 @@ def _awaiting_review(nodes: list[Json], relations: list[Json], rubric: Mapping[s
 
     items = awaiting_review(nodes, relations, models_from_rubric_toml(rubric))
     return {"total": len(items), "items": items[:AWAITING_SHOWN]}
+
+
+def _summary(paths: RunPaths, manifest: Mapping[str, Any], args: Mapping[str, Any]) -> Json:
+    """start_run's summary again (`"all"`: the very result start_run returned, made again from the run's start),
+    or one of its lists whole, a page at a time: a client that lost start_run's result continues from here."""
+    from cgx_core.run.log import parse_line
+    from cgx_core.run.transaction import CallContext, Run
+    from cgx_core.tooling.registry import handler_for
+    from cgx_core.tooling.start_summary import shown_result, summary_items
+
+    run = Run(paths.root, handler_for)
+    part = args["summary"]
+    if part != "all":
+        items = summary_items(part, manifest, run.rubric)
+        start = args.get("start", 0)
+        result: Json = {"run": manifest["run"], "summary": {"part": part, "total": len(items), "start": start}}
+        budget = MAX_RESULT_CHARS - len(result_text(result)) - len(',"items":[],"next":') - len(str(len(items)))
+        shown, following = page_of(items, start, args.get("limit", DEFAULT_LIMIT), budget, _same, at_least_one=True)
+        result["summary"].update({"items": shown, "next": following})
+        return result
+    with paths.log.open("rb") as handle:
+        first = parse_line(handle.readline().removesuffix(b"\n"))
+    if first is None or first.tool != "start_run":
+        raise CgxError(Code.RUN_CORRUPT, f"'{paths.root.name}/calls.jsonl' does not begin with start_run")
+    context = CallContext(run, 1, "recover", first.model, first)
+    effect = handler_for("start_run")(context, run.initial_state(), first.args)
+    return {"run": manifest["run"], "start_run": shown_result(effect.result, manifest)}
+
+
+def _same(item: Any) -> Any:
+    return item

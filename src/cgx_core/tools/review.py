@@ -43,7 +43,8 @@ def execute(args: Mapping[str, Any], *, wait: float, by_person: bool = False) ->
     logged = {**logged_arguments(args), "entered_by": entered_by}
     call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
     run = Run(Path(args["run"]), handler_for)
-    return run.change(call, lambda context, state: apply(context, state, logged), wait=wait).to_json()
+    applied = handler_for(TOOL)  # `apply`, leaving a finished run finished when the review is refused
+    return run.change(call, lambda context, state: applied(context, state, logged), wait=wait).to_json()
 
 
 def _unknown_check(state: RunState, check: str) -> Effect:

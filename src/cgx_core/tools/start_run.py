@@ -33,7 +33,7 @@ from cgx_core.run.manifest import write_manifest
 from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import Call, CallContext, Run
 from cgx_core.tooling.fence import fence_token
-from cgx_core.tooling.start_summary import summary, with_proposal_schemas
+from cgx_core.tooling.start_summary import shown_result, summary
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -221,7 +221,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         }
         call = Call(TOOL, logged, args["model"], args.get("agent"), args.get("note"))
         response = run.change(call, lambda context, state: apply(context, state, logged), wait=wait)
-        return with_proposal_schemas(response.to_json())  # shown, not digested: see start_summary
+        return shown_result(response.to_json(), manifest)  # shown, not digested: see start_summary
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise

@@ -140,7 +140,7 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     start: int | None = 0
     while start is not None:
         page, _ = call_tool("get_state", {"run": str(run), "start": start})
-        nodes.extend(page["nodes"])
+        nodes.extend(node for node in page["nodes"] if "text" in node)  # the rest come whole from `next`
         start = page["next"]
     fence = next(node["text"] for node in nodes).split(">", 1)[0] + ">"
     texts = {node["id"]: node["text"].removeprefix(fence).rsplit("<", 1)[0] for node in nodes}
@@ -152,3 +152,57 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     passages = {fourteen: texts[fourteen][:60], ten: texts[ten][:60]}
     result = call("run_checks", run=str(run), proposals=[judged(fourteen, ten, passages, consistent=True)])
     assert [check["result"] for check in result["checks"]] == ["passed"], result
+
+
+SHORT = r"""\documentclass{article}
+\begin{document}
+The gain is unity.
+We measured the gain of the amplifier at every frequency and found it stays at one.
+The amplifier is linear over the band we measured, so its gain is unity everywhere.
+\end{document}
+"""
+TWICE = "The estimator is unbiased for every sample size we tried"
+
+
+def three_sentence_run(tmp_path: Path, tex: str) -> Path:
+    """A run of a three-sentence paper: s-1 and s-3 results resting on s-2, a method."""
+    paper = tmp_path / "three" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(tex, encoding="utf-8")
+    run = tmp_path / "three-run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    records = [
+        {"node": "s-2", "type": "method", "form": {"kind": "procedure"}},
+        {"node": "s-1", "type": "result", "rests_on": ["s-2"]},
+        {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    return run
+
+
+def test_a_short_chunk_is_quoted_whole_and_the_too_short_fix_gives_that_text(tmp_path: Path) -> None:
+    """A chunk of three words has no longer passage (issue 37: the fix said "quote a longer passage"): its whole
+    text is its passage, and the fix of a shorter one quotes it, to be sent as it is."""
+    run = three_sentence_run(tmp_path, SHORT)
+    later = "so its gain is unity everywhere"
+    [refused] = call(
+        "run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": "unity", "s-3": later}, True)]
+    )["refused"]
+    assert refused["code"] == "proposal-invalid"
+    quoted = json.loads(refused["fix"].split("its whole text: ", 1)[1])
+    assert quoted == "The gain is unity."
+    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": quoted, "s-3": later}, True)])
+    assert result["refused"] == [] and [check["result"] for check in result["checks"]] == ["passed"]
+
+
+def test_a_passage_compared_with_the_same_words_is_refused(tmp_path: Path) -> None:
+    """A passage and an identical copy of it agree whatever they say (issue 37: accepted as holds)."""
+    words = TWICE
+    tex = f"\\documentclass{{article}}\n\\begin{{document}}\n{words}.\nWe simulated ten thousand samples.\n"
+    run = three_sentence_run(tmp_path, tex + f"As noted, {words}.\n\\end{{document}}\n")
+    same = judged("s-1", "s-3", {"s-1": words, "s-3": words.upper()}, True)
+    [refused] = call("run_checks", run=str(run), proposals=[same])["refused"]
+    assert refused["code"] == "passages-identical"
+    assert "'s-1' and 's-3'" in refused["message"] and "differ" in refused["fix"]
+    other = judged("s-1", "s-3", {"s-1": words, "s-3": f"As noted, {words}"}, True)
+    assert call("run_checks", run=str(run), proposals=[other])["refused"] == []

@@ -67,6 +67,19 @@ def test_an_unlisted_hedge_sets_nothing_and_is_returned(tiny: Graph, rubric: Rub
     assert "stated" not in outcome.result["applied"][0]
 
 
+def test_a_longer_hedge_is_read_as_the_longest_listed_phrase_it_holds(tiny: Graph, rubric: Rubric) -> None:
+    """ "most likely" was unmapped while "likely" is listed (issue 37): a longer phrase counts as the longest
+    listed phrase it holds as whole words, and the result says which."""
+    record = {"node": "s-7", "type": "claim", "form": {"shape": "universal"}, "hedge": "is Likely"}
+    outcome = classify(tiny, rubric, [record], run_id=RUN)
+    assert outcome.result["refused"] == [] and outcome.result["unmapped_hedges"] == []
+    [applied] = outcome.result["applied"]
+    assert applied["hedge"] == "likely" and applied["stated"] == 0.7
+    assert outcome.graph.nodes["s-7"].stated == rubric.hedge("likely")
+    listed = classify(tiny, rubric, [{**record, "hedge": "likely"}], run_id=RUN).result["applied"][0]
+    assert "hedge" not in listed  # a listed phrase is itself
+
+
 def test_a_hedge_is_a_run_of_whole_words(tiny: Graph, rubric: Rubric) -> None:
     outcome = classify(tiny, rubric, [{"node": "s-7", "type": "claim", "hedge": "like"}], run_id=RUN)
     assert outcome.result["refused"][0]["code"] == "hedge-not-in-text"

@@ -4,6 +4,7 @@ MAX_RESULT_CHARS, the rest of the nodes from get_state pages, each page under th
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,25 @@ def every_node_by_paging(run: Path, started: dict[str, Any]) -> list[str]:
         assert not is_error, page
         assert page["nodes"], "a page holds one node at least"
         # A node longer than the bound comes alone (its text is never cut); any other page is under it.
-        assert len(result_text(page)) <= MAX_RESULT_CHARS or len(page["nodes"]) == 1
-        seen.extend(node["id"] for node in page["nodes"])
+        assert (
+            len(result_text(page)) <= MAX_RESULT_CHARS or len([node for node in page["nodes"] if "text" in node]) == 1
+        )
+        seen.extend(node["id"] for node in page["nodes"] if "text" in node)  # the rest come again from `next`
         start = page["next"]
     return seen
+
+
+def every_node_by_offsets(run: Path, limit: int) -> list[str]:
+    """The ids of get_state's pages at fixed offsets (0, limit, 2 * limit, ...), whole or without their text:
+    paging by offset skips none (issue 37)."""
+    seen: list[str] = []
+    while True:
+        page, is_error = call_tool("get_state", {"run": str(run), "start": len(seen), "limit": limit})
+        assert not is_error, page
+        assert len(page["nodes"]) == min(limit, page["total"] - len(seen))
+        seen.extend(node["id"] for node in page["nodes"])
+        if len(seen) >= page["total"]:
+            return seen
 
 
 def state_ids(run: Path) -> list[str]:
@@ -95,6 +111,7 @@ def test_start_run_on_every_shared_paper_is_under_the_bound_and_get_state_pages_
         assert payload["counts"]["nodes"] == payload["total"] == len(state_ids(run))
         assert payload["nodes"], "the first page lists nodes"
         assert every_node_by_paging(run, payload) == state_ids(run)
+        assert every_node_by_offsets(run, 50) == state_ids(run)
         for item in payload["checks"]:  # each schema is listed, or named where to read it
             elsewhere = item["name"] in payload.get("proposals_elsewhere", "")
             assert item["installed"] is False or "proposal" in item or item["fallback_for"] or elsewhere, item
@@ -123,8 +140,8 @@ def test_a_chunk_longer_than_the_bound_is_left_to_get_state_which_lists_it_alone
     assert len(result_text(started)) <= MAX_RESULT_CHARS
     assert (started["nodes"], started["next"]) == ([], 0)
     page, _ = call_tool("get_state", {"run": str(run), "start": 0})
-    assert [node["id"] for node in page["nodes"]] == ["s-1"]
-    assert page["next"] == 1
+    assert [node["id"] for node in page["nodes"] if "text" in node] == ["s-1"]
+    assert [node["id"] for node in page["nodes"] if "text_cut" in node] == ["s-2"] and page["next"] == 1
     assert every_node_by_paging(run, started) == state_ids(run)
 
 
@@ -154,6 +171,37 @@ def test_long_unresolved_cite_keys_are_cut_and_the_bound_holds(tmp_path: Path) -
     unresolved = started["bibliography"]["unresolved"]
     assert unresolved["total"] == 60
     assert all(len(key) <= 200 and key.endswith("...") for key in unresolved["first"])
+    # get_state gives the whole list back, a page at a time, each key whole (issue 37)
+    seen: list[str] = []
+    start_at: int | None = 0
+    while start_at is not None:
+        page, is_error = call_tool(
+            "get_state", {"run": str(tmp_path / "run"), "summary": "bibliography.unresolved", "start": start_at}
+        )
+        assert not is_error and len(result_text(page)) <= MAX_RESULT_CHARS, page
+        seen += page["summary"]["items"]
+        start_at = page["summary"]["next"]
+    assert seen == sorted(keys)  # the manifest keeps them sorted
+
+
+def test_get_state_gives_start_runs_summary_back_whole_and_each_of_its_lists(tmp_path: Path) -> None:
+    """A client that lost start_run's result (its harness failed reading it) continues from get_state: the very
+    result again, and every list it cut to its first few, whole (issue 37)."""
+    run = tmp_path / "run"
+    started = start(run, synthetic_paper(tmp_path / "paper", 40), rubric=PAPER_RUBRIC)
+    assert started["replay"].startswith("the run keeps paper.tex's digest, not the paper (store_source false)")
+    call_tool("classify", {"run": str(run), "model": "m", "records": [{"node": "s-01", "type": "context"}]})
+    again, is_error = call_tool("get_state", {"run": str(run), "summary": "all"})
+    assert not is_error, again
+    assert again == {"run": started["run"], "start_run": started}  # after a call too: the result of call 1
+    for part, expected in (("types", len(started["types"])), ("hedges", len(started["hedges"]))):
+        page, _ = call_tool("get_state", {"run": str(run), "summary": part, "limit": 500})
+        assert page["summary"]["total"] == expected and page["summary"]["next"] is None
+    checks, _ = call_tool("get_state", {"run": str(run), "summary": "checks", "limit": 1})
+    assert checks["summary"]["total"] == len(started["checks"]) and checks["summary"]["next"] == 1
+    assert checks["summary"]["items"][0] == started["checks"][0]  # with its proposal schema, as start_run showed it
+    stored = start(tmp_path / "stored", synthetic_paper(tmp_path / "paper2", 5), store_source=True)
+    assert stored["replay"] == "the run keeps a copy of paper.tex: replay and report need no --source"
 
 
 @pytest.mark.parametrize("limit", [1, 7, 50, 500])
@@ -164,9 +212,15 @@ def test_get_state_pages_hold_at_most_limit_nodes_and_stay_under_the_bound(tmp_p
     start_at: int | None = 0
     while start_at is not None:
         page, _ = call_tool("get_state", {"run": str(run), "start": start_at, "limit": limit})
+        if "error" in page:  # more nodes than even their ids fit: refused, with a smaller limit that fits
+            assert page["error"]["code"] == "invalid-arguments", page
+            fitting = int(re.search(r"ask limit=(\d+)$", page["error"]["message"]).group(1))  # type: ignore[union-attr]
+            assert fitting < limit
+            limit = fitting
+            continue
         assert len(page["nodes"]) <= limit
         assert len(result_text(page)) <= MAX_RESULT_CHARS
-        seen.extend(node["id"] for node in page["nodes"])
+        seen.extend(node["id"] for node in page["nodes"] if "text" in node)
         start_at = page["next"]
     assert seen == state_ids(run)
 
