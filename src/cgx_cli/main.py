@@ -386,16 +386,16 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
 
 def _read_papers_in_place() -> None:
     """A command line's paper is read in a fork of this process (one interpreter, one import of the readers)
-    rather than in a zygote's: see `cgx_core.ingest.worker.read_in_place`."""
-    from cgx_core.ingest import worker
+    rather than in a worker's: see `cgx_core.base.budget_worker.fork_here`."""
+    from cgx_core.base.budget_worker import fork_here
 
-    worker.read_in_place()
+    fork_here()
 
 
 def console_status(argv: Sequence[str] | None = None) -> int:
-    """What the console script does with a command, as its exit status (run by `entry` in a cold process, and
-    by a warm server's child in the caller's place). Ctrl-C is one line and status 130: a tool call it stopped
-    before its commit left the run as it was, and one it stopped after is completed by the run's next call."""
+    """What the console script does with a command, as its exit status. Ctrl-C is one line and status 130: a
+    tool call it stopped before its commit left the run as it was, and one it stopped after is completed by the
+    run's next call."""
     from cgx_cli.lazy_imports import install
 
     install()  # numpy and credencegraph's diagnostics only when a command needs them
@@ -421,5 +421,5 @@ def _exit_status(code: object) -> int:
 
 
 def entry() -> NoReturn:
-    """The command in this process (the console script runs it here when no warm server takes it)."""
+    """The console script `credencegraph-extract` (and `cgx`): the command, in this process."""
     raise SystemExit(console_status())

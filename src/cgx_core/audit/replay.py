@@ -25,7 +25,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.paper import IngestRequest
-from cgx_core.ingest.worker import Budget, ingest_bounded
+from cgx_core.ingest.worker import Budget, default_budget, ingest_bounded
 from cgx_core.run import log
 from cgx_core.run.state import Effect, RunState, state_bytes
 from cgx_core.run.transaction import CallContext, Run
@@ -104,7 +104,7 @@ def _root_of(paper: Path, main_name: str) -> Path | None:
 
 def _recorded_budget(run: Run) -> Budget:
     recorded = run.manifest.get("limits", {}).get("ingest", {})
-    default = Budget()
+    default = default_budget()
     cpu, memory = recorded.get("cpu_seconds"), recorded.get("memory_bytes")
     return Budget(
         cpu if isinstance(cpu, int) and 0 < cpu <= default.cpu_seconds else default.cpu_seconds,
