@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -324,8 +325,10 @@ def test_bad_run_lists_are_refused_before_any_run_is_verified(tmp_path: Path) ->
 
 
 def test_an_unreachable_scheduler_is_one_error_line(tmp_path: Path) -> None:
-    with_nothing_listening = "tcp://127.0.0.1:9"
-    done = cli("verify", str(EXAMPLE_RUN), "--scheduler", with_nothing_listening, env=QUICK_CONNECT)
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))  # a port of the test's own, bound and never listening: a connection is refused
+        with_nothing_listening = f"tcp://127.0.0.1:{held.getsockname()[1]}"
+        done = cli("verify", str(EXAMPLE_RUN), "--scheduler", with_nothing_listening, env=QUICK_CONNECT)
     assert done.returncode == 2
     assert done.stderr.startswith("error [scheduler-unavailable]: cannot reach the Dask scheduler at ")
     assert done.stderr.count("\n") == 1

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cgx_core.audit.background import Background
-from cgx_core.audit.integrity import digest_problems, log_problems, start_problems, unanchored_note
+from cgx_core.audit.integrity import (
+    digest_problems,
+    log_problems,
+    manifest_problems,
+    start_problems,
+    unanchored_note,
+    unfinished_problems,
+)
 from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
@@ -139,6 +146,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     found = log.scan(run.paths.log, 0, 1, None)
     # Before anything is rebuilt: the files against their digests, the manifest against start_run's line.
     tampered = digest_problems(run.paths, run.manifest) + start_problems(run.paths, run.manifest, found.entries)
+    tampered += manifest_problems(run.paths, run.manifest)
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     if not found.entries or found.entries[0].line.tool != "start_run":
@@ -167,7 +175,9 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     state, last = rebuilt
     # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
     # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
-    _, tampered = log_problems(run.paths, run.manifest, found.entries)
+    _, tampered = log_problems(run.paths, run.manifest, found)
+    if not state.finished:
+        tampered += unfinished_problems(run.paths, run.manifest, _checks_of(state.graph))
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
@@ -201,6 +211,13 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
 
 
 _Rebuilt = tuple[RunState, Effect | None]
+
+
+def _checks_of(graph: Graph) -> set[str]:
+    """The ids of the graph's check nodes."""
+    from cgx_core.graph.evidence import check_record
+
+    return {node.id for node in graph if check_record(node.attributes) is not None}
 
 
 def _stored_ingested(run: Run) -> bytes | None:
