@@ -21,7 +21,7 @@ from cgx_core.errors import CgxError
 from cgx_core.run import log
 from cgx_core.run.log import LogLine, Tail
 
-ARGS = {"records": [{"node": "s-1", "type": "claim"}], "b": 1, "a": "ü"}
+ARGS = {"records": [{"node": "s-1", "type": "claim"}], "b": 1, "a": "ü and spaces"}
 
 
 def chained(count: int) -> list[bytes]:
@@ -122,6 +122,19 @@ def test_a_bad_line_followed_by_good_lines_is_a_broken_chain_never_a_tail(
     assert path.read_bytes() == before  # the readers never change the log
 
 
+def test_an_empty_first_line_is_a_tail_alone_and_a_broken_chain_before_good_lines(tmp_path: Path) -> None:
+    path = write(tmp_path / "calls.jsonl", b"\n")
+    assert log.scan(path, 0, 1, None) == log.Scan((), Tail(0, 1, "the line after call 0 is not valid"))
+    write(path, b"\n" + GOOD[0] + b"\n")
+    with pytest.raises(CgxError) as broken:
+        log.scan(path, 0, 1, None)
+    assert broken.value.message == (
+        "calls.jsonl: the hash chain breaks at call 1 (byte 0): the line there does not follow call 0; a committed "
+        "line was rewritten or deleted, so the log is no longer the record of the calls that were made. No call "
+        "can change this run; restore calls.jsonl from a copy, or start a new run"
+    )
+
+
 def test_a_bad_line_followed_by_a_good_line_without_its_newline_is_a_broken_chain_too(tmp_path: Path) -> None:
     """One call is in flight at a time, so nothing is appended after a line that was never committed: a bad
     line with a good one after it, even one a crash left without its newline, was edited."""
@@ -188,36 +201,52 @@ def damaged(edit: Callable[[list[bytes]], list[bytes]]) -> bytes:
 
 
 @pytest.mark.parametrize(
-    ("name", "data", "end", "last", "at"),
+    ("name", "data", "end", "last", "at", "byte"),
     [
-        ("the first line edited", damaged(lambda lines: [lines[0].replace(b"r1", b"r9"), *lines[1:]]), None, None, 2),
+        (
+            "the first line edited",
+            damaged(lambda lines: [lines[0].replace(b"r1", b"r9"), *lines[1:]]),
+            None,
+            None,
+            2,
+            ENDS[0],
+        ),
         (
             "the middle line edited",
             damaged(lambda lines: [lines[0], lines[1].replace(b"g2", b"g9"), lines[2]]),
             None,
             None,
             3,
+            ENDS[1],
         ),
-        ("the last line edited", damaged(lambda lines: [*lines[:2], lines[2].replace(b"g3", b"g9")]), None, None, 3),
-        ("a line deleted", damaged(lambda lines: [lines[0], lines[2]]), ENDS[2] - len(GOOD[1]) - 1, None, 2),
+        (
+            "the last line edited",
+            damaged(lambda lines: [*lines[:2], lines[2].replace(b"g3", b"g9")]),
+            None,
+            None,
+            3,
+            ENDS[1],
+        ),
+        ("a line deleted", damaged(lambda lines: [lines[0], lines[2]]), ENDS[2] - len(GOOD[1]) - 1, None, 2, ENDS[0]),
         (
             "a line re-spaced",
             damaged(lambda lines: [lines[0], lines[1].replace(b'":', b'": '), lines[2]]),
             ENDS[2] + 30,
             None,
             2,
+            ENDS[0],
         ),
-        ("the log cut at a line boundary", damaged(lambda lines: lines[:2]), ENDS[2], None, 3),
-        ("the log cut inside a line", damaged(lambda lines: lines)[: ENDS[1] + 5], ENDS[2], None, 3),
-        ("an end inside a line", damaged(lambda lines: lines), ENDS[1] + 5, None, 3),
-        ("a wrong last digest", damaged(lambda lines: lines), None, "sha256:" + "0" * 64, 3),
-        ("no last digest for a log with lines", damaged(lambda lines: lines), None, "none", 3),
-        ("a last digest for an empty log", b"", 0, bytes_digest(GOOD[0]), 0),
-        ("a first line that is not call 1", damaged(lambda lines: lines[1:]), ENDS[2] - ENDS[0], None, 1),
+        ("the log cut at a line boundary", damaged(lambda lines: lines[:2]), ENDS[2], None, 3, ENDS[1]),
+        ("the log cut inside a line", damaged(lambda lines: lines)[: ENDS[1] + 5], ENDS[2], None, 3, ENDS[1]),
+        ("an end inside a line", damaged(lambda lines: lines), ENDS[1] + 5, None, 3, ENDS[1]),
+        ("a wrong last digest", damaged(lambda lines: lines), None, "sha256:" + "0" * 64, 3, ENDS[1]),
+        ("no last digest for a log with lines", damaged(lambda lines: lines), None, "none", 3, ENDS[1]),
+        ("a last digest for an empty log", b"", 0, bytes_digest(GOOD[0]), 0, 0),
+        ("a first line that is not call 1", damaged(lambda lines: lines[1:]), ENDS[2] - ENDS[0], None, 1, 0),
     ],
 )
 def test_check_chain_finds_every_edit(
-    tmp_path: Path, name: str, data: bytes, end: int | None, last: str | None, at: int
+    tmp_path: Path, name: str, data: bytes, end: int | None, last: str | None, at: int, byte: int
 ) -> None:
     path = write(tmp_path / "calls.jsonl", data)
     if last == "none":
@@ -226,13 +255,13 @@ def test_check_chain_finds_every_edit(
         last = bytes_digest(GOOD[2])
     with pytest.raises(CgxError) as broken:
         log.check_chain(path, ENDS[2] if end is None else end, last)
-    assert broken.value.code == "run-corrupt" and f"breaks at call {at} " in broken.value.message
+    assert broken.value.code == "run-corrupt" and f"breaks at call {at} (byte {byte}):" in broken.value.message
 
 
 def test_check_chain_of_a_log_that_cannot_be_read_is_an_io_error(tmp_path: Path) -> None:
     with pytest.raises(CgxError) as refused:
         log.check_chain(tmp_path / "absent.jsonl", 10, None)
-    assert refused.value.code == "io-error"
+    assert refused.value.code == "io-error" and refused.value.message.startswith("calls.jsonl cannot be read: ")
 
 
 def test_line_ending_at_names_the_line_that_ends_there_or_none(tmp_path: Path) -> None:
@@ -246,6 +275,10 @@ def test_line_ending_at_names_the_line_that_ends_there_or_none(tmp_path: Path) -
     assert log.line_ending_at(path, ENDS[0] + len(long) + 1) == long
     write(path, long + b"\n")
     assert log.line_ending_at(path, len(long) + 1) == long
+    write(path, GOOD[0] + b"\n" + long + b"\n" + GOOD[1] + b"\n")  # more after the line, far from the file's start
+    assert log.line_ending_at(path, ENDS[0] + len(long) + 1) == long
+    write(path, b"\n" + GOOD[0] + b"\n")  # a newline at the very start of the window
+    assert log.line_ending_at(path, ENDS[0] + 1) == GOOD[0]
 
 
 def test_append_commits_one_whole_line_and_says_where_it_ends(tmp_path: Path) -> None:
@@ -254,6 +287,14 @@ def test_append_commits_one_whole_line_and_says_where_it_ends(tmp_path: Path) ->
         entry = log.append(path, LogLine.from_json(__import__("json").loads(raw)))
         assert (entry.end, entry.digest, entry.line.seq) == (ENDS[seq - 1], bytes_digest(raw), seq)
     assert path.read_bytes() == b"".join(raw + b"\n" for raw in GOOD)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644 & ~umask  # readable by whoever may read the run, as ever
+
+
+def test_a_line_is_json_a_reader_can_write_back() -> None:
+    with pytest.raises(ValueError):
+        LogLine(1, "classify", {"x": float("nan")}, "m", None, None, None, "r", "g", None).to_bytes()
 
 
 def test_a_short_write_commits_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
