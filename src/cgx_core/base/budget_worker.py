@@ -233,6 +233,8 @@ class BudgetedWorker:
             # The process died: the CPU-time rlimit (SIGXCPU), the kernel's memory killer, or the task.
             code = self._process.exitcode()
             self._process.stop()
+            if self.fork_per_task:  # a task's child says how it ended: the worker itself was killed from outside
+                raise CgxError(Code.INTERNAL_ERROR, f"the {self.name} process stopped answering; try again") from None
             return _ended(code)
         except BaseException:
             self._process.stop()  # interrupted while the task runs: its late answer must not be read

@@ -279,6 +279,8 @@ def test_line_ending_at_names_the_line_that_ends_there_or_none(tmp_path: Path) -
     assert log.line_ending_at(path, ENDS[0] + len(long) + 1) == long
     write(path, b"\n" + GOOD[0] + b"\n")  # a newline at the very start of the window
     assert log.line_ending_at(path, ENDS[0] + 1) == GOOD[0]
+    write(path, GOOD[0] + b"\n\n")  # an empty line ends there
+    assert log.line_ending_at(path, ENDS[0] + 1) == b""
 
 
 def test_append_commits_one_whole_line_and_says_where_it_ends(tmp_path: Path) -> None:
@@ -308,6 +310,24 @@ def test_a_short_write_commits_nothing(tmp_path: Path, monkeypatch: pytest.Monke
         log.append(path, line)
     assert refused.value.code == "io-error" and f"wrote 25 of {len(GOOD[1]) + 1} bytes" in refused.value.message
     assert path.read_bytes() == GOOD[0] + b"\n"
+
+
+def test_a_short_write_that_cannot_be_taken_back_still_says_io_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "calls.jsonl", GOOD[0] + b"\n")
+    real = os.write
+    monkeypatch.setattr(log.os, "write", lambda fd, data: real(fd, bytes(data)[:25]))
+
+    def failing(fd: int, length: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(log.os, "ftruncate", failing)
+    line = log.parse_line(GOOD[1])
+    assert line is not None
+    with pytest.raises(CgxError) as refused:
+        log.append(path, line)
+    assert refused.value.code == "io-error"  # the caller is told the call failed, whatever the disk did next
 
 
 def test_a_failed_fsync_commits_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
