@@ -25,9 +25,9 @@ and every worker is made and bounded the same way:
   importing its tasks are not counted. A task that ran out of either ends its process: the next task
   starts in a fresh one.
 * **Death with the parent.** Linux's parent-death signal (PR_SET_PDEATHSIG) kills a worker when the thread
-  that started it ends, so workers are started from one long-lived thread (`_Spawner`); a worker also ends
-  when its stdin, a pipe only its parent writes, reaches its end (every platform). A forked child asks for
-  the same signal against the process it was forked from.
+  that started it ends, so workers are started from the main thread or one long-lived thread (`_Spawner`); a
+  worker also ends when its stdin, a pipe only its parent writes, reaches its end (every platform). A forked
+  child asks for the same signal against the process it was forked from.
 
 A persistent worker's task module may define `before_task()`, run before each task outside its budget (the
 maths tasks empty sympy's cache, so a task's cost does not depend on the tasks before it); a fork-per-task
@@ -318,7 +318,10 @@ class _Process:
             return self.connection
         self.stop()
         tasks, fork_per_task = worker.tasks, worker.fork_per_task
-        self.process, self.connection = _SPAWNER.call(lambda: _spawn(tasks, fork_per_task))
+        if threading.current_thread() is threading.main_thread():  # it lives as long as the process: no thread
+            self.process, self.connection = _spawn(tasks, fork_per_task)  # started, so one that ran one stays so
+        else:
+            self.process, self.connection = _SPAWNER.call(lambda: _spawn(tasks, fork_per_task))
         try:
             ready = self.connection.poll(START_TIMEOUT) and self.connection.recv() == ("ready",)
         except (EOFError, OSError):
@@ -368,11 +371,11 @@ def _spawn(tasks: str, fork_per_task: bool) -> tuple[subprocess.Popen[bytes], Co
 
 
 class _Spawner:
-    """One long-lived daemon thread that starts every worker process.
+    """One long-lived daemon thread that starts the worker processes other threads than the main one ask for.
 
     Linux's parent-death signal fires when the *thread* that started the child ends, not the process;
     the caller's thread may be a pool's and end at any time (killing a worker mid-task), so workers are
-    started here, from a thread that lives as long as the process."""
+    started here, from a thread that lives as long as the process (as the main thread does)."""
 
     def __init__(self) -> None:
         self._requests: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = queue.Queue()
