@@ -100,9 +100,10 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
     if not objects:
         return Refusal(
             CrossReferenceCode.REF_UNKNOWN,
-            "start_run recorded no numbered object for this paper (a PDF, or a text with no numbered sections, "
-            "equations or floats)",
-            "check the sentence by reading; cross-reference needs a LaTeX paper's numbering",
+            "start_run recorded no numbered object for this paper (a text with no numbered sections, equations or "
+            "floats, or a PDF whose captions and equation numbers could not be read)",
+            "check the sentence by reading; cross-reference needs the paper's numbering (LaTeX's, or a PDF's as "
+            "printed)",
         )
     item = _written_match(ref, target, run)
     if isinstance(item, Refusal):

@@ -30,6 +30,7 @@ from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography,
 from cgx_core.ingest.numbering.chunks import annotate_numbering
 from cgx_core.ingest.numbering.objects import Numbering
 from cgx_core.ingest.pdf.limits import pdf_limits
+from cgx_core.ingest.pdf.numbering import annotate_pdf_numbering
 from cgx_core.ingest.pdf.tables import read_pdf_tables
 from cgx_core.ingest.tables import TableReading, read_tables
 
@@ -170,6 +171,8 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
     if numbering is not None:
         graph = annotate_numbering(graph, numbering)
+    elif document.pdf is not None:  # numbered as printed: cross-reference reads it as a LaTeX run's
+        graph = annotate_pdf_numbering(graph, document.pdf.analysis)
     graph, disagreements = annotate_references(graph, entries)
     report = {
         "files": [bib.to_json() for bib in bibs],
