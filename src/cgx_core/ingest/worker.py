@@ -24,12 +24,13 @@ from cgx_core.ingest.paper import Ingested, IngestRequest
 
 __all__ = ["Budget", "default_budget", "ingest_bounded", "worker_pid"]
 
-_READER = BudgetedWorker(
-    "cgx_core.ingest.worker",
-    name="paper reader",
-    fork_per_task=True,
-    stall=lambda cpu_seconds: cpu_seconds * INGEST_WALL_FACTOR + 60,
-)
+
+def _wall_seconds(cpu_seconds: float) -> float:
+    """The reading's wall-clock safety net: it only catches a reading that stopped using CPU."""
+    return cpu_seconds * INGEST_WALL_FACTOR + 60
+
+
+_READER = BudgetedWorker("cgx_core.ingest.worker", name="paper reader", fork_per_task=True, stall=_wall_seconds)
 
 
 def default_budget() -> Budget:
@@ -53,7 +54,7 @@ def ingest_bounded(request: IngestRequest, budget: Budget) -> Ingested:
             raise
         raise CgxError(
             Code.INGEST_OVER_BUDGET,
-            f"reading the paper did not end within {budget.cpu_seconds * INGEST_WALL_FACTOR + 60:g} s of wall "
+            f"reading the paper did not end within {_wall_seconds(budget.cpu_seconds):g} s of wall "
             f"time (its CPU budget is {budget.cpu_seconds:g} s): it waited on something that never came; check "
             "that every file of the paper is a regular file",
         ) from None
