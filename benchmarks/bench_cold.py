@@ -1,7 +1,6 @@
 """Figure (b): the cost of a cold command, the way a harness without MCP pays it on every call.
 
-`credencegraph-extract tool get_state` on a finished 300-chunk run, in a new interpreter each time (`CGX_WARM=0`:
-by default the warm process would serve it, which figure (g1) measures), against
+`credencegraph-extract tool get_state` on a finished 300-chunk run, in a new interpreter each time, against
 `python -c "import credencegraph"` (target: at most 1.5x), and `credencegraph-extract --help` (target: at
 most 150 ms). `python -c pass` is timed too, as the interpreter's own floor. The commands take turns,
 repeat by repeat, after one warm-up run of each (so the figures are of a cold process, not a cold disk).
@@ -22,8 +21,6 @@ from synthetic import Workspace
 from timing import Figure, at_most, ms, timed
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
-COLD = {**os.environ, "CGX_WARM": "0"}
-"""Every command in an interpreter of its own: a `tool` call is not handed to a warm process."""
 
 
 def commands(run: Path) -> dict[str, list[str]]:
@@ -65,12 +62,12 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     repeats = 5 if workspace.quick else 20
     listed = commands(workspace.finished_run)
     for command in listed.values():
-        run_quietly(command, env=COLD)  # warm the page cache and the bytecode caches
+        run_quietly(command)  # warm the page cache and the bytecode caches
     times: dict[str, list[float]] = {name: [] for name in listed}
     names = list(listed)
     for repeat in range(repeats):
         for name in names[repeat % len(names) :] + names[: repeat % len(names)]:
-            times[name].append(timed(partial(run_quietly, listed[name], env=COLD)))
+            times[name].append(timed(partial(run_quietly, listed[name])))
     median = {name: statistics.median(values) for name, values in times.items()}
     for name, value in median.items():
         print(f"  {name:22} {ms(value)} (median of {repeats})")

@@ -3,8 +3,8 @@ tests/papers: `call_tool("start_run")` (in process, a new run directory each tim
 `read_latex` + `chunks_to_graph` with the rubric's initial types. Target: at most 1.2x on each paper.
 
 start_run does more than ingest: it finds the paper's files and bibliography, reads the .bib (all of it in a
-child process with a CPU-time and memory budget, forked from a zygote that the first call starts and that is
-not timed here), writes the run and commits call 1. Where that time goes is printed for each paper.
+child process with a CPU-time and memory budget, forked from the paper reader that the first call starts and
+that is not timed here), writes the run and commits call 1. Where that time goes is printed for each paper.
 Run alone with `uv run python benchmarks/bench_ingest.py [--quick] [--profile]`.
 """
 
@@ -38,7 +38,7 @@ def start_run_phases() -> Phases:
 
     phases = Phases()
     # Reading (credencegraph's read_latex and chunks_to_graph, the file scan, table rows, the .bib) runs in a
-    # child forked from the zygote, within its budget: timed here as one phase, from the request to the reply.
+    # child forked from the paper reader, within its budget: timed here as one phase, from the request to the reply.
     phases.add("reading in the budgeted child (fork, read, reply)", cgx_core.tools.start_run, "ingest_bounded")
     phases.add("rubric load", cgx_core.graph.rubric, "load_rubric_bytes")
     phases.add("installed check types", cgx_core.checks.installed, "installed_check_types")

@@ -7,7 +7,7 @@ them now, and how soon a reading dies when the process that asked for it is kill
   before it was bounded, stopped by the kernel after `--cap` CPU seconds (120 by default);
 - after: `start_run` through the tool layer with the default budget (60 s of CPU time, 2 GiB of memory);
 - orphans: `--kills` times (10 by default), a process starts a hostile reading and is SIGKILLed; the time from
-  its death (waitpid returned) until the zygote and its reading child are gone.
+  its death (waitpid returned) until the paper reader and its reading child are gone.
 
 It runs on its own (it is not part of run.py: it takes about ten minutes of CPU, most of it the unbounded
 runs). Hostile inputs: a 2 MB single-field .bib, macros that double at each of 22 levels, 15 MB of LaTeX
@@ -47,13 +47,13 @@ print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_m
 ASKER = """
 import sys
 from pathlib import Path
-from cgx_core.ingest.worker import zygote_pid
+from cgx_core.ingest.worker import worker_pid
 from cgx_core.tooling.registry import call_tool
 folder = Path(sys.argv[1])
 def start(run, paper):
     return call_tool("start_run", {"run": str(folder / run), "paper": paper, "rubric": sys.argv[2], "model": "m"})
 start("run-warm", sys.argv[3])
-print(zygote_pid(), flush=True)
+print(worker_pid(), flush=True)
 start("run-hostile", sys.argv[4])
 """
 
@@ -140,15 +140,15 @@ def orphan_deaths(folder: Path, rubric: Path, kills: int) -> list[float]:
             text=True,
         )
         assert asker.stdout is not None
-        zygote = int(asker.stdout.readline())
-        while not children_of(zygote):
+        reader_worker = int(asker.stdout.readline())
+        while not children_of(reader_worker):
             time.sleep(0.001)
-        [reader] = children_of(zygote)
+        [reader] = children_of(reader_worker)
         time.sleep(0.2)  # the reading is under way
         asker.send_signal(signal.SIGKILL)
         asker.wait()
         dead = time.monotonic()
-        while alive(zygote) or alive(reader):
+        while alive(reader_worker) or alive(reader):
             time.sleep(0.0005)
         times.append(time.monotonic() - dead)
     return times

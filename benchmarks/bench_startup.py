@@ -1,35 +1,31 @@
-"""Figure (g): what a shell-driven harness pays per call, and what MCP adds to a warm call.
+"""Figure (g): what a shell-driven harness pays per call, and the fast paths (MCP, `batch`) against it.
 
-g1  `credencegraph-extract tool classify` of one record on the 300-chunk run, served by the warm process
-    (cgx_cli.warm: what a shell harness's call costs once the first call has started it), against `python -c
-    "import credencegraph"` (target: at most 1.5x, in wall time and in processor time, the server's work for
-    the call counted). Bytecode compiled (as `uv sync --compile-bytecode` leaves it).
-g1c the same call in its own interpreter (`CGX_WARM=0`, and what the first call of a session pays): reported.
-g1n the same two without compiled bytecode (`PYTHONPYCACHEPREFIX` an empty folder and
-    `PYTHONDONTWRITEBYTECODE` set, so every module, the standard library's too, is compiled on every run, as
-    in an environment that forbids writing bytecode), in its own interpreter: reported, with what it costs.
-g2  `tool run_checks` of one rederive-maths step, warm process (a true one: the symbolic path decides it), on a fresh
-    copy of a classified run of the example paper each time, against `python -c "import credencegraph, sympy"`
-    (target: at most 1.5x, wall and processor time, the server's and the maths worker's counted): one sympy
-    import is the most a maths step should cost beyond credencegraph.
-g3  a warm MCP call: classify of one record sent over stdio to a running `credencegraph-extract mcp` (the mcp
+g1  `credencegraph-extract tool classify` of one record on the 300-chunk run (every command line call starts
+    its own interpreter), against `python -c "import credencegraph"`: reported, in wall and processor time.
+    Bytecode compiled (as `uv sync --compile-bytecode` leaves it).
+g1n the same without compiled bytecode (`PYTHONPYCACHEPREFIX` an empty folder and `PYTHONDONTWRITEBYTECODE`
+    set, so every module, the standard library's too, is compiled on every run, as in an environment that
+    forbids writing bytecode): reported, with what it costs.
+g2  `tool run_checks` of one rederive-maths step (a true one: the symbolic path decides it), on a fresh copy of
+    a classified run of the example paper each time, against `python -c "import credencegraph, sympy"`
+    (target: at most 1.5x, wall and processor time, the maths worker's counted).
+g3  an MCP call: classify of one record sent over stdio to a running `credencegraph-extract mcp` (the mcp
     SDK's client), against the same call made in process with `call_tool`, the tool's own work (target: at
     most 2x). Each side calls on a run of its own, as a session does.
 g4  `batch`: 20 classify calls from one JSON-lines file in one process, per call, against one `tool
-    classify` served warm: reported (how much a harness without MCP saves).
+    classify`: reported (how much a harness without MCP saves).
 
+There is no warm process (docs/architecture.md, "No warm process"): MCP and `batch` are the fast paths.
 Commands take turns, repeat by repeat, after a warm-up run of each. Run alone with
 `uv run python benchmarks/bench_startup.py [--quick] [--profile]`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import resource
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -69,136 +65,47 @@ def without_bytecode(folder: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPYCACHEPREFIX": str(empty), "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-class WarmServer:
-    """The warm process a shell harness's `tool` calls go to by default (cgx_cli.warm), in a folder of the
-    benchmark's own, so its processor time (its children's, which run the calls, included) can be counted."""
-
-    def __init__(self, folder: Path) -> None:
-        self.env = {**os.environ, "CGX_WARM_DIR": str(folder), "CGX_WARM": "1"}
-        self.folder = folder
-
-    def pid(self) -> int:
-        locks = sorted(self.folder.glob("*.lock"))
-        if not locks:
-            raise RuntimeError("no warm server started")
-        return int(locks[0].read_text().split()[0])
-
-    def cpu(self) -> float:
-        """The processor time so far of the server and of its zygote, with that of the children they reaped
-        (the calls, the workers). A call's child tells the caller its status before it exits, so the server
-        may reap it after the caller is done: this waits until no call's child is left, so that every call
-        made so far is counted."""
-        pid = self.pid()
-        children = Path(f"/proc/{pid}/task/{pid}/children")
-        for _ in range(1000):
-            calls = [child for child in children.read_text().split() if not _is_zygote(int(child))]
-            if not calls:
-                break
-            time.sleep(0.002)
-        zygotes = [int(child) for child in children.read_text().split() if _is_zygote(int(child))]
-        return sum(_processor_time(process) for process in [pid, *zygotes])
-
-    def ready(self, command: list[str] | Callable[[], list[str]]) -> None:
-        """Run `command` (or each command it makes) until a server answers it (the first call runs cold and
-        starts the server)."""
-        made = command if callable(command) else lambda: command
-        for _ in range(100):
-            run_quietly(made(), env=self.env)
-            if any(self.folder.glob("*.sock")):
-                run_quietly(made(), env=self.env)
-                return
-            time.sleep(0.1)
-        raise RuntimeError("the warm server did not start: " + " ".join(p.name for p in self.folder.iterdir()))
-
-    def stop(self) -> None:
-        with contextlib.suppress(RuntimeError, ProcessLookupError):
-            os.kill(self.pid(), signal.SIGTERM)
-
-
-def _is_zygote(pid: int) -> bool:
-    try:
-        return b"cgx_cli.warm.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
-def _processor_time(pid: int) -> float:
-    """A process's processor time, with that of the children it reaped, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def with_server_cpu(server: WarmServer, command: list[str]) -> float:
-    """The processor time of `command` and of the warm server's work for it."""
-    before = server.cpu()
-    own = cpu_seconds(command, env=server.env)
-    return own + server.cpu() - before
-
-
-def cold() -> dict[str, str]:
-    """The environment of a call that starts its own interpreter (the warm path off): a first call's cost."""
-    return {**os.environ, "CGX_WARM": "0"}
-
-
-def classify_calls(workspace: Workspace, repeats: int, server: WarmServer, *, profile: bool) -> list[Figure]:
+def classify_calls(workspace: Workspace, repeats: int, *, profile: bool) -> list[Figure]:
     paper = workspace.paper
     run, ids = workspace.classified_run()
     methods = paper.methods
     baseline = [sys.executable, "-c", "import credencegraph"]
 
-    def classify(index: int, env: dict[str, str]) -> None:
+    def classify(index: int, env: dict[str, str] | None = None) -> None:
         record = paper.record(ids, methods[index % len(methods)])
         run_quietly(classify_command(run, record), env=env)
 
     def importing(_: int, env: dict[str, str] | None = None) -> None:
         run_quietly(baseline, env=env)
 
-    server.ready(classify_command(run, paper.record(ids, methods[0])))
+    classify(0)
     importing(0)
-    warm = paired(partial(classify, env=server.env), importing, repeats)
-    started = paired(partial(classify, env=cold()), importing, repeats)
-    bare = {**without_bytecode(workspace.root), "CGX_WARM": "0"}
+    started = paired(classify, importing, repeats)
+    bare = without_bytecode(workspace.root)
     uncompiled = paired(partial(classify, env=bare), partial(importing, env=bare), max(3, repeats // 3))
     cost = statistics.median(uncompiled.subject) / started.subject_median
     record = paper.record(ids, methods[0])
-    cpu_warm, cpu_cold = [], []
-    for _ in range(max(3, repeats // 2)):
-        base = cpu_seconds(baseline)
-        cpu_warm.append(with_server_cpu(server, classify_command(run, record)) / base)
-        cpu_cold.append(cpu_seconds(classify_command(run, record), env=cold()) / base)
-    cpu, cold_cpu = statistics.median(cpu_warm), statistics.median(cpu_cold)
+    cpu = statistics.median(
+        cpu_seconds(classify_command(run, record)) / cpu_seconds(baseline) for _ in range(max(3, repeats // 2))
+    )
     print(
-        f"classify served warm {ms(warm.subject_median)} against import credencegraph {ms(warm.baseline_median)}: "
-        f"{warm.ratio:.2f}x (processor time, the server's included: {cpu:.2f}x); in its own interpreter "
-        f"{ms(started.subject_median)}: {started.ratio:.2f}x (processor time {cold_cpu:.2f}x); without bytecode "
-        f"{ms(uncompiled.subject_median)} against {ms(uncompiled.baseline_median)}: {uncompiled.ratio:.2f}x, "
-        f"{cost:.1f} times the compiled one"
+        f"classify {ms(started.subject_median)} against import credencegraph {ms(started.baseline_median)}: "
+        f"{started.ratio:.2f}x (processor time {cpu:.2f}x); without bytecode {ms(uncompiled.subject_median)} "
+        f"against {ms(uncompiled.baseline_median)}: {uncompiled.ratio:.2f}x, {cost:.1f} times the compiled one"
     )
     if profile:
         print(import_profile(classify_command(run, paper.record(ids, methods[0])), 16))
     return [
         Figure(
             "g1",
-            "`tool classify` (one record, 300 chunks), warm process",
-            warm.subject_median,
-            warm.baseline_median,
-            "import credencegraph",
-            f"{warm.ratio:.2f}x",
-            "<= 1.5x",
-            at_most(warm.ratio, 1.5) and at_most(cpu, 1.5),
-            f"processor time, the server's included, {cpu:.2f}x",
-        ),
-        Figure(
-            "g1c",
-            "the same in its own interpreter (CGX_WARM=0; a first call)",
+            "`tool classify` (one record, 300 chunks)",
             started.subject_median,
             started.baseline_median,
             "import credencegraph",
             f"{started.ratio:.2f}x",
             "report",
             None,
-            f"processor time {cold_cpu:.2f}x",
+            f"processor time {cpu:.2f}x",
         ),
         Figure(
             "g1n",
@@ -227,7 +134,7 @@ def classified_example(folder: Path) -> Path:
     return run
 
 
-def maths_step(workspace: Workspace, repeats: int, server: WarmServer) -> list[Figure]:
+def maths_step(workspace: Workspace, repeats: int) -> list[Figure]:
     template = classified_example(workspace.root)
     baseline = [sys.executable, "-c", "import credencegraph, sympy"]
     proposal = {"type": "rederive-maths", "target": "s-08", **STEP}
@@ -238,11 +145,10 @@ def maths_step(workspace: Workspace, repeats: int, server: WarmServer) -> list[F
         run = next(copies)
         shutil.copytree(template, run)  # outside the timed command: a check is never run twice on one node
         command = [CLI, "tool", "run_checks", "--run", str(run), "--args", arguments]
-        before = server.cpu()
         began = resource.getrusage(resource.RUSAGE_CHILDREN)
-        seconds = timed(partial(run_quietly, command, env=server.env))
+        seconds = timed(partial(run_quietly, command))
         ended = resource.getrusage(resource.RUSAGE_CHILDREN)
-        processor.append(ended.ru_utime - began.ru_utime + ended.ru_stime - began.ru_stime + server.cpu() - before)
+        processor.append(ended.ru_utime - began.ru_utime + ended.ru_stime - began.ru_stime)
         if not (run / "checks" / "c-001").is_dir():
             raise RuntimeError("the maths check did not run")
         return seconds
@@ -264,26 +170,25 @@ def maths_step(workspace: Workspace, repeats: int, server: WarmServer) -> list[F
     ratio = statistics.median(s / b for s, b in zip(subject, importing, strict=True))
     cpu = statistics.median(s / b for s, b in zip(processor[1:], importing_cpu, strict=True))
     print(
-        f"maths step served warm {ms(statistics.median(subject))} against import credencegraph, sympy "
-        f"{ms(statistics.median(importing))}: {ratio:.2f}x (processor time, the server's and the maths "
-        f"worker's included: {cpu:.2f}x)"
+        f"maths step {ms(statistics.median(subject))} against import credencegraph, sympy "
+        f"{ms(statistics.median(importing))}: {ratio:.2f}x (processor time, the maths worker's included: {cpu:.2f}x)"
     )
     return [
         Figure(
             "g2",
-            "`tool run_checks` of one maths step, warm process",
+            "`tool run_checks` of one maths step",
             statistics.median(subject),
             statistics.median(importing),
             "import credencegraph, sympy",
             f"{ratio:.2f}x",
             "<= 1.5x",
             at_most(ratio, 1.5) and at_most(cpu, 1.5),
-            f"processor time, the server's included, {cpu:.2f}x",
+            f"processor time {cpu:.2f}x",
         )
     ]
 
 
-def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
+def mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
     import anyio
     from mcp import Client, StdioServerParameters
 
@@ -317,11 +222,11 @@ def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
     anyio.run(body)
     ratio = statistics.median(m / w for m, w in zip(times["mcp"], times["in process"], strict=True))
     over, work = statistics.median(times["mcp"]), statistics.median(times["in process"])
-    print(f"warm MCP classify {ms(over)} against the call in process {ms(work)}: {ratio:.2f}x")
+    print(f"MCP classify {ms(over)} against the call in process {ms(work)}: {ratio:.2f}x")
     return [
         Figure(
             "g3",
-            "warm MCP classify call (stdio round trip)",
+            "MCP classify call (stdio round trip)",
             over,
             work,
             "call_tool in process",
@@ -332,7 +237,7 @@ def warm_mcp_call(workspace: Workspace, repeats: int) -> list[Figure]:
     ]
 
 
-def batch_calls(workspace: Workspace, repeats: int, server: WarmServer) -> list[Figure]:
+def batch_calls(workspace: Workspace, repeats: int) -> list[Figure]:
     paper = workspace.paper
     run, ids = workspace.classified_run()
     methods = paper.methods
@@ -349,13 +254,13 @@ def batch_calls(workspace: Workspace, repeats: int, server: WarmServer) -> list[
         run_quietly([CLI, "batch", "--run", str(run), str(batch)])
 
     def single(index: int) -> None:
-        run_quietly(classify_command(run, paper.record(ids, methods[index % len(methods)])), env=server.env)
+        run_quietly(classify_command(run, paper.record(ids, methods[index % len(methods)])))
 
     times = paired(batched, single, max(3, repeats // 3))
     per_call = times.subject_median / calls
     print(
         f"batch of {calls} classify calls {ms(times.subject_median)} ({ms(per_call)} a call); "
-        f"one `tool classify` (warm process) {ms(times.baseline_median)}"
+        f"one `tool classify` {ms(times.baseline_median)}"
     )
     return [
         Figure(
@@ -363,7 +268,7 @@ def batch_calls(workspace: Workspace, repeats: int, server: WarmServer) -> list[
             f"`batch` of {calls} classify calls, per call",
             per_call,
             times.baseline_median,
-            "one `tool classify`, warm process",
+            "one `tool classify`",
             f"{per_call / times.baseline_median:.2f}x",
             "report",
             None,
@@ -420,14 +325,10 @@ def plugin_discovery(repeats: int) -> list[Figure]:
 
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     repeats = 5 if workspace.quick else 15
-    server = WarmServer(workspace.root / "warm")
-    try:
-        found = classify_calls(workspace, repeats, server, profile=profile)
-        found += maths_step(workspace, max(3, repeats // 2), server)
-        found += warm_mcp_call(workspace, 20 if workspace.quick else 100)
-        found += batch_calls(workspace, repeats, server)
-    finally:
-        server.stop()
+    found = classify_calls(workspace, repeats, profile=profile)
+    found += maths_step(workspace, max(3, repeats // 2))
+    found += mcp_call(workspace, 20 if workspace.quick else 100)
+    found += batch_calls(workspace, repeats)
     found += plugin_discovery(repeats)
     return found
 

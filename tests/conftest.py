@@ -31,16 +31,6 @@ def papers() -> Path:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def commands_start_their_own_interpreter() -> Iterator[None]:
-    """Every command a test runs starts its own interpreter: a warm server (cgx_cli.warm) outlives the command
-    that started it, and no test may meet one another test left. tests/cli/test_warm.py turns it on, each test
-    with a server of its own in a folder of its own, stopped when the test ends."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CGX_WARM", "0")
-        yield
-
-
-@pytest.fixture(autouse=True, scope="session")
 def session_audit_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The suite's own cache of the report's results, for what module fixtures run: never the user's."""
     with pytest.MonkeyPatch.context() as patch:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -179,21 +178,3 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-def parent_of(pid: int) -> int:
-    """The parent's pid of a running process, from /proc."""
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-PATIENCE = 60.0
-"""Seconds a test waits for a process to start or end: generous, since the cores may be busy; nothing is decided
-by how long it took."""
-
-
-def wait_for(condition: Any) -> None:
-    """Wait until `condition()` holds, `PATIENCE` seconds at most."""
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
-        time.sleep(0.02)

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,14 @@ def test_every_layer_contract_is_kept() -> None:
     done = lint_imports()
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
+
+
+def test_no_contract_ignores_an_import_of_the_codes() -> None:
+    """The codes are the floor every layer stands on: nothing of theirs may reach up, not even a command's main
+    block (docs/errors.md is written by `python -m cgx_core.tooling.error_reference`)."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    ignored = [rule for contract in contracts["contracts"] for rule in contract.get("ignore_imports", [])]
+    assert not [rule for rule in ignored if rule.startswith("cgx_core.codes")], ignored
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _claims_entry(field: str, text: str) -> bool:
+    """Whether a reviewer's name says who entered the review ("Ada (entered by the person)"), or a reason says it
+    as the label this package prints does: printed beside the real label, either would contradict it."""
+    said = reviewer_key(text)
+    if field == "reviewer":
+        return "entered by" in said
+    return any(label in said for label in ("entered by the person", "entered by an agent"))
+
+
 def reviewer_key(name: str) -> str:
     """What tells two reviewers apart: the name with its whitespace collapsed, case-folded."""
     return _one_line(name).casefold()
@@ -89,6 +98,13 @@ class HumanReview(CheckTypeBase):
                 Code.PROPOSAL_INVALID,
                 f"{' and '.join(blank)} must not be blank",
                 "name the person whose judgement this is, and say why they reached it",
+            )
+        claiming = [name for name, value in (("reviewer", reviewer), ("reason", reason)) if _claims_entry(name, value)]
+        if claiming:
+            return Refusal(
+                Code.PROPOSAL_INVALID,
+                f"the {' and the '.join(claiming)} must not say who entered the review: the run records that itself",
+                "give the person's name alone, and their reason; the review is labelled with who entered it",
             )
         inputs: dict[str, Any] = {
             "target": target,

@@ -332,11 +332,3 @@ MEANINGS: Final[dict[Code, str]] = {
         "the check); it ends in error."
     ),
 }
-
-
-if __name__ == "__main__":
-    # The stable command docs and CONTRIBUTING.md name. The page lists every installed check type's own
-    # codes too, so it is written a layer up (`cgx_core.tooling.error_reference`), reached only here.
-    from cgx_core.tooling.error_reference import errors_markdown
-
-    print(errors_markdown(), end="")

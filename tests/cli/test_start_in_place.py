@@ -1,6 +1,6 @@
-"""A command line's start_run reads the paper in a fork of its own process (cgx_core.ingest.worker.read_in_place):
-one interpreter and one import of the readers, where a zygote is a second interpreter. The reading is the same
-(byte for byte what the zygote's gives), held to the same budget, and dies with the command."""
+"""A command line's start_run reads the paper in a fork of its own process (cgx_core.base.budget_worker.fork_here):
+one interpreter and one import of the readers, where a worker is a second interpreter. The reading is the same
+(byte for byte what the worker's gives), held to the same budget, and dies with the command."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ PAPER = PAPERS / "hastings-powell-replication" / "article" / "article.tex"
 COMMAND_LINE = """
 import sys
 from cgx_cli.main import console_status
-from cgx_core.ingest import worker
 status = console_status(["tool", "start_run", "--args", sys.argv[1]])
-print(f"status={status} zygote={worker.zygote_pid()}", file=sys.stderr)
+from cgx_core.ingest import worker  # after the command, as in the console script: numpy is not imported before it
+print(f"status={status} worker={worker.worker_pid()}", file=sys.stderr)
 """
 
 
@@ -32,26 +32,26 @@ def arguments(run: Path, paper: Path) -> dict[str, str]:
     return {"run": str(run), "paper": str(paper), "rubric": str(EXAMPLE_RUBRIC), "model": "m"}
 
 
-def test_a_command_line_start_run_reads_in_its_own_fork_what_the_zygote_reads(tmp_path: Path) -> None:
+def test_a_command_line_start_run_reads_in_its_own_fork_what_the_worker_reads(tmp_path: Path) -> None:
     # A real paper with tables, numbering and a .bib: the reading forked from the command's own process gives
-    # the bytes the zygote's child gives (this test's process reads through a zygote).
+    # the bytes the paper reader's child gives (this test's process reads through a worker).
     done = subprocess.run(
         [sys.executable, "-c", COMMAND_LINE, json.dumps(arguments(tmp_path / "in-place", PAPER))],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert "status=0 zygote=None" in done.stderr, done.stderr
-    payload, is_error = call_tool("start_run", arguments(tmp_path / "zygote", PAPER))
+    assert "status=0 worker=None" in done.stderr, done.stderr
+    payload, is_error = call_tool("start_run", arguments(tmp_path / "worker", PAPER))
     assert not is_error, payload
     for name in ("ingested.json", "rubric.toml", "tolerances.toml"):
-        assert (tmp_path / "in-place" / name).read_bytes() == (tmp_path / "zygote" / name).read_bytes(), name
-    ids = {"in-place": json.loads(done.stdout)["run"], "zygote": payload["run"]}  # drawn anew for each run
+        assert (tmp_path / "in-place" / name).read_bytes() == (tmp_path / "worker" / name).read_bytes(), name
+    ids = {"in-place": json.loads(done.stdout)["run"], "worker": payload["run"]}  # drawn anew for each run
 
     def graph(run: str) -> str:
         return json.dumps(json.loads((tmp_path / run / "state.json").read_text())["graph"]).replace(ids[run], "ID")
 
-    assert graph("in-place") == graph("zygote")
+    assert graph("in-place") == graph("worker")
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from cgx_core.base.digests import file_digest
+from cgx_core.run.manifest import manifest_bytes
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -63,12 +65,10 @@ def _rewrite_json(path: Path, change: Any) -> None:
 
 
 def _reseal(run: Path) -> None:
-    """Record graph.json's digest in the manifest again, as if the run had been made so."""
-
-    def seal(manifest: dict[str, Any]) -> None:
-        manifest["finished"]["files"]["graph.json"] = file_digest(run / "graph.json")
-
-    _rewrite_json(run / "manifest.json", seal)
+    """Record graph.json's digest in the manifest again, as if the run had been made so (in its own bytes)."""
+    manifest = json.loads((run / "manifest.json").read_bytes())
+    manifest["finished"]["files"]["graph.json"] = file_digest(run / "graph.json")
+    (run / "manifest.json").write_bytes(manifest_bytes(manifest))
 
 
 def kind(number: int) -> str:
@@ -324,8 +324,10 @@ def test_bad_run_lists_are_refused_before_any_run_is_verified(tmp_path: Path) ->
 
 
 def test_an_unreachable_scheduler_is_one_error_line(tmp_path: Path) -> None:
-    with_nothing_listening = "tcp://127.0.0.1:9"
-    done = cli("verify", str(EXAMPLE_RUN), "--scheduler", with_nothing_listening, env=QUICK_CONNECT)
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))  # a port of the test's own, bound and never listening: a connection is refused
+        with_nothing_listening = f"tcp://127.0.0.1:{held.getsockname()[1]}"
+        done = cli("verify", str(EXAMPLE_RUN), "--scheduler", with_nothing_listening, env=QUICK_CONNECT)
     assert done.returncode == 2
     assert done.stderr.startswith("error [scheduler-unavailable]: cannot reach the Dask scheduler at ")
     assert done.stderr.count("\n") == 1

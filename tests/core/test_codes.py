@@ -36,9 +36,9 @@ def test_docs_errors_md_is_generated_from_the_codes() -> None:
     assert (ROOT / "docs" / "errors.md").read_text(encoding="utf-8") == errors_markdown()
 
 
-def test_python_m_cgx_core_codes_prints_the_core_then_each_check_types_own_codes() -> None:
+def test_the_errors_page_command_prints_the_core_then_each_check_types_own_codes() -> None:
     printed = subprocess.run(
-        [sys.executable, "-m", "cgx_core.codes"], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-m", "cgx_core.tooling.error_reference"], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert printed == errors_markdown()
     core = printed.index("## The core's codes")

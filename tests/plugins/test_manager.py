@@ -20,7 +20,7 @@ import pytest
 from cgx_percent_of import PercentOf
 
 from cgx_core import hookspecs
-from cgx_core.checks.installed import CheckTypeRegistry, build_plugin_manager, build_registry, declared_entry_points
+from cgx_core.checks.installed import CheckTypeRegistry, build_plugin_manager, build_registry
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 
@@ -58,13 +58,6 @@ def test_hook_cgx_register_check_types(cgx_plugin_manager: pluggy.PluginManager)
     )
     for name in ("recompute-numbers", "citation-support"):  # built-ins are plugins like any other
         assert built[name].distribution == "credencegraph-extract"
-
-
-def test_the_built_ins_and_the_example_are_found_through_the_entry_point_group() -> None:
-    points = {point.name: point for point in declared_entry_points()}
-    assert points["percent-of"].distribution == "cgx-percent-of"
-    assert points["percent-of"].module == "cgx_percent_of"
-    assert points["recompute-numbers"].distribution == "credencegraph-extract"
 
 
 def test_a_check_type_name_two_distributions_register_is_refused_naming_both(fake_distribution: Any) -> None:

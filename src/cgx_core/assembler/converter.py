@@ -1,27 +1,33 @@
 """The one converter that turns raw JSON into records, strictly, with the JSON path of every bad field.
 
-It coerces nothing: a string is a JSON string, an integer a JSON integer (not a boolean, not 1.0), an
-array a JSON array, an object a JSON object with no key the format does not have, and a form value any
-finite JSON value. Every failure is reported with its path, such as `extra fields found (credence) @
-$.records[2]`, so the agent can see which field of which record to change; every bad field is reported,
-not only the first.
+It is cattrs' converter (as the project's design card names it), configured to coerce nothing: a string is a
+JSON string, an integer a JSON integer (not a boolean, not 1.0), an array a JSON array, an object a JSON object
+with no key the format does not have (`forbid_extra_keys`), and a form value any finite JSON value. Every
+failure is reported with its path by `cattrs.transform_error`, such as `extra fields found (credence) @
+$.records[2]`, so the agent can see which field of which record to change; every bad field is reported, not
+only the first (`detailed_validation`).
 
-The reading follows cattrs' strict structuring and `transform_error` exactly (the same messages, the same
-paths, in the same order: a class's fields in their order, then its unknown keys; an array's items in
-theirs), and tests/core/assembler/test_converter_oracle.py holds it to a cattrs converter on generated
-records. It is written out here because a cold `tool classify` imports it: cattrs' import and its code
-generation for the record classes were about a seventh of such a call beyond credencegraph's own import. Each
-record class's reading is built from its attrs fields the first time it is needed, so a tool pays only for
-the classes it reads.
+cattrs' import and its code generation for the record classes cost a cold `tool classify` about 15 ms of CPU
+(benchmarks/README.md, "The warm process, measured before it was retired"): a written-out copy of its strict
+structuring stood in for it until then, and was retired as not worth its 244 lines.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, get_args, get_type_hints
+from typing import Any, Final, get_args
 
 import attrs
+import cattrs
+from cattrs.errors import (
+    AttributeValidationNote,
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+from cattrs.gen import make_dict_structure_fn
 
 from cgx_core.assembler.records import (
     AnyClassifyRecord,
@@ -39,43 +45,34 @@ from cgx_core.base.json_values import json_kind
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
-Reader = Callable[[object], Any]
-"""Builds one value of a type from raw JSON, or raises `_Refused`."""
+
+class JsonTypeError(ValueError):
+    """A value has the wrong JSON type, or is not JSON at all; the message says what was expected."""
 
 
-class _Refused(Exception):
-    """A value could not be built: each problem as (the path below the value, what is wrong)."""
+def _strict[T](kind: type[T], wanted: str) -> Callable[[object, object], T]:
+    """A structure hook that takes exactly JSON values of `kind` (so `"1"` is not an integer and `true` not
+    an integer either), refusing anything else as `expected <wanted>`."""
 
-    def __init__(self, found: list[tuple[str, str]]) -> None:
-        super().__init__(found)
-        self.found = found
-
-
-def _refuse(message: str) -> _Refused:
-    return _Refused([("", message)])
-
-
-def _strict[T](kind: type[T], wanted: str) -> Reader:
-    """Exactly JSON values of `kind` (so `"1"` is not an integer and `true` not an integer either), refusing
-    anything else as `expected <wanted>`."""
-
-    def read(value: object) -> T:
+    def hook(value: object, _type: object) -> T:
         if type(value) is not kind:
-            raise _refuse(f"expected {wanted}, got {json_kind(value)}")
+            raise JsonTypeError(f"expected {wanted}, got {json_kind(value)}")
         return value
 
-    return read
+    return hook
 
 
 _strict_str = _strict(str, "a string")
+_strict_int = _strict(int, "an integer")
+_strict_bool = _strict(bool, "true or false")
 
 
-def _strict_float(value: object) -> float:
+def _strict_float(value: object, _type: object) -> float:
     if type(value) not in (int, float):
-        raise _refuse(f"expected a number, got {json_kind(value)}")
+        raise JsonTypeError(f"expected a number, got {json_kind(value)}")
     number = float(value)  # type: ignore[arg-type]
     if not math.isfinite(number):
-        raise _refuse(f"expected a finite number, got {value!r}")
+        raise JsonTypeError(f"expected a finite number, got {value!r}")
     return number
 
 
@@ -102,143 +99,161 @@ def _json_problem(value: object, where: str) -> str | None:
     return f"{where} is {json_kind(value)}"
 
 
-def _form(value: object) -> Form:
+def _form(value: object, _type: object) -> Form:
     if type(value) is not dict:
-        raise _refuse(f"expected an object of form fields, got {json_kind(value)}")
+        raise JsonTypeError(f"expected an object of form fields, got {json_kind(value)}")
     problem = _json_problem(value, "form")
     if problem is not None:
-        raise _refuse(problem)
+        raise JsonTypeError(problem)
     return Form(dict(value))
 
 
-def _present_phrase(value: object) -> Phrase:
-    """An optional phrase is left out when absent; `null` is not a phrase (the schema says string)."""
-    if value is None:
-        raise _refuse("expected a string, got null (leave the field out instead)")
-    return Phrase(_strict_str(value))
-
-
-def _tuple(item: Reader) -> Reader:
+def _tuple_factory(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, object], tuple[Any, ...]]]:
     """Homogeneous tuples (`tuple[X, ...]`) from JSON arrays only: a string is not a tuple of characters."""
 
-    def read(value: object) -> tuple[Any, ...]:
-        if type(value) is not list:
-            raise _refuse(f"expected an array, got {json_kind(value)}")
-        items: list[Any] = []
-        found: list[tuple[str, str]] = []
-        for index, element in enumerate(value):
+    def factory(tuple_type: Any) -> Callable[[object, object], tuple[Any, ...]]:
+        item_type = get_args(tuple_type)[0]
+        item_hook = converter.get_structure_hook(item_type)
+
+        def hook(value: object, _type: object) -> tuple[Any, ...]:
+            if type(value) is not list:
+                raise JsonTypeError(f"expected an array, got {json_kind(value)}")
+            items: list[Any] = []
+            errors: list[Exception] = []
+            for index, item in enumerate(value):
+                try:
+                    items.append(item_hook(item, item_type))
+                except Exception as error:
+                    note = IterableValidationNote(f"Structuring {tuple_type} @ index {index}", index, item_type)
+                    error.__notes__ = [*getattr(error, "__notes__", []), note]
+                    errors.append(error)
+            if errors:
+                raise IterableValidationError(f"While structuring {tuple_type}", errors, tuple_type)
+            return tuple(items)
+
+        return hook
+
+    return factory
+
+
+def _is_homogeneous_tuple(type_: Any) -> bool:
+    args = get_args(type_)
+    return getattr(type_, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _attrs_factory(converter: cattrs.Converter) -> Callable[[type[Any]], Callable[[object, object], Any]]:
+    """attrs classes from JSON objects only, with unknown keys refused and validator failures given a path."""
+
+    def factory(cls: type[Any]) -> Callable[[object, object], Any]:
+        generated = make_dict_structure_fn(
+            cls, converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+        )
+
+        def hook(value: object, _type: object) -> Any:
+            if type(value) is not dict:
+                raise JsonTypeError(f"expected an object, got {json_kind(value)}")
             try:
-                items.append(item(element))
-            except _Refused as refused:
-                found.extend((f"[{index}]{below}", problem) for below, problem in refused.found)
-            except RecursionError:
-                found.append((f"[{index}]", "nested too deeply"))
-        if found:
-            raise _Refused(found)
-        return tuple(items)
+                return generated(value, cls)
+            except ClassValidationError as error:
+                # A validator's failure comes back without the field it concerns: give it its field,
+                # so its message carries the field's path like every other failure.
+                fields = attrs.fields_dict(cls)
+                for inner in error.exceptions:
+                    if isinstance(inner, FieldInvalid) and inner.field in fields:
+                        note = AttributeValidationNote(
+                            f"Structuring {cls.__name__}.{inner.field}", inner.field, fields[inner.field].type
+                        )
+                        inner.__notes__ = [note]
+                raise
 
-    return read
+        return hook
 
-
-def _record(cls: type[Any]) -> Reader:
-    """An attrs record class from a JSON object only: every field read (a missing required one reported),
-    unknown keys refused, and a validator's failure given the path of its field."""
-    hints = get_type_hints(cls)
-    fields = [(field.name, field.default is attrs.NOTHING, reader(hints[field.name])) for field in attrs.fields(cls)]
-    names = frozenset(name for name, _, _ in fields)
-
-    def read(value: object) -> Any:
-        if type(value) is not dict:
-            raise _refuse(f"expected an object, got {json_kind(value)}")
-        built: dict[str, Any] = {}
-        found: list[tuple[str, str]] = []
-        for name, required, read_field in fields:
-            if name not in value:
-                if required:
-                    found.append((f".{name}", "required field missing"))
-                continue
-            try:
-                built[name] = read_field(value[name])
-            except _Refused as refused:
-                found.extend((f".{name}{below}", problem) for below, problem in refused.found)
-            except RecursionError:
-                found.append((f".{name}", "nested too deeply"))
-        unknown = set(value) - names
-        if unknown:
-            found.append(("", f"extra fields found ({', '.join(sorted(map(str, unknown)))})"))
-        if found:
-            raise _Refused(found)
-        try:
-            return cls(**built)
-        except FieldInvalid as invalid:
-            raise _Refused([(f".{invalid.field}" if invalid.field in names else "", invalid.message)]) from None
-
-    return read
+    return factory
 
 
-def _classify_record(value: object) -> Any:
+def _classify_record(converter: cattrs.Converter) -> Callable[[object, object], AnyClassifyRecord]:
     """A classify record is a split record when it has `split` or `children`, a plain one otherwise."""
     from cgx_core.assembler.records import ClassifyRecord
 
-    if type(value) is not dict:
-        raise _refuse(f"expected an object, got {json_kind(value)}")
-    return reader(SplitRecord if "split" in value or "children" in value else ClassifyRecord)(value)
+    def hook(value: object, _type: object) -> AnyClassifyRecord:
+        if type(value) is not dict:
+            raise JsonTypeError(f"expected an object, got {json_kind(value)}")
+        if "split" in value or "children" in value:
+            return converter.structure(value, SplitRecord)
+        return converter.structure(value, ClassifyRecord)
+
+    return hook
 
 
-def _premise(value: object) -> Any:
+def _premise(converter: cattrs.Converter) -> Callable[[object, object], Premise]:
     """A premise is `{"stated_at": id}` or `{"statement": text}`, told apart by its key."""
-    if type(value) is not dict:
-        raise _refuse(f'expected an object, {{"stated_at": id}} or {{"statement": text}}, got {json_kind(value)}')
-    if "stated_at" in value:
-        return reader(StatedAt)(value)
-    if "statement" in value:
-        return reader(Statement)(value)
-    raise _refuse('a premise is {"stated_at": "<chunk id>"} or {"statement": "<text>"}')
+
+    def hook(value: object, _type: object) -> Premise:
+        if type(value) is not dict:
+            raise JsonTypeError(
+                f'expected an object, {{"stated_at": id}} or {{"statement": text}}, got {json_kind(value)}'
+            )
+        if "stated_at" in value:
+            return converter.structure(value, StatedAt)
+        if "statement" in value:
+            return converter.structure(value, Statement)
+        raise JsonTypeError('a premise is {"stated_at": "<chunk id>"} or {"statement": "<text>"}')
+
+    return hook
 
 
-_READERS: dict[object, Reader] = {
-    str: _strict_str,
-    int: _strict(int, "an integer"),
-    bool: _strict(bool, "true or false"),
-    float: _strict_float,
-    NodeId: _strict_str,
-    TypeName: _strict_str,
-    Phrase: _strict_str,
-    Phrase | None: _present_phrase,
-    Form: _form,
-    AnyClassifyRecord: _classify_record,
-    Premise: _premise,
-}
-"""The reader of each type a record's field may have; those of tuples and record classes are added the
-first time they are asked for."""
+def _present_phrase(value: object, _type: object) -> Phrase:
+    """An optional phrase is left out when absent; `null` is not a phrase (the schema says string)."""
+    if value is None:
+        raise JsonTypeError("expected a string, got null (leave the field out instead)")
+    return Phrase(_strict_str(value, str))
 
 
-def reader(type_: Any) -> Reader:
-    """The reader of `type_`: one of the above, a homogeneous tuple of one, or a record class."""
-    found = _READERS.get(type_)
-    if found is not None:
-        return found
-    args = get_args(type_)
-    if getattr(type_, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis:
-        made = _tuple(reader(args[0]))
-    elif isinstance(type_, type) and attrs.has(type_):
-        made = _record(type_)
-    else:
-        raise TypeError(f"no reader for {type_!r}: a record's field needs one")
-    _READERS[type_] = made
-    return made
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    converter.register_structure_hook(str, _strict_str)
+    converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(float, _strict_float)
+    converter.register_structure_hook(bool, _strict_bool)
+    for new_type in (NodeId, TypeName, Phrase):
+        converter.register_structure_hook(new_type, _strict_str)
+    converter.register_structure_hook(Phrase | None, _present_phrase)
+    converter.register_structure_hook(Form, _form)
+    converter.register_structure_hook_factory(_is_homogeneous_tuple, _tuple_factory(converter))
+    converter.register_structure_hook_factory(attrs.has, _attrs_factory(converter))
+    converter.register_structure_hook(AnyClassifyRecord, _classify_record(converter))
+    converter.register_structure_hook(Premise, _premise(converter))
+    return converter
+
+
+CONVERTER: Final[cattrs.Converter] = _make_converter()
+
+
+def _describe(error: BaseException, type_: type | None) -> str:
+    """One failure in words: ours say what was expected, cattrs' are given their usual wording."""
+    if isinstance(error, JsonTypeError | FieldInvalid):
+        return str(error)
+    if isinstance(error, ForbiddenExtraKeysError):
+        return f"extra fields found ({', '.join(sorted(error.extra_fields))})"
+    if isinstance(error, KeyError):
+        return "required field missing"
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return cattrs.v.format_exception(error, type_)
+
+
+def problems(error: BaseException, path: str) -> list[str]:
+    """Every failure inside a structuring error, each with its JSON path under `path`."""
+    return cattrs.transform_error(error, path, _describe)
 
 
 def structure[T](value: object, cls: type[T] | Any, *, path: str = "$", code: Code = Code.RECORD_INVALID) -> T:
     """Build `cls` from a raw JSON value, or raise `CgxError(code, ...)` naming every bad field by its path.
 
-    `cls` is a record class, one of the record unions (`AnyClassifyRecord`, `Premise`) or a JSON scalar
-    type. Nothing else escapes: whatever the value, the result is a record or our error.
+    `cls` is a record class or one of the record unions (`AnyClassifyRecord`, `Premise`). Nothing else
+    escapes: whatever the value, the result is a record or our error.
     """
     try:
-        return reader(cls)(value)  # type: ignore[no-any-return]
-    except _Refused as refused:
-        found = refused.found
-    except RecursionError:
-        found = [("", "nested too deeply")]
-    raise CgxError(code, "; ".join(f"{problem} @ {path}{below}" for below, problem in found))
+        return CONVERTER.structure(value, cls)  # type: ignore[no-any-return]
+    except Exception as error:
+        raise CgxError(code, "; ".join(problems(error, path))) from None

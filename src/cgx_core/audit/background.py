@@ -3,8 +3,8 @@ the paper again in the budgeted child (a wait on a pipe, which holds no lock the
 the logged calls in this thread.
 
 The thread is a daemon: a process that ends (an interrupt, a refusal raised before the result is collected)
-is not held up by a reading it no longer needs, and the reading child ends with its zygote, which sees the
-process's end on its pipe (cgx_core.ingest.worker).
+is not held up by a reading it no longer needs, and the reading child ends with its worker, which sees the
+process's end on its stdin (cgx_core.base.budget_worker).
 """
 
 from __future__ import annotations

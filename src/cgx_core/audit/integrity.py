@@ -18,7 +18,14 @@ keeps of that log, and every digest the manifest or the log records.
   which is named by its own digest;
 - in a run whose log ends at its anchored finish, the folders of checks/: each must be a check of the graph
   that finish recorded (an extra checks/c-NNN would otherwise sit unseen beside the real ones);
-- state.json, when it says it reflects the anchored call, must be the state that call recorded.
+- state.json of a finished run must be the state its anchored finish recorded (missing, torn or of another
+  call, it is named, although the next changing call would rebuild it);
+- nothing after the anchored finish: bytes after it (a line added, or a call torn mid-write) are named;
+- the manifest field by field: exactly the fields this package writes, in the bytes it writes them, the
+  rubric's name and version those of rubric.toml (`manifest_problems`);
+- every file of the run accounted for (`unaccounted_files`): the run's own files, the checks of its graph
+  (each with exactly its three files), the cited copies and stored sources the manifest names, the fetched
+  sources the log or manifest names by digest, a `.lock` as the lock writes it; anything else is named.
 
 All the problems found are named at once, in one `tampered` error. What no check here can see: a directory
 rewritten whole and consistently (the log, its chain, the anchor and every file and digest recomputed).
@@ -28,9 +35,12 @@ docs/guarantees.md says what that attacker can still do, and what publishing the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+import re
+import tomllib
+from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cgx_core.base.digests import file_digest, graph_json_digest, hex_of
 from cgx_core.codes import Code
@@ -38,6 +48,8 @@ from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
 from cgx_core.run import log
 from cgx_core.run.layout import RunPaths
+from cgx_core.run.lock import INFO_WIDTH
+from cgx_core.run.manifest import manifest_bytes
 
 ANCHORED_SINCE_ISSUE_29 = ("tolerances", "limits", "versions")
 """What start_run's log line records of the manifest since issue 29; a run made before records none of it."""
@@ -54,7 +66,7 @@ def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = 
             `finished`) `not-finished` for a finished run that went on.
     """
     went_on, problems = log_problems(paths, manifest)
-    problems += digest_problems(paths, manifest)
+    problems += digest_problems(paths, manifest) + manifest_problems(paths, manifest)
     if problems:
         raise CgxError(Code.TAMPERED, "; ".join(problems))
     if went_on is not None and finished:
@@ -62,19 +74,19 @@ def check_run(paths: RunPaths, manifest: Mapping[str, Any], *, finished: bool = 
 
 
 def log_problems(
-    paths: RunPaths, manifest: Mapping[str, Any], entries: tuple[log.Entry, ...] | None = None
+    paths: RunPaths, manifest: Mapping[str, Any], found: log.Scan | None = None
 ) -> tuple[str | None, list[str]]:
     """The log against its hash chain (raises `run-corrupt`), the manifest against start_run's line, and the
     log against the manifest's anchor: whether the run went on past its anchored finish (and how), and the
     problems found.
 
-    `entries` is the log as a caller already scanned it from its first line (replay, which applied exactly
+    `found` is the log as a caller already scanned it from its first line (replay, which applied exactly
     those lines: the anchor is then checked against the log it rebuilt, and the file is not read and parsed
     twice); without it the log is scanned here."""
-    if entries is None:
-        entries = log.scan(paths.log, 0, 1, None).entries
-    went_on, problems = _anchor_problems(paths, manifest, entries)
-    return went_on, [*start_problems(paths, manifest, entries), *problems]
+    if found is None:
+        found = log.scan(paths.log, 0, 1, None)
+    went_on, problems = _anchor_problems(paths, manifest, found)
+    return went_on, [*start_problems(paths, manifest, found.entries), *problems]
 
 
 def _recorded_at_start(manifest: Mapping[str, Any], logged: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
@@ -141,9 +153,8 @@ def unanchored_note(paths: RunPaths) -> str | None:
     )
 
 
-def _anchor_problems(
-    paths: RunPaths, manifest: Mapping[str, Any], entries: tuple[log.Entry, ...]
-) -> tuple[str | None, list[str]]:
+def _anchor_problems(paths: RunPaths, manifest: Mapping[str, Any], found: log.Scan) -> tuple[str | None, list[str]]:
+    entries = found.entries
     finished = manifest.get("finished")
     if not isinstance(finished, Mapping):
         return None, []
@@ -173,7 +184,13 @@ def _anchor_problems(
     problem = _finish_problem(run, entries[:calls])
     if problem is not None:
         return None, [problem]
-    return None, _state_problems(paths, head) + _check_folder_problems(paths)
+    problems = _state_problems(paths, head) + unaccounted_files(paths, manifest, _graph_checks(paths))
+    if found.tail is not None:
+        problems.append(
+            f"'{run}/calls.jsonl' has {found.tail.length} bytes after the finish its manifest anchors (a line "
+            "added, or a call torn mid-write, which the next changing call cuts)"
+        )
+    return None, problems
 
 
 def _finish_problem(run: str, entries: tuple[log.Entry, ...]) -> str | None:
@@ -201,17 +218,19 @@ def _anchor_holds(entry: log.Entry, anchor: Mapping[str, Any]) -> bool:
 
 
 def _state_problems(paths: RunPaths, head: log.Entry) -> list[str]:
-    """state.json, when it says it reflects the anchored call, against what that call's line recorded."""
+    """state.json of a run whose log ends at its anchored finish, against what that finish recorded. Missing,
+    torn or of another call, it is named: the next changing call would rebuild it, but a finished run at rest
+    has its state, and a state.json deleted or rolled back is an edit like any other."""
+    where = f"'{paths.root.name}/state.json'"
     try:
         state = json.loads(paths.state.read_bytes())
-        seq = state["seq"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []  # derived, and rebuilt from the log by the next call: a missing state.json is no edit
-    if not isinstance(seq, int) or seq < head.line.seq:
-        return []  # behind the log after a crash: the next call completes it
+    except FileNotFoundError:
+        return [f"{where} is missing (deleted, or lost before it was written)"]
+    except (OSError, ValueError):
+        return [f"{where} cannot be read (torn or edited)"]
     try:
         same = (
-            seq == head.line.seq
+            state["seq"] == head.line.seq
             and state["log"] == {"end": head.end, "last": head.digest}
             and state["finished"] is True
             and graph_json_digest(state["graph"]) == head.line.graph
@@ -220,7 +239,7 @@ def _state_problems(paths: RunPaths, head: log.Entry) -> list[str]:
         same = False
     if same:
         return []
-    return [f"'{paths.root.name}/state.json' is not the state the anchored call {head.line.seq} recorded"]
+    return [f"{where} is not the state the anchored call {head.line.seq} recorded"]
 
 
 def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
@@ -253,24 +272,185 @@ def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def _check_folder_problems(paths: RunPaths) -> list[str]:
-    """In a run whose log ends at its anchored finish, every entry of checks/ against the checks of graph.json
-    (whose digest the manifest and the finish's line hold): a folder no check names was added, or left by a
-    call that never committed."""
-    if not paths.checks.is_dir():
-        return []
+_CHECK_FILES: Final = frozenset({"inputs.json", "output.json", "log.txt"})
+_TEMPORARY: Final = re.compile(r"\.(?P<name>.+)\.tmp-\d+")
+"""A file a writer killed before its rename left (`run.atomic.write_atomic`): nothing reads it, and the next
+changing call removes those of the run's folder."""
+
+
+def _graph_checks(paths: RunPaths) -> Collection[str] | None:
+    """The checks of graph.json (whose digest the manifest and the finish's line hold), or None when it cannot
+    be read (it is refused by its digest)."""
     try:
         nodes = json.loads(paths.graph.read_bytes())["nodes"]
-        checks = {node["id"] for node in nodes if check_record(node["attributes"]) is not None}
+        return {node["id"] for node in nodes if check_record(node["attributes"]) is not None}
     except (OSError, ValueError, KeyError, TypeError):
-        return []  # graph.json itself is refused by its digest
-    return [
-        f"'{paths.root.name}/checks/{path.name}' is not a check of the run: the graph its finish recorded has no "
-        f"check '{path.name}' (it was added, or left by a call that never committed; the next changing call "
-        "removes such a folder)"
-        for path in sorted(paths.checks.iterdir())
-        if path.name not in checks
+        return None
+
+
+def unaccounted_files(paths: RunPaths, manifest: Mapping[str, Any], checks: Collection[str] | None) -> list[str]:
+    """Every file or folder of the run that neither its log nor its manifest accounts for, named: an extra file
+    in the run's folder, a checks/ folder of no check in `checks` (the graph's) or an extra file in one, a
+    cited copy or stored source the manifest does not name, a fetched source no digest in the log or manifest
+    names, a `.lock` the lock did not write. A check folder or a source a call wrote before a commit that never
+    came is named too (the next changing call removes such a folder), as are those a log cut back left."""
+    run = paths.root.name
+    finished = isinstance(manifest.get("finished"), Mapping)
+    root = {"manifest.json", "calls.jsonl", "state.json", "rubric.toml", "ingested.json", ".lock"}
+    root |= {"checks", "cited", "sources"} | ({"source"} if manifest.get("store_source") else set())
+    root |= {"tolerances.toml"} if "tolerances" in manifest else set()
+    root |= {path.name for path in paths.finished_files} if finished else set()
+    problems = [f"'{run}/{name}' is no file of the run" for name in _extra(paths.root, root)]
+    problems += _lock_problems(paths)
+    if checks is not None and paths.checks.is_dir():
+        for entry in sorted(os.scandir(paths.checks), key=lambda entry: entry.name):
+            if entry.name not in checks:
+                problems.append(
+                    f"'{run}/checks/{entry.name}' is not a check of the run: its graph has no check '{entry.name}' "
+                    "(it was added, left by calls cut from the log, or by a call that never committed, which the "
+                    "next changing call removes)"
+                )
+            elif entry.is_dir(follow_symlinks=False):
+                folder = Path(entry.path)
+                problems += [
+                    f"'{run}/checks/{entry.name}/{name}' is no file of a check" for name in _extra(folder, _CHECK_FILES)
+                ]
+    cited = {str(item.get("name")) for item in manifest.get("cited", []) if isinstance(item, Mapping)}
+    problems += [
+        f"'{run}/cited/{name}' is a cited copy the manifest does not name" for name in _files(paths.cited) - cited
     ]
+    if manifest.get("store_source"):
+        stored = {str(item.get("name")) for item in _stored_files(manifest)}
+        problems += [
+            f"'{run}/source/{name}' is no file of the stored document" for name in _files(paths.source) - stored
+        ]
+    named = paths.log.read_bytes() if paths.log.is_file() else b""
+    named += json.dumps(manifest.get("offline_sources")).encode()
+    problems += [
+        f"'{run}/sources/{name}' is a source no call of the log read (added, or fetched by calls cut from the log)"
+        for name in sorted(_files(paths.sources))
+        if f"sha256:{name}".encode() not in named
+    ]
+    return problems
+
+
+def _extra(folder: Path, expected: Collection[str]) -> list[str]:
+    """The names in `folder` (not below it) beyond `expected`, a killed writer's temporary file of an expected
+    name left aside."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return []
+    return [
+        name
+        for name in names
+        if name not in expected
+        and not ((temporary := _TEMPORARY.fullmatch(name)) is not None and temporary["name"] in expected)
+    ]
+
+
+def _files(folder: Path) -> set[str]:
+    """Every file below `folder`, by its path relative to it (a killed writer's temporary files left aside)."""
+    if not folder.is_dir():
+        return set()
+    return {
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*")
+        if not path.is_dir() and _TEMPORARY.fullmatch(path.name) is None
+    }
+
+
+def _stored_files(manifest: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    document = manifest.get("document", {}).get("files", [])
+    bibliography = manifest.get("bibliography", {}).get("files", [])
+    return [item for item in (*document, *bibliography) if isinstance(item, Mapping)]
+
+
+_RELEASED: Final = b" " * (INFO_WIDTH - 1) + b"\n"
+_HELD: Final = re.compile(rb'\{"pid": \d{1,10}\} *\n')
+
+
+def _lock_problems(paths: RunPaths) -> list[str]:
+    """`.lock` as the lock writes it: empty (created, not yet written), released, or naming a holder's pid
+    (a holder killed before it released it leaves its pid)."""
+    try:
+        data = paths.lock.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return [f"'{paths.root.name}/.lock' cannot be read"]
+    if data in (b"", _RELEASED) or (len(data) == INFO_WIDTH and _HELD.fullmatch(data) is not None):
+        return []
+    return [f"'{paths.root.name}/.lock' holds what the run's lock never writes (it was edited)"]
+
+
+_MANIFEST_FIELDS: Final = {
+    "format",
+    "version",
+    "run",
+    "document",
+    "rubric",
+    "tolerances",
+    "bibliography",
+    "cited",
+    "offline_sources",
+    "ingested",
+    "limits",
+    "store_source",
+    "versions",
+    "finished",
+}
+_MANIFEST_PARTS: Final = {
+    "rubric": {"name", "digest", "version"},
+    "tolerances": {"name", "digest"},
+    "finished": {"seq", "files", "log"},
+    "limits": {"ingest"},
+}
+
+
+def manifest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
+    """manifest.json field by field: the fields this package writes and no other, in exactly the bytes it writes
+    (a manifest re-serialised by another tool is named, though it says the same), the rubric's name and version
+    those of rubric.toml (whose digest the manifest holds)."""
+    where = f"'{paths.root.name}/manifest.json'"
+    problems = []
+    extra = sorted(set(manifest) - _MANIFEST_FIELDS)
+    for field, known in _MANIFEST_PARTS.items():
+        part = manifest.get(field)
+        if isinstance(part, Mapping):
+            extra += [f"{field}.{name}" for name in sorted(set(part) - known)]
+    if extra:
+        problems.append(f"{where} has fields this package never writes: {', '.join(extra)}")
+    try:
+        written = manifest_bytes(dict(manifest))
+    except (TypeError, ValueError):
+        written = b""
+    if paths.manifest.read_bytes() != written:
+        problems.append(f"{where} is not in the bytes this package writes (re-serialised, or edited)")
+    try:
+        declared = tomllib.loads(paths.rubric.read_text(encoding="utf-8")).get("rubric", {})
+    except (OSError, ValueError, RecursionError):
+        return problems  # rubric.toml itself is refused by its digest
+    rubric = manifest.get("rubric")
+    named = {key: rubric.get(key) for key in ("name", "version")} if isinstance(rubric, Mapping) else {}
+    if isinstance(declared, Mapping) and named != {key: declared.get(key) for key in ("name", "version")}:
+        problems.append(f"{where}: its rubric's name and version are not those rubric.toml declares")
+    return problems
+
+
+def unfinished_problems(paths: RunPaths, manifest: Mapping[str, Any], checks: Collection[str]) -> list[str]:
+    """A run that is not finished (replay), at rest: its state.json there and readable (a state behind the log
+    is a crash's, which the next call completes), and every file accounted for by the log rebuilt (`checks`:
+    the checks of the graph it gives)."""
+    where = f"'{paths.root.name}/state.json'"
+    try:
+        json.loads(paths.state.read_bytes())
+        problems = []
+    except FileNotFoundError:
+        problems = [f"{where} is missing (deleted, or lost by a crash before it was written: the next call writes it)"]
+    except (OSError, ValueError):
+        problems = [f"{where} cannot be read (torn or edited)"]
+    return problems + unaccounted_files(paths, manifest, checks)
 
 
 def graph_problem(paths: RunPaths, graph: Mapping[str, Any]) -> str | None:

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cgx_core.audit.background import Background
-from cgx_core.audit.integrity import digest_problems, log_problems, start_problems, unanchored_note
+from cgx_core.audit.integrity import (
+    digest_problems,
+    log_problems,
+    manifest_problems,
+    start_problems,
+    unanchored_note,
+    unfinished_problems,
+)
 from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
@@ -26,7 +33,7 @@ from cgx_core.errors import CgxError
 from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.paper import IngestRequest
 from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
-from cgx_core.ingest.worker import Budget, ingest_bounded
+from cgx_core.ingest.worker import Budget, default_budget, ingest_bounded
 from cgx_core.run import log
 from cgx_core.run.state import RunState, state_bytes
 from cgx_core.run.transaction import CallContext, Run
@@ -168,7 +175,7 @@ def _root_of(paper: Path, main_name: str) -> Path | None:
 
 def _recorded_budget(run: Run) -> Budget:
     recorded = run.manifest.get("limits", {}).get("ingest", {})
-    default = Budget()
+    default = default_budget()
     cpu, memory = recorded.get("cpu_seconds"), recorded.get("memory_bytes")
     return Budget(
         cpu if isinstance(cpu, int) and 0 < cpu <= default.cpu_seconds else default.cpu_seconds,
@@ -203,6 +210,7 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     found = log.scan(run.paths.log, 0, 1, None)
     # Before anything is rebuilt: the files against their digests, the manifest against start_run's line.
     tampered = digest_problems(run.paths, run.manifest) + start_problems(run.paths, run.manifest, found.entries)
+    tampered += manifest_problems(run.paths, run.manifest)
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     if not found.entries or found.entries[0].line.tool != "start_run":
@@ -239,7 +247,9 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     state, last = rebuilt
     # Every call rebuilt as recorded: now the log against the anchor its finish left in the manifest (a last
     # line edited or deleted, a chain recomputed after an edit, can leave each call rebuilding as recorded).
-    _, tampered = log_problems(run.paths, run.manifest, found.entries)
+    _, tampered = log_problems(run.paths, run.manifest, found)
+    if not state.finished:
+        tampered += unfinished_problems(run.paths, run.manifest, _checks_of(state.graph))
     if tampered:
         raise CgxError(Code.TAMPERED, "; ".join(tampered))
     body: dict[str, Any] = {"run": run.id, "calls": state.seq, "graph": run.graph_digest(state.graph)}
@@ -274,6 +284,13 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
 
 _Rebuilt = tuple[RunState, dict[str, bytes] | None]
 """The state after the last call, and the finished files as the calls left them (None when unfinished)."""
+
+
+def _checks_of(graph: Graph) -> set[str]:
+    """The ids of the graph's check nodes."""
+    from cgx_core.graph.evidence import check_record
+
+    return {node.id for node in graph if check_record(node.attributes) is not None}
 
 
 def _stored_ingested(run: Run) -> bytes | None:

@@ -45,7 +45,7 @@ from cgx_core.errors import CgxError
 from cgx_core.run import call_control
 
 if TYPE_CHECKING:
-    from cgx_core.base.budget_worker import BudgetedWorker
+    from cgx_core.base.budget_worker import Budget, BudgetedWorker
 
 OWN_DISTRIBUTION: Final = "credencegraph-extract"
 """Check types of this distribution (the built-ins) run in the tool's process; every other runs isolated."""
@@ -76,20 +76,10 @@ class Provider:
         return f"the plugin '{self.entry}' of {self.distribution} {self.version}"
 
 
-@attrs.frozen
-class Budget:
-    """What one call into an isolated check type may use."""
-
-    cpu_seconds: int
-    memory_bytes: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"cpu_seconds": self.cpu_seconds, "memory_bytes": self.memory_bytes}
-
-
 def plugin_budget() -> Budget:
     """The budget of a third-party check type's call (read at call time, so a test can lower the constants)."""
     from cgx_core.base import limits
+    from cgx_core.base.budget_worker import Budget
 
     return Budget(limits.PLUGIN_CPU_SECONDS, limits.PLUGIN_MEMORY_BYTES)
 

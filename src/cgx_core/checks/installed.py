@@ -201,36 +201,6 @@ def _normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def declared_entry_points(group: str = hookspecs.ENTRY_POINT_GROUP) -> list[EntryPoint]:
-    """The group's entry points, in the order pluggy loads them; two distributions declaring one name are
-    refused here, naming both: pluggy would load the first and silently skip the other, so the registry's
-    duplicate check would never see it. (One distribution found twice on the path is one, as for import.)"""
-    found: list[EntryPoint] = []
-    first: dict[str, str] = {}
-    for dist in metadata.distributions():
-        distribution = dist.metadata["name"]
-        for point in dist.entry_points.select(group=group):
-            earlier = first.get(point.name)
-            if earlier is None:
-                first[point.name] = distribution
-                found.append(EntryPoint(point.name, point.module, distribution))
-            elif _normalized(earlier) != _normalized(distribution):
-                raise CgxError(
-                    Code.PLUGIN_INVALID,
-                    f"the entry point '{point.name}' of {group} is declared by both {earlier} and {distribution}; "
-                    "uninstall one of them",
-                )
-    return found
-
-
-def _label(manager: pluggy.PluginManager, plugin: object, points: list[EntryPoint]) -> str:
-    module = getattr(plugin, "__name__", None)
-    for point in points:
-        if module is not None and point.module == module:
-            return f"the plugin '{point.name}' of {point.distribution}"
-    return f"the plugin '{manager.get_name(plugin) or module or type(plugin).__name__}'"
-
-
 def hook_names() -> list[str]:
     """The hooks a plugin may implement: the specifications in `cgx_core.hookspecs`."""
     return sorted(name for name, value in vars(hookspecs).items() if hasattr(value, f"{hookspecs.PROJECT}_spec"))

@@ -27,7 +27,6 @@ from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
 from cgx_core.checks.plugin_values import error_message, error_trace
 from cgx_core.ingest.offline_sources import OfflineSource
 
-METHODS: Final = ("prepare", "slot_of", "observation_key", "run", "rerun")
 VIEW_QUESTIONS: Final = (
     "node",
     "nodes",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cgx_core.base.toml_text import read_toml
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 
@@ -22,6 +23,7 @@ def load_rubric_bytes(data: bytes, name: str) -> Rubric:
     import cgx_core.graph.numerals  # noqa: F401  (every form check of a rubric's graph reads numerals safely)
 
     text = utf8_text(data, Code.RUBRIC_INVALID, name)
+    read_toml(text, Code.RUBRIC_INVALID, name)  # what credencegraph's own parse would raise, as our code
     try:
         rubric = loads_rubric(text)
     except RubricError as error:

@@ -39,6 +39,8 @@ from cgx_core.errors import CgxError
 _SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip", ".gz")
 _GZIP = b"\x1f\x8b"
 _ZIP = b"PK\x03\x04"
+_ZIP_ENCRYPTED = 0x1
+"""A zip member's general-purpose flag bit 0: the member is encrypted (zipfile reads it only with a password)."""
 _DOCUMENTCLASS = re.compile(r"^[^%\n]*\\documentclass\b", re.MULTILINE)
 _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
 _USUAL_NAMES = ("ms", "main", "paper", "article")
@@ -87,7 +89,8 @@ def unpack(path: Path, folder: Path, main: str | None = None) -> Unpacked:
             _gunzip_one(data, folder, path.name, budget)
         else:
             raise CgxError(Code.ARCHIVE_INVALID, f"'{path.name}' is not a .tar.gz, .tar, .zip or gzipped file")
-    except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+    except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as error:
+        # NotImplementedError: a zip member compressed by a method zipfile does not read
         raise CgxError(Code.ARCHIVE_INVALID, f"'{path.name}' cannot be unpacked: {type(error).__name__}") from None
     found = _chosen(folder, main, path.name) if main is not None else _main_file(folder, path.name)
     return Unpacked(path.name, bytes_digest(data), folder, found)
@@ -182,6 +185,12 @@ def _unzip(data: bytes, folder: Path, budget: _Budget) -> None:
             relative = _safe_name(info.filename, budget.name)
             if info.is_dir() or not relative.parts:
                 continue
+            if info.flag_bits & _ZIP_ENCRYPTED:
+                raise CgxError(
+                    Code.ARCHIVE_INVALID,
+                    f"'{budget.name}' has an encrypted member, '{info.filename[:200]}'; pack the sources again "
+                    "without a password",
+                )
             mode = info.external_attr >> 16
             if mode and (mode & 0o170000) not in (0, 0o100000):  # a Unix link or special file stored in a zip
                 raise CgxError(

@@ -154,6 +154,7 @@ def read_bibliography(boundary: PaperRoot, path: Path, *, what: str, named_by: s
 
 def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
     from credencegraph.ingest.pdf import PdfError
+    from pypdfium2 import PdfiumError
 
     from cgx_core.ingest.pdf.reading import read_pdf_document
 
@@ -162,7 +163,7 @@ def _read_pdf(path: Path, boundary: PaperRoot) -> Document:
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' is named .pdf but is not a PDF (no %PDF- header)")
     try:
         reading = read_pdf_document(path)
-    except PdfError as error:
+    except (PdfError, PdfiumError) as error:  # PDFium's own refusal too: a page tree that contains itself
         reason = _strip_paths(str(error), path)
         raise CgxError(Code.PAPER_INVALID, f"'{path.name}' cannot be read as a PDF: {reason}") from None
     name = boundary.name_of(path, what=f"the paper '{path.name}'")

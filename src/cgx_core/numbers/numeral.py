@@ -68,8 +68,3 @@ def numeral_from_parts(negative: bool, integer: str, fraction: str, exponent: in
     digits = int(integer + fraction)
     value = digits * unit
     return Numeral(written=written, value=-value if negative else value, half_unit=unit * _HALF)
-
-
-def whole_numeral(value: int) -> Numeral:
-    """An exact whole number (a count written as a word, such as "eleven") as a numeral."""
-    return numeral_from_parts(value < 0, str(abs(value)), "", None, False)

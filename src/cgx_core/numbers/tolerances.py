@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -46,6 +45,7 @@ from typing import Any, Final
 import attrs
 
 from cgx_core.base.digests import bytes_digest
+from cgx_core.base.toml_text import read_toml
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.numbers.counts import counting
@@ -111,10 +111,8 @@ def load_tolerances(data: bytes, name: str, rubric: Mapping[str, str] | None) ->
 
     Raises `tolerances-invalid` naming every problem of the file at once.
     """
-    try:
-        document = tomllib.loads(utf8_text(data, Code.TOLERANCES_INVALID, name), parse_float=Decimal)
-    except tomllib.TOMLDecodeError as error:
-        raise CgxError(Code.TOLERANCES_INVALID, f"{name} is not TOML: {error}") from None
+    text = utf8_text(data, Code.TOLERANCES_INVALID, name)
+    document = read_toml(text, Code.TOLERANCES_INVALID, name, parse_float=Decimal)
     problems: list[str] = []
     unknown = sorted(set(document) - {"rubric", "hedges", "counts"})
     if unknown:
@@ -215,8 +213,8 @@ def _rubric_problems(table: Any, identity: Mapping[str, str]) -> list[str]:
 
 
 def _tolerance(value: Any) -> Fraction | None:
-    if isinstance(value, bool):
-        return None
+    if isinstance(value, bool) or (isinstance(value, Decimal) and not value.is_finite()):
+        return None  # nan and inf are TOML floats, and no tolerance
     if isinstance(value, int | Decimal):
         amount = Fraction(value)
     elif isinstance(value, str) and value.strip().endswith("%"):

@@ -62,32 +62,53 @@ def _credences(report: RunReport) -> list[str]:
 
 
 def markdown_report(report: RunReport) -> str:
-    identity = report.identity
-    integrity = report.integrity
-    main = identity.paper[0][0]
-    out = [
-        f"# Report on {text_code(main)}",
+    """The whole report: its sections in order, each built by its own function from the report's model."""
+    sections = (
+        _heading,
+        _summary,
+        _credences,
+        _failed_checks,
+        _awaiting_review,
+        _reviews,
+        _assumptions,
+        _untied_and_uncalibrated,
+        _coverage,
+        _document_limits,
+        _chunks,
+        _the_run,
+    )
+    return "\n".join(line for section in sections for line in section(report)) + "\n"
+
+
+def _heading(report: RunReport) -> list[str]:
+    identity, integrity = report.identity, report.integrity
+    verify_note = f" ({text_plain(integrity.verify.note)})" if integrity.verify.note else ""
+    return [
+        f"# Report on {text_code(identity.paper[0][0])}",
         "",
         f"Run `{identity.run}` with rubric {text_plain(identity.rubric_name)} {text_plain(identity.rubric_version)} "
         f"({identity.calibration} values). Replay: {text_plain(integrity.replay.summary)}. "
-        f"Verify: {text_plain(integrity.verify.summary)}"
-        + (f" ({text_plain(integrity.verify.note)})" if integrity.verify.note else "")
-        + ".",
+        f"Verify: {text_plain(integrity.verify.summary)}{verify_note}.",
         "",
         f"To replay it: {text_code(identity.commands[0])}. To verify it: {text_code(identity.commands[1])}.",
         "",
+    ]
+
+
+def _summary(report: RunReport) -> list[str]:
+    return [
         "## Summary",
         "",
-    ]
-    out += [f"- {WORDS[verdict]}: {count}" for verdict, count in report.verdicts.items()]
-    out += [
+        *(f"- {WORDS[verdict]}: {count}" for verdict, count in report.verdicts.items()),
         "",
         f"{assessed_counts(report)}; {len(report.checks)} checks ({len(report.failed_checks)} failed), "
         f"{len(report.reviews)} reviews, {len(report.assumptions)} assumptions added by the agent.",
         "",
     ]
-    out += _credences(report)
-    out += ["## Failed checks", ""]
+
+
+def _failed_checks(report: RunReport) -> list[str]:
+    out = ["## Failed checks", ""]
     if not report.failed_checks:
         out += [report.none_failed, ""]
     for check in report.failed_checks:
@@ -110,7 +131,11 @@ def markdown_report(report: RunReport) -> str:
             out += ["", "What the check found:", ""]
             out += [f"- {text_plain(key)}: {text_code(shown(value))}" for key, value in output.items()]
         out.append("")
-    out += ["## Awaiting review", ""]
+    return out
+
+
+def _awaiting_review(report: RunReport) -> list[str]:
+    out = ["## Awaiting review", ""]
     if not report.awaiting:
         out += ["Nothing awaits review.", ""]
     for item in report.awaiting:
@@ -122,7 +147,11 @@ def markdown_report(report: RunReport) -> str:
         out.append("")
     if report.review_type is None:
         out += ["The rubric declares no review check type, so this run cannot record a review.", ""]
-    out += ["## Reviews", ""]
+    return out
+
+
+def _reviews(report: RunReport) -> list[str]:
+    out = ["## Reviews", ""]
     if not report.reviews:
         out += ["No review was recorded.", ""]
     for check in report.reviews:
@@ -137,7 +166,11 @@ def markdown_report(report: RunReport) -> str:
         ]
     if report.reviews:
         out.append("")
-    out += ["## Assumptions the agent added", ""]
+    return out
+
+
+def _assumptions(report: RunReport) -> list[str]:
+    out = ["## Assumptions the agent added", ""]
     if not report.assumptions:
         out += ["The agent added no assumption.", ""]
     for assumption in report.assumptions:
@@ -147,7 +180,11 @@ def markdown_report(report: RunReport) -> str:
             f"- `{node.id}`{_credence(node)}: {text_code(node.text)} (a premise of "
             f"{', '.join(assumption.conclusions)}{downstream})"
         )
-    out += ["", "## Untied and uncalibrated checks", ""]
+    return out
+
+
+def _untied_and_uncalibrated(report: RunReport) -> list[str]:
+    out = ["", "## Untied and uncalibrated checks", ""]
     out += [
         f"- untied: {item['check']} on {item['target']}: {text_code(str(item['source']))}" for item in report.untied
     ]
@@ -157,8 +194,12 @@ def markdown_report(report: RunReport) -> str:
     ]
     if not report.untied and not report.uncalibrated:
         out.append("None.")
+    return out
+
+
+def _coverage(report: RunReport) -> list[str]:
     cover = report.coverage
-    out += [
+    out = [
         "",
         "## Coverage",
         "",
@@ -169,14 +210,25 @@ def markdown_report(report: RunReport) -> str:
     out += [f"- {item.node} ({item.kind}): {', '.join(item.numerals)}" for item in cover.numerals]
     if cover.equations:
         out += [f"- equations: {', '.join(item.node for item in cover.equations)}"]
-    if report.document_limits:
-        out += ["", f"## {report.limits_title}", ""]
-        if report.limits_message:
-            out += [text_plain(report.limits_message), ""]
-        out += [f"- {text_plain(what)}: {text_code(said)}" for what, said in report.document_limits]
-    out += ["", "## The paper, chunk by chunk", ""]
-    out += [_node_line(node) for node in report.document_nodes]
-    out += [
+    return out
+
+
+def _document_limits(report: RunReport) -> list[str]:
+    if not report.document_limits:
+        return []
+    out = ["", f"## {report.limits_title}", ""]
+    if report.limits_message:
+        out += [text_plain(report.limits_message), ""]
+    return out + [f"- {text_plain(what)}: {text_code(said)}" for what, said in report.document_limits]
+
+
+def _chunks(report: RunReport) -> list[str]:
+    return ["", "## The paper, chunk by chunk", "", *(_node_line(node) for node in report.document_nodes)]
+
+
+def _the_run(report: RunReport) -> list[str]:
+    identity, integrity = report.identity, report.integrity
+    return [
         "",
         "## The run",
         "",
@@ -190,4 +242,3 @@ def markdown_report(report: RunReport) -> str:
         f"- replay: {text_plain(integrity.replay.summary)}",
         f"- verify: {text_plain(integrity.verify.summary)}",
     ]
-    return "\n".join(out) + "\n"

@@ -25,12 +25,3 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
-
-
-def fsync_directory(path: Path) -> None:
-    """Make a directory's entries (a created or renamed file) durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

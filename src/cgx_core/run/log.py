@@ -165,12 +165,6 @@ def line_ending_at(path: Path, end: int) -> bytes | None:
         return None
 
 
-def ends_with_line(path: Path, end: int, digest: str) -> bool:
-    """Whether the log still ends a line at byte `end` whose digest is `digest`."""
-    raw = line_ending_at(path, end)
-    return raw is not None and bytes_digest(raw) == digest
-
-
 def parse_line(raw: bytes) -> LogLine | None:
     """The call a line's bytes record, or None when they are not exactly a line `append` writes."""
     return _parse(raw)

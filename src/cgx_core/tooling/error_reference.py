@@ -1,4 +1,5 @@
-"""docs/errors.md: every code an agent can meet, with its meaning (`python -m cgx_core.codes` prints it).
+"""docs/errors.md: every code an agent can meet, with its meaning: `python -m cgx_core.tooling.error_reference`
+prints it (`> docs/errors.md`).
 
 The core's codes come first (`cgx_core.codes`); then each installed check type's own, under its name, as
 it declares them with `define_codes` (the core knows no check type's codes, so the page asks the plugin
@@ -44,3 +45,7 @@ def errors_markdown(registry: CheckTypeRegistry | None = None) -> str:
             lines += [f"Stands in for `{kind.fallback_for}` when it errs.", ""]
         lines += _table(dict(kind.codes)) if kind.codes else ["No codes of its own: it uses only the core's."]
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(errors_markdown(), end="")

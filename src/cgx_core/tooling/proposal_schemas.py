@@ -17,7 +17,6 @@ the root of the tool's schema under a name prefixed with the type, so its local 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -168,8 +167,3 @@ def with_judgement_fields(arguments: Mapping[str, Any], tool: str, notes: Mappin
 def published(tool: str) -> list[dict[str, Any]]:
     """Each type proposed through `tool`, with its complete proposal schema: what `tools` and start_run list."""
     return [{"name": kind.name, "proposal": proposal_schema(kind)} for kind in proposable(tool)]
-
-
-def compact(schema: Mapping[str, Any]) -> str:
-    """A schema as one line of JSON, for a description."""
-    return json.dumps(schema, separators=(",", ":"), ensure_ascii=False)

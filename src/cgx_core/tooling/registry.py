@@ -23,7 +23,7 @@ from cgx_core.run.call_control import Cancelled, Control, controlled
 from cgx_core.tooling import descriptions
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.proposal_schemas import with_judgement_fields, with_proposals
-from cgx_core.tooling.schema import CALLER_FIELDS
+from cgx_core.tooling.schema import CALLER_FIELDS, free_string_problems
 
 if TYPE_CHECKING:
     from cgx_core.run.state import Effect, RunState
@@ -241,6 +241,8 @@ def call_tool(
         if tool is None:
             raise CgxError(Code.UNKNOWN_TOOL, f"no tool '{name}'; the tools are {sorted(TOOLS)}")
         args = check_arguments(name, arguments, tool.input_schema())
+        if hidden := free_string_problems(args):
+            raise CgxError(Code.INVALID_ARGUMENTS, f"{name}: " + "; ".join(hidden))
         if tool.lists_check_types:
             from cgx_core.checks.installed import warm_up_proposed
 

@@ -1,8 +1,11 @@
-"""Pieces of JSON schema every tool shares: the run directory and who makes a changing call."""
+"""Pieces of JSON schema every tool shares: the run directory and who makes a changing call, and the one rule
+the schema cannot say about the free strings a call is logged and printed with."""
 
 from __future__ import annotations
 
-from typing import Any
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, Final
 
 
 def _text(description: str, *, max_length: int, min_length: int = 0) -> dict[str, Any]:
@@ -36,3 +39,27 @@ def reading(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
         "required": ["run", *required],
         "additionalProperties": False,
     }
+
+
+NAMES: Final = ("model", "agent", "reviewer")
+"""Free strings that name someone, printed on one line (the log, the report, the command line)."""
+TEXTS: Final = ("note", "reason")
+"""Free strings of prose: a newline or a tab is text, no other control character is."""
+_HIDDEN: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def free_string_problems(args: Mapping[str, Any]) -> list[str]:
+    """Every control character in a call's free strings: in a name any control or format character (a terminal
+    escape, a bidirectional override, a line break would make a printed name say something else), in a text any
+    control character but a newline or a tab."""
+    found = []
+    for name in (*NAMES, *TEXTS):
+        value = args.get(name)
+        if not isinstance(value, str):
+            continue
+        for char in value:
+            hidden = unicodedata.category(char) in _HIDDEN if name in NAMES else unicodedata.category(char) == "Cc"
+            if hidden and (name in NAMES or char not in "\n\t"):
+                found.append(f"$.{name} holds the control character U+{ord(char):04X}; it must be printable text")
+                break
+    return found

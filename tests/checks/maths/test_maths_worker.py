@@ -250,12 +250,14 @@ def test_a_cancelled_call_kills_its_running_maths_task_instead_of_waiting_out_it
 def test_a_worker_begun_early_is_the_one_the_step_runs_in() -> None:
     """`start_soon` (a run_checks call naming a maths step) starts the worker in the background; the step then
     waits for that start and runs there, rather than starting a second worker; a second `start_soon` is a no-op."""
-    import multiprocessing
-
     from cgx_checks.maths.caller.worker_process import MathsWorker
 
     def workers() -> list[int | None]:
-        return [child.pid for child in multiprocessing.active_children() if child.name == "cgx-maths worker"]
+        """This process's budgeted workers (started from any of its threads)."""
+        children = [
+            int(pid) for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()
+        ]
+        return [pid for pid in children if "budget_worker" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
 
     before = workers()
     worker = MathsWorker()

@@ -15,6 +15,7 @@ from credencegraph.rubric import check_graph, load_rubric
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
+from cgx_core.run.manifest import manifest_bytes
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -238,10 +239,11 @@ def test_verify_without_a_terminal_says_at_most_21_lines_of_a_run_of_a_thousand_
     assert lines[-1] == "verify: check 1000/1000: c-1000 (recompute-numbers)"
 
 
-def edit_json(path: Path, change: Any) -> None:
+def edit_manifest(path: Path, change: Any) -> None:
+    """An edit of manifest.json, written in the bytes this package writes (a forger who knows the format)."""
     data = json.loads(path.read_bytes())
     change(data)
-    path.write_text(json.dumps(data, indent=2))
+    path.write_bytes(manifest_bytes(data))
 
 
 def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(copy: Path) -> None:
@@ -257,7 +259,7 @@ def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(
     from cgx_core.graph.edit import replace_nodes
 
     dump(replace_nodes(graph, {"c-001": dataclasses.replace(node_, attributes=attributes)}), copy / "graph.json")
-    edit_json(
+    edit_manifest(
         copy / "manifest.json",
         lambda m: m["finished"]["files"].update(
             {"graph.json": __import__("cgx_core.base.digests").base.digests.file_digest(copy / "graph.json")}

@@ -16,8 +16,12 @@ from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
 from cgx_core.base.digests import bytes_digest, file_digest
 from cgx_core.errors import CgxError
+from cgx_core.run.layout import RunPaths
 from cgx_core.run.log import LogLine
-from cgx_core.tooling.registry import call_tool
+from cgx_core.run.manifest import manifest_bytes, write_manifest
+from cgx_core.run.state import state_bytes
+from cgx_core.run.transaction import Run
+from cgx_core.tooling.registry import call_tool, handler_for
 from support import EXAMPLE_PREMISES, EXAMPLE_RECORDS, call, start_example, tree
 
 
@@ -113,7 +117,7 @@ def and_manifest(edit: Callable[[Path], None], name: str) -> Callable[[Path], No
             manifest["ingested"] = file_digest(run / name)
         else:
             manifest["finished"]["files"][name] = file_digest(run / name)
-        (run / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        (run / "manifest.json").write_bytes(manifest_bytes(manifest))
 
     return both
 
@@ -124,7 +128,7 @@ def edit_manifest(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], 
     def edit(run: Path) -> None:
         manifest = json.loads((run / "manifest.json").read_bytes())
         change(manifest)
-        (run / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        write_manifest(RunPaths(run), manifest)
 
     return edit
 
@@ -139,6 +143,46 @@ def edit_tolerances(run: Path) -> None:
 def extra_check_folder(run: Path) -> None:
     """A checks/c-NNN folder no check of the run names (a copy of a real one, passing)."""
     shutil.copytree(run / "checks" / "c-001", run / "checks" / "c-009")
+
+
+def extra_file(name: str) -> Callable[[Path], None]:
+    """A file the run never writes, added at `name` (relative to the run)."""
+
+    def edit(run: Path) -> None:
+        (run / name).write_bytes(b"an extra file\n")
+
+    return edit
+
+
+def edit_state(change: Callable[[bytes], bytes | None]) -> Callable[[Path], None]:
+    """state.json deleted (`change` gives None) or replaced by what `change` makes of its bytes."""
+
+    def edit(run: Path) -> None:
+        made = change((run / "state.json").read_bytes())
+        if made is None:
+            (run / "state.json").unlink()
+        else:
+            (run / "state.json").write_bytes(made)
+
+    return edit
+
+
+def earlier_seq(data: bytes) -> bytes:
+    state = json.loads(data)
+    state["seq"] -= 1
+    return json.dumps(state, separators=(",", ":")).encode()
+
+
+def cut_back(run: Path) -> None:
+    """A finished run made to look unfinished: its last three calls (a check, a refusal, the finish) cut from the
+    log, the finish removed from the manifest, the derived files deleted and state.json rebuilt from what is left,
+    as a forger who knows the format would; the check folder the dropped call wrote is left."""
+    (run / "calls.jsonl").write_bytes(b"".join(lines(run)[:-3]))
+    edit_manifest(lambda manifest: manifest.pop("finished"))(run)
+    for name in ("graph.json", "rejections.json", "report.json", "state.json"):
+        (run / name).unlink()
+    built = Run(run, handler_for)
+    (run / "state.json").write_bytes(state_bytes(built.current(), built.digester))
 
 
 def replayed(run: Path) -> str:
@@ -219,6 +263,41 @@ CASES: dict[str, tuple[Callable[[Path], None], str, str]] = {
         "tampered",
     ),
     "an extra checks/c-NNN folder": (extra_check_folder, "tampered", "tampered"),
+    # issue 38: every file of the run
+    "state.json deleted": (edit_state(lambda data: None), "tampered", "tampered"),
+    "state.json truncated": (edit_state(lambda data: data[: len(data) // 2]), "tampered", "tampered"),
+    "state.json's seq changed": (edit_state(earlier_seq), "tampered", "tampered"),
+    "an extra file in checks/c-001/": (extra_file("checks/c-001/notes.txt"), "tampered", "tampered"),
+    "an extra file in cited/": (extra_file("cited/extra.txt"), "tampered", "tampered"),
+    "an extra file in source/": (extra_file("source/extra.tex"), "tampered", "tampered"),
+    "an extra file in the run's folder": (extra_file("notes.txt"), "tampered", "tampered"),
+    "an extra field in the manifest": (
+        edit_manifest(lambda manifest: manifest.update(note="x")),
+        "tampered",
+        "tampered",
+    ),
+    "an extra field in the manifest's rubric": (
+        edit_manifest(lambda manifest: manifest["rubric"].update(author="x")),
+        "tampered",
+        "tampered",
+    ),
+    "the manifest re-serialised": (
+        lambda run: (run / "manifest.json").write_text(json.dumps(json.loads((run / "manifest.json").read_bytes()))),
+        "tampered",
+        "tampered",
+    ),
+    "the manifest's rubric name rewritten": (
+        edit_manifest(lambda manifest: manifest["rubric"].update(name="another-rubric")),
+        "tampered",
+        "tampered",
+    ),
+    ".lock edited": (extra_file(".lock"), "tampered", "tampered"),
+    "a garbage line after the anchored log": (
+        lambda run: (run / "calls.jsonl").write_bytes((run / "calls.jsonl").read_bytes() + b"garbage\n"),
+        "tampered",
+        "tampered",
+    ),
+    "cut back to an unfinished run, a dropped call's check folder left": (cut_back, "tampered", "not-finished"),
 }
 
 

@@ -151,7 +151,7 @@ def test_an_undetermined_review_moves_nothing_and_may_be_followed_by_a_decision(
         ({"check": "c-099"}, "unknown-node", "'c-099' is not a check of this run"),
         ({"check": "s-12"}, "unknown-node", "'s-12' is not a check of this run"),
         ({"node": "s-05"}, "check-not-assessed", "which the rubric does not assess"),
-        ({"node": "s-12", "reviewer": " \t "}, "proposal-invalid", "reviewer must not be blank"),
+        ({"node": "s-12", "reviewer": "   "}, "proposal-invalid", "reviewer must not be blank"),
         ({"node": "s-12", "reason": "   "}, "proposal-invalid", "reason must not be blank"),
         ({"node": "nope"}, "unknown-node", "no node 'nope'"),
     ],
