@@ -60,17 +60,25 @@ def symbolic_decision(payload: object) -> str:
     """The worker's `decide` task: a parsed step in, the outcome's JSON out. sympy raising where no stage
     expects it decides nothing: the step is an error, never a failed call."""
     step = parse_step(payload)
+    tried: list[str] = []
     try:
-        outcome = decide_step(step)
+        outcome = decide_step(step, tried)
     except MemoryError:
         raise
-    except Exception as error:
-        outcome = errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy raised {type(error).__name__} deciding the step")
+    except Exception:
+        done = ", ".join(tried) if tried else "nothing"
+        outcome = errored(
+            MathsCode.SYMBOLIC_UNDECIDED,
+            f"sympy stopped short of a decision (stages finished: {done}); it neither reduced lhs - rhs to 0 nor "
+            "showed the sides differ, so the step is undecided, not wrong",
+        )
     return json.dumps(outcome.to_json(), sort_keys=True)
 
 
-def decide_step(step: ParsedStep) -> MathsOutcome:
-    """Decide a parsed step in this process, with no budget: the worker runs this, and so can tests."""
+def decide_step(step: ParsedStep, tried: list[str] | None = None) -> MathsOutcome:
+    """Decide a parsed step in this process, with no budget: the worker runs this, and so can tests. Each
+    stage finished is appended to `tried`, so an error can say how far sympy got."""
+    tried = [] if tried is None else tried
     if step.condition:
         return decide_condition(step)
     if step.reported is not None:
@@ -85,30 +93,36 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
             written_difference = sympy.Add(written.lhs, sympy.Mul(sympy.S.NegativeOne, written.rhs))
         if (failure := _witness_failure(step, written, written, written_difference)) is not None:
             return failure
+        tried.append("exact witnesses on the sides as written")
     built = built_or_error(step)
     if isinstance(built, MathsOutcome):
         return built
+    tried.append("building the sides" + (" and computing their calculus" if step.calculus else ""))
     difference = sympy.Add(built.lhs, sympy.Mul(sympy.S.NegativeOne, built.rhs))
     if difference == 0:
         return _confirmed(step, written, passed("doit" if step.calculus else "identical"))
     reduced = difference
     for method, transform in (("expand", sympy.expand), ("cancel", sympy.cancel)):
-        tried = attempt(transform, reduced)
-        if tried is None:
+        transformed = attempt(transform, reduced)
+        tried.append(method)
+        if transformed is None:
             continue
-        reduced = tried
+        reduced = transformed
         if reduced == 0:
             return _confirmed(step, written, passed(method))
         if (failure := _constant_failure(step, written, reduced)) is not None:
             return failure
     if small and (failure := _witness_failure(step, built, written, difference)) is not None:
         return failure
+    if small:
+        tried.append("exact witnesses")
     for method, transform in _REWRITES:
         if (method == "normalise" and not difference.has(*CALCULUS)) or (
             method == "special" and not difference.has(*_SPECIAL)
         ):
             continue
         rewritten = attempt(transform, difference)
+        tried.append(method)
         if rewritten is None:
             continue
         if rewritten == 0:
