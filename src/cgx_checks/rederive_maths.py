@@ -64,7 +64,8 @@ FIXES: Final = {
     "without bounds) can be given in sympy spelling in lhs or rhs instead",
     "latex-not-in-text": "copy latex from the cited equation chunks: a whole relation or side as it is written there "
     "(spacing and \\left/\\right may differ), and cite the chunk in equations",
-    "latex-ambiguous": 'set function_argument to "factor" or "product" to say how the paper reads it',
+    "latex-ambiguous": 'for a function without brackets, set function_argument to "factor" or "product"; for a / '
+    "followed by factors, give that side in sympy spelling as the paper means it",
     "step-trivial": "check a step the paper derives (the next relation of the chain, split 2, ...), not an "
     "expression against itself",
     "approximation-not-numeric": "an \\approx step compares a reported number with an expression that evaluates to a "

@@ -37,8 +37,8 @@ MEANINGS: Final[dict[str, str]] = {
         " removing spacing and layout)."
     ),
     MathsCode.LATEX_AMBIGUOUS: (
-        "A function written without brackets is followed by more factors (\\cos\\beta q^{-1}), so its argument "
-        "can be read two ways; the proposal's function_argument field says which."
+        "The LaTeX reads two ways, both named: a function without brackets followed by more factors "
+        "(\\cos\\beta q^{-1}: function_argument says which), or a / followed by factors (a/b c)."
     ),
     MathsCode.STEP_TRIVIAL: "A maths step's two sides are the same expression as written, so its check could not fail.",
     MathsCode.APPROXIMATION_NOT_NUMERIC: (

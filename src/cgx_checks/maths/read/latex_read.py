@@ -52,6 +52,7 @@ from cgx_checks.maths.read.latex import (
 )
 from cgx_checks.maths.read.names import ACCENTS, GREEK, LATEX_LETTERS, PLAIN_FONTS, compose
 from cgx_checks.maths.read.parse import numeral_value
+from cgx_checks.maths.read.spelling import spelled
 from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
@@ -217,16 +218,17 @@ class _Reader:
     def _term(self, term: LTerm) -> Node:
         factors, operators = list(term.factors), list(term.operators)
         items: list[tuple[int, Node]] = []
+        joined: list[bool] = []  # whether each item follows the one before with no operator written
         index = 0
         operator: str | None = None
         while index < len(factors):
             node, following = self._read_from(factors, operators, index)
             items.append((-1 if operator == "/" else 1, node))
+            joined.append(bool(index) and operators[index - 1] is None)
             operator = operators[following - 1] if following < len(factors) else None
             index = following
-        if len(items) == 1 and items[0][0] == 1:
-            return items[0][1]
-        return Product(tuple(items), 1 + max(node.depth for _, node in items))
+        _check_slash(items, joined, self.declared.symbols)
+        return _product(items)
 
     def _merge_integrals(self, signs: list[str], terms: list[LTerm]) -> tuple[list[str], list[LTerm]]:
         """Join the terms of an integrand written as a sum (`\\int_0^1 x^2 + 1\\,dx`) into one term whose
@@ -799,6 +801,36 @@ class _Reader:
 
 
 # -- helpers on layout nodes -----------------------------------------------------------------------------
+
+
+def _product(items: Sequence[tuple[int, Node]]) -> Node:
+    if len(items) == 1 and items[0][0] == 1:
+        return items[0][1]
+    return Product(tuple(items), 1 + max(node.depth for _, node in items))
+
+
+def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool], declared: frozenset[str]) -> None:
+    """Refuse `a/b c` (and `a/bc` where bc is no declared name): a reader may take it as (a/b)*c or as
+    a/(b*c), and the paper's LaTeX does not say which. `1/2 x`, a numeral over a numeral, is the fraction 1/2."""
+    for position in range(1, len(items) - 1):
+        if items[position][0] != -1 or not joined[position + 1]:
+            continue
+        if isinstance(items[position - 1][1], Numeral) and isinstance(items[position][1], Numeral):
+            continue
+        end = position + 1
+        while end + 1 < len(items) and joined[end + 1]:
+            end += 1
+        grouped = [
+            *items[:position],
+            (-1, _product([(1, node) for _, node in items[position : end + 1]])),
+            *items[end + 1 :],
+        ]
+        first, second = spelled(_product(items), declared), spelled(_product(grouped), declared)
+        raise CgxError(
+            MathsCode.LATEX_AMBIGUOUS,
+            f"a / followed by factors with no operator between them reads two ways, {first} or {second}, and the "
+            "LaTeX does not say which; give this side in sympy spelling (lhs or rhs) as the paper means it",
+        )
 
 
 def _invalid(column: int, message: str) -> CgxError:
