@@ -24,6 +24,7 @@ class MathsCode(StrEnum):
     NUMERIC_DISTRIBUTION = "numeric-distribution"
     NUMERIC_CONDITION = "numeric-condition"
     NUMERIC_DEGENERATE = "numeric-degenerate"
+    NUMERIC_PRECISION = "numeric-precision"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -54,6 +55,10 @@ MEANINGS: Final[dict[str, str]] = {
     MathsCode.NUMERIC_CONDITION: (
         "The step compares two conditions, which only a symbolic decision settles: sampled points never pass or "
         "fail them (an equality is false on both sides almost everywhere)."
+    ),
+    MathsCode.NUMERIC_PRECISION: (
+        "The sides differ at a sample point with the step's printed constants as written, but each stands for an "
+        "interval (1.3 is 1.3 +- 0.05) that sampling cannot search."
     ),
     MathsCode.NUMERIC_DEGENERATE: (
         "Both sides took one value at every sample point (zero, or another constant): sides constant almost "

@@ -11,6 +11,7 @@ from typing import Any
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.numeric_rules import MAX_UNDEFINED, POINTS, RELATIVE_TOLERANCE, Result, numeric_seed
 from cgx_checks.maths.read.points import ValueJson, value_from_json
+from cgx_checks.maths.read.precision import freed
 from cgx_checks.maths.read.step import parse_step
 from cgx_checks.maths.worker.numeric_values import Evaluator
 
@@ -69,6 +70,18 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             skipped += 1  # they seem to differ, but no bound shows it: the point tells nothing
             continue
         compared += 1
+        if step.reported is None and (constants := freed(step)[1]):
+            listed = ", ".join(item.text for item in constants)
+            return _found(
+                "error",
+                f"the sides differ at point {index} with the printed constants ({listed}) as written, but each "
+                "stands for an interval (half a unit of its last digit either side), and sampled points cannot "
+                "tell whether a value within it makes the step hold",
+                str(MathsCode.NUMERIC_PRECISION),
+                compared,
+                skipped,
+                evaluator.functions,
+            )
         return _found(
             "failed",
             f"the sides differ at point {index}: lhs = {agreement.lhs}, rhs = {agreement.rhs}, each evaluated "

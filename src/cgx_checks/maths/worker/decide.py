@@ -53,6 +53,7 @@ from cgx_checks.maths.worker.decision import (
     passed,
     short,
 )
+from cgx_checks.maths.worker.precision import within_precision
 from cgx_checks.maths.worker.rounding import decide_reported
 
 
@@ -77,8 +78,15 @@ def symbolic_decision(payload: object) -> str:
 
 def decide_step(step: ParsedStep, tried: list[str] | None = None) -> MathsOutcome:
     """Decide a parsed step in this process, with no budget: the worker runs this, and so can tests. Each
-    stage finished is appended to `tried`, so an error can say how far sympy got."""
-    tried = [] if tried is None else tried
+    stage finished is appended to `tried`, so an error can say how far sympy got. A step that fails with a
+    printed constant inside an expression (`1.3e-7*sqrt(tau)`) is decided again within its written precision."""
+    outcome = _decided(step, [] if tried is None else tried)
+    if outcome.result == "failed" and not step.condition and step.reported is None:
+        return within_precision(step, outcome)
+    return outcome
+
+
+def _decided(step: ParsedStep, tried: list[str]) -> MathsOutcome:
     if step.condition:
         return decide_condition(step)
     if step.reported is not None:
