@@ -43,6 +43,7 @@ from cgx_checks.maths.read.latex import (
     LFont,
     LFraction,
     LGroup,
+    LMatrix,
     LNode,
     LPart,
     LRoot,
@@ -83,6 +84,8 @@ _LATEX_FUNCTIONS: Final[Mapping[str, str]] = {
     "E_1": "E1",
     "erf": "erf",
     "erfc": "erfc",
+    "tr": "trace",
+    "Tr": "trace",
 }
 """LaTeX function names that are not the vocabulary's own spelling."""
 
@@ -413,7 +416,7 @@ class _Reader:
             if word in _LATEX_FUNCTIONS:
                 return _LATEX_FUNCTIONS[word], False, subscript
             resolved = resolve_function(word)
-            if resolved is not None and FUNCTIONS[resolved].kind == "function":
+            if resolved is not None and (FUNCTIONS[resolved].kind == "function" or resolved in ("det", "trace")):
                 return resolved, False, subscript
             if followed_by_bracket and word in _CALL_ONLY and factor.subscript is None:
                 return _CALL_ONLY[word], False, "name"
@@ -704,15 +707,45 @@ class _Reader:
         return self._powered(node, factor)
 
     def _powered(self, node: Node, factor: LFactor) -> Node:
-        if factor.superscript is not None:
+        if factor.superscript is not None and self._transposed(factor.superscript):
+            node = _call("transpose", (node,), factor.column)
+        elif factor.superscript is not None:
             exponent = self.arg(factor.superscript)
             node = Power(node, exponent, factor.column, 1 + max(node.depth, exponent.depth))
         for _ in range(factor.factorials):
             node = _call("factorial", (node,), factor.column)
         return node
 
+    def _transposed(self, superscript: LArg) -> bool:
+        """Whether a superscript marks a transpose: `^\\top`, `^\\intercal`, or a T (`^T`, `^{\\mathsf{T}}`) that
+        is no declared symbol."""
+        term = _term_of(superscript)
+        if term is None or len(term.factors) != 1 or term.factors[0].superscript or term.factors[0].subscript:
+            return False
+        atom = term.factors[0].atom
+        if isinstance(atom, LAtom) and atom.text in ("\\top", "\\intercal"):
+            return True
+        letter = atom.text if isinstance(atom, LAtom) and atom.kind == "letter" else None
+        if isinstance(atom, LFont) and atom.font in PLAIN_FONTS | {"mathsf"}:
+            letter = _word(atom.statements)
+        return letter == "T" and "T" not in self.declared.symbols
+
     def atom(self, atom: LNode) -> Node:
         match atom:
+            case LMatrix():
+                rows = tuple(tuple(self.part(cell) for cell in row) for row in atom.rows)
+                matrix = _call(
+                    "Matrix",
+                    tuple(Bounds(row, column_of(row[0]), 1 + max(cell.depth for cell in row)) for row in rows),
+                    atom.column,
+                )
+                if atom.kind == "v":
+                    return _call("det", (matrix,), atom.column)
+                if atom.kind not in ("", "p", "b", "B"):
+                    raise _invalid(
+                        atom.column, f"the {atom.kind}matrix at column {atom.column} is not read: write \\det"
+                    )
+                return matrix
             case LAtom(kind="number"):
                 return numeral_value(atom.text, atom.column)
             case LAtom(kind="command"):

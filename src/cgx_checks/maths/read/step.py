@@ -96,6 +96,12 @@ def parse_step(raw: object) -> ParsedStep:
             raise CgxError(error.code, f"{side}: {error.message}") from None
         if shape.step_degree > MAX_DEGREE:
             raise CgxError(MathsCode.DEGREE_TOO_LARGE, f"{side} has degree {shape.step_degree}; at most {MAX_DEGREE}")
+        if shape.matrix is not None:
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{side} is a {shape.matrix[0]} x {shape.matrix[1]} matrix; a step equates numbers: check its det, its "
+                "trace, or each entry(M, i, j) as a step of its own",
+            )
         shapes[side] = shape
     if shapes["lhs"].condition != shapes["rhs"].condition:
         condition, value = ("lhs", "rhs") if shapes["lhs"].condition else ("rhs", "lhs")
