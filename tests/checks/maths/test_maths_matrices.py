@@ -57,8 +57,8 @@ def test_a_determinants_one_symbol_mutant_fails_with_a_certificate(decider: Symb
             "trace(transpose(Matrix([[a, b], [c, d]])))",
         ),
         (
-            r"\det\left(\begin{pmatrix} a & b \\ c & d \end{pmatrix} - x \begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}\right)"
-            r" = x^2 - (a + d)x + ad - bc",
+            r"\det\left(\begin{pmatrix} a & b \\ c & d \end{pmatrix} - x \begin{pmatrix} 1 & 0 \\ 0 & 1"
+            r" \end{pmatrix}\right) = x^2 - (a + d)x + ad - bc",
             "det(Matrix([[a, b], [c, d]]) - x*Matrix([[1, 0], [0, 1]]))",
         ),
         (
