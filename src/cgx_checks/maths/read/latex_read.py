@@ -53,7 +53,6 @@ from cgx_checks.maths.read.latex import (
 )
 from cgx_checks.maths.read.names import ACCENTS, GREEK, LATEX_LETTERS, PLAIN_FONTS, compose
 from cgx_checks.maths.read.parse import numeral_value
-from cgx_checks.maths.read.spelling import spelled
 from cgx_checks.maths.read.tree import (
     Bounds,
     Call,
@@ -858,6 +857,8 @@ def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool], decl
             (-1, _product([(1, node) for _, node in items[position : end + 1]])),
             *items[end + 1 :],
         ]
+        from cgx_checks.maths.read.spelling import spelled  # spelling reads points, which reads the encoding
+
         first, second = spelled(_product(items), declared), spelled(_product(grouped), declared)
         raise CgxError(
             MathsCode.LATEX_AMBIGUOUS,
