@@ -104,6 +104,14 @@ _UNREADABLE: Final[Mapping[str, str]] = {
 }
 
 
+class AmbiguousSlash(Exception):
+    """`a/b c` read two ways, as trees; the step's reader names both in sympy spelling (`read.step`)."""
+
+    def __init__(self, first: Node, second: Node) -> None:
+        super().__init__("a / followed by factors reads two ways")
+        self.readings = (first, second)
+
+
 @attrs.frozen
 class Declarations:
     """What the encoding declares, by sympy name: what a LaTeX name may resolve to."""
@@ -229,7 +237,7 @@ class _Reader:
             joined.append(bool(index) and operators[index - 1] is None)
             operator = operators[following - 1] if following < len(factors) else None
             index = following
-        _check_slash(items, joined, self.declared.symbols)
+        _check_slash(items, joined)
         return _product(items)
 
     def _merge_integrals(self, signs: list[str], terms: list[LTerm]) -> tuple[list[str], list[LTerm]]:
@@ -841,7 +849,7 @@ def _product(items: Sequence[tuple[int, Node]]) -> Node:
     return Product(tuple(items), 1 + max(node.depth for _, node in items))
 
 
-def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool], declared: frozenset[str]) -> None:
+def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool]) -> None:
     """Refuse `a/b c` (and `a/bc` where bc is no declared name): a reader may take it as (a/b)*c or as
     a/(b*c), and the paper's LaTeX does not say which. `1/2 x`, a numeral over a numeral, is the fraction 1/2."""
     for position in range(1, len(items) - 1):
@@ -857,14 +865,7 @@ def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool], decl
             (-1, _product([(1, node) for _, node in items[position : end + 1]])),
             *items[end + 1 :],
         ]
-        from cgx_checks.maths.read.spelling import spelled  # spelling reads points, which reads the encoding
-
-        first, second = spelled(_product(items), declared), spelled(_product(grouped), declared)
-        raise CgxError(
-            MathsCode.LATEX_AMBIGUOUS,
-            f"a / followed by factors with no operator between them reads two ways, {first} or {second}, and the "
-            "LaTeX does not say which; give this side in sympy spelling (lhs or rhs) as the paper means it",
-        )
+        raise AmbiguousSlash(_product(items), _product(grouped))
 
 
 def _invalid(column: int, message: str) -> CgxError:
