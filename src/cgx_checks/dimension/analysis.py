@@ -217,7 +217,7 @@ class _Walker:
             for argument in arguments:
                 self.fits(argument)
             return DIMENSIONLESS
-        if name in ("Integral", "Derivative", "Limit", "Sum", "Product"):
+        if name in ("Integral", "Derivative", "Limit", "Subs", "Sum", "Product"):
             return self._calculus(name, arguments)
         found = [(argument, self.fits(argument)) for argument in arguments]
         if name in _ROOTS or name == "root":
@@ -263,9 +263,9 @@ class _Walker:
     def _calculus(self, name: str, arguments: tuple[Node, ...]) -> Fits:
         body, *rest = arguments
         fits = self.fits(body)
-        if name == "Limit":
+        if name in ("Limit", "Subs"):
             point = ((rest[0], self.fits(rest[0])), (rest[1], self.fits(rest[1])))
-            self.same("the variable and point of a limit", point)
+            self.same(f"the variable and point of {'a limit' if name == 'Limit' else 'a substitution'}", point)
             return fits
         if name == "Derivative":
             return self._derivative(fits, rest)

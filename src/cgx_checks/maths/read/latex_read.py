@@ -698,7 +698,14 @@ class _Reader:
                 "O(...) is an order-of-magnitude term, not a value: a step that holds up to it cannot be "
                 "checked as written; check its exact part in sympy spelling",
             )
-        name = self._spelled(factor)
+        try:
+            name = self._spelled(factor)
+        except CgxError as error:  # an index expression: a symbol declared as written, or a sequence
+            name = self._spelled(factor, indexed=True)
+            if name is None or name not in self.declared.symbols:
+                raise CgxError(
+                    error.code, f"{error.message}, or declare the symbol as written (\\alpha_{{j-1}})"
+                ) from None
         if name is not None:
             node = self._name_node(name, factor.column)
             return self._powered(node, attrs.evolve(factor, subscript=None, primes=0))
@@ -807,13 +814,15 @@ class _Reader:
 
     # -- names -----------------------------------------------------------------------------------------
 
-    def _spelled(self, factor: LFactor) -> str | None:
-        """The sympy name a factor spells, or None when it is not a name (see `names`)."""
+    def _spelled(self, factor: LFactor, *, indexed: bool = False) -> str | None:
+        """The sympy name a factor spells, or None when it is not a name (see `names`); `indexed` reads a
+        subscript that is an index expression as part of the name (`\\alpha_{j-1}` is alpha_j_minus_1)."""
         spelled = _base_and_accents(factor.atom)
         if spelled is None:
             return None
         base, accents = spelled
-        return compose(base, accents, _subscript_names(factor.subscript, factor.column), factor.primes)
+        subscripts = _subscript_names(factor.subscript, factor.column, indexed=indexed)
+        return compose(base, accents, subscripts, factor.primes)
 
     def _name_node(self, name: str, column: int) -> Node:
         if name in self.declared.symbols:
@@ -1005,7 +1014,7 @@ def _only_atom(braced: LBraced) -> LNode | None:
     return term.factors[0].atom
 
 
-def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
+def _subscript_names(subscript: LArg | None, column: int, *, indexed: bool = False) -> tuple[str, ...]:
     """A subscript as parts of a name (`{\\mathrm{obs},i}` is obs and i; `{n_a}` is n_a), or () for none.
 
     A subscript that is not made of names and numbers (`x_{k+1}`) cannot be part of a name: it indexes a
@@ -1022,6 +1031,10 @@ def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
     names: list[str] = []
     for statement in subscript.statements:
         term = _term_of(LBraced((statement,), subscript.column))
+        index = _index_words(statement) if indexed and term is None else None
+        if index is not None:
+            names.append(index)
+            continue
         if term is None:
             raise CgxError(
                 MathsCode.LATEX_INVALID,
@@ -1041,6 +1054,25 @@ def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _index_words(statement: LStatement) -> str | None:
+    """An index expression of letters and numbers (`j-1`, `2k+1`) as words of a name (`j_minus_1`,
+    `2k_plus_1`), or None for anything else."""
+    if statement.relations or len(statement.parts) != 1:
+        return None
+    part = statement.parts[0]
+    words: list[str] = []
+    for sign, term in zip(part.signs, part.terms, strict=True):
+        if any(operator is not None for operator in term.operators) or not all(_plain(item) for item in term.factors):
+            return None
+        texts = [item.atom.text for item in term.factors if isinstance(item.atom, LAtom)]
+        if len(texts) != len(term.factors) or any(text.startswith("\\") for text in texts):
+            return None
+        if words or sign != "+":
+            words.append({"+": "plus", "-": "minus"}.get(sign, ""))
+        words.append("".join(texts))
+    return "_".join(word for word in words if word) if all(words) else None
+
+
 def name_of(spelling: str) -> str | None:
     """The sympy name of a name written in LaTeX (`\\bar{x}`, `x_{\\mathrm{obs},i}`, `\\hat{\\mu}'`), or
     None when the text is not one name."""
@@ -1057,6 +1089,6 @@ def name_of(spelling: str) -> str | None:
     if factor.superscript is not None or factor.factorials:
         return None
     try:
-        return _Reader(Declarations(frozenset(), frozenset(), {}, None))._spelled(factor)
+        return _Reader(Declarations(frozenset(), frozenset(), {}, None))._spelled(factor, indexed=True)
     except CgxError:
         return None

@@ -125,7 +125,7 @@ def free_names(node: Node) -> frozenset[str]:
         case Comparison():
             return frozenset().union(*(free_names(operand) for operand in node.operands))
         case Call():
-            if node.name == "Limit" and len(node.arguments) >= 3:
+            if node.name in ("Limit", "Subs") and len(node.arguments) >= 3:
                 variable = free_names(node.arguments[1])
                 return (free_names(node.arguments[0]) - variable) | free_names(node.arguments[2])
             if node.name in ("Integral", "Sum", "Product"):
@@ -393,8 +393,8 @@ class _Shaper:
         body = self._value(self.shape(node.arguments[0]), column_of(node.arguments[0]))
         shapes = [body]
         specs = node.arguments[1:]
-        if name == "Limit":
-            self._bound_variable(specs[0], "Limit", column)
+        if name in ("Limit", "Subs"):
+            self._bound_variable(specs[0], name, column)
             shapes.append(self._value(self.shape(specs[1]), column))
             if len(specs) == 3 and not isinstance(specs[2], Direction):
                 raise CgxError(

@@ -143,6 +143,7 @@ FUNCTIONS: Final[Mapping[str, Function]] = {
         "above, '-' from below",
         "calculus",
     ),
+    "Subs": Function((3,), "Subs(f, x, a): f with x put to a (a change of variables)", "calculus"),
     "Sum": Function((2,), "Sum(f, (k, a, b)): the sum of f for k from a to b (b may be oo)", "calculus"),
     "Product": Function((2,), "Product(f, (k, a, b)): the product of f for k from a to b", "calculus"),
     # matrices: a side is a number, so a matrix ends in det, trace or entry
@@ -176,7 +177,7 @@ ALIASES: Final[Mapping[str, str]] = {
 OPERATORS: Final[Mapping[str, str]] = {"+ - * / ^ ** ( )": "", "< <= > >=": "(conditions); write 2*x, not 2x"}
 """The operators of the sympy spelling, with how each is read."""
 
-CALCULUS_FORMS: Final = "Integral(f, (x, a, b)), Derivative(f, x, 2), Limit(f, x, a), Sum(f, (k, a, b))"
+CALCULUS_FORMS: Final = "Integral(f, (x, a, b)), Derivative(f, x, 2), Limit(f, x, a), Sum(f, (k, a, b)), Subs(f, x, a)"
 """How the calculus functions are called, said once for the schema."""
 
 PERCENT: Final = "% is not read: write x/100 or Mod(x, y)"

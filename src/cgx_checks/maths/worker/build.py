@@ -234,6 +234,9 @@ class _Builder:
             return getattr(sympy, resolved)(body, *specs)
         if resolved in MATRICES:
             return self._matrix(resolved, node)
+        if resolved == "Subs":
+            body, variable, point = (self.build(argument) for argument in node.arguments)
+            return sympy.Subs(body, variable, point)
         if resolved == "Limit":
             body, variable, point = (self.build(argument) for argument in node.arguments[:3])
             if len(node.arguments) == 4:

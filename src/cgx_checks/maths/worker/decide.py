@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.outcome import MathsOutcome
@@ -52,6 +53,7 @@ from cgx_checks.maths.worker.decision import (
     exact_failure,
     passed,
     short,
+    witness_failed,
 )
 from cgx_checks.maths.worker.precision import within_precision
 from cgx_checks.maths.worker.rounding import decide_reported
@@ -120,6 +122,8 @@ def _decided(step: ParsedStep, tried: list[str]) -> MathsOutcome:
             return _confirmed(step, written, passed(method))
         if (failure := _constant_failure(step, written, reduced)) is not None:
             return failure
+    if step.calculus and (failure := _residue_failure(step, built, reduced)) is not None:
+        return failure
     if small and (failure := _witness_failure(step, built, written, difference)) is not None:
         return failure
     if small:
@@ -231,6 +235,33 @@ def _constant_failure(step: ParsedStep, written: BuiltStep, value: Any) -> Maths
         point = {name: item for name, item in whole.items() if name in free}
         if (failure := certified_failure(written, point, step.encoding, method="constant")) is not None:
             return failure
+    return None
+
+
+def _residue_failure(step: ParsedStep, built: BuiltStep, residue: Any) -> MathsOutcome | None:
+    """A failure where sympy computed every integral, limit, sum and derivative in closed form and lhs - rhs
+    reduced to an expression with none left (`-Delta*h^2/(S*f^2)`): at the first witness where that residue is
+    exactly a number sympy certifies nonzero, the step fails from it, without evaluating the calculus again
+    numerically (which a slow limit makes costly). A residue with a declared function or a branch factor of
+    sympy's antiderivative (exp_polar) is no proof."""
+    if residue.has(*CALCULUS, AppliedUndef, sympy.exp_polar) or not residue.free_symbols:
+        return None
+    free = free_names(step.lhs) | free_names(step.rhs)
+    for whole in witness_points(step.encoding):
+        point = {name: value for name, value in whole.items() if name in free}
+        value = attempt(functools.partial(at_point, substitution=substitution(built, point)), residue)
+        if value is None or (text := certified_nonzero(value)) is None:
+            continue
+        shown = short(residue)
+        return witness_failed(
+            point,
+            step.encoding,
+            f"sympy computed the calculus in closed form and lhs - rhs reduces to {shown}, which is {text} here, "
+            "not 0",
+            text,
+            method="residue",
+            certificate={"digits": "exact", "residue": shown, "value": text},
+        )
     return None
 
 
