@@ -261,8 +261,7 @@ def _residue_failure(step: ParsedStep, built: BuiltStep, residue: Any) -> MathsO
         return witness_failed(
             point,
             step.encoding,
-            f"sympy computed the calculus in closed form and lhs - rhs reduces to {shown}, which is {text} here, "
-            "not 0",
+            f"sympy computed the calculus in closed form and lhs - rhs reduces to {shown}, which is {text} here, not 0",
             text,
             method="residue",
             certificate={"digits": "exact", "residue": shown, "value": text},
