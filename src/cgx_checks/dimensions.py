@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from cgx_checks.common import error_outcome, refusal_of
-from cgx_checks.dimension.codes import MEANINGS, DimensionCode
+from cgx_checks.dimension.codes import MEANINGS
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_checks.maths.codes import MEANINGS as MATHS_MEANINGS
 from cgx_checks.maths.codes import MathsCode
@@ -183,6 +183,3 @@ def _checked_step(inputs: Mapping[str, Any]) -> Any:
 @hookimpl
 def cgx_register_check_types(register: CheckTypeRegistry) -> None:
     register(Dimensions())
-
-
-__all__ = ["DimensionCode", "Dimensions"]

@@ -57,13 +57,17 @@ def read_step(inputs: Mapping[str, Any]) -> CheckedStep:
             )
     symbols: dict[str, list[str]] = {name: [] for name in (*dimensions, *constants) if name not in functions}
     raw = {key: inputs[key] for key in ENCODING_KEYS if inputs.get(key) is not None}
-    encoding = load_encoding({"symbols": symbols, **raw})
-    trees, relation = step_sides(encoding)
-    for side, tree in trees.items():
-        try:
-            shape_of(tree, encoding)
-        except CgxError as error:
-            raise CgxError(error.code, f"{side}: {error.message}") from None
+    try:
+        encoding = load_encoding({"symbols": symbols, **raw})
+        trees, relation = step_sides(encoding)
+        for side, tree in trees.items():
+            try:
+                shape_of(tree, encoding)
+            except CgxError as error:
+                raise CgxError(error.code, f"{side}: {error.message}") from None
+    except CgxError as error:  # the maths readers name their own field; here a symbol is declared by its unit
+        message = error.message.replace("@ $.symbols", "@ $.dimensions").replace("maths encoding", "proposal")
+        raise CgxError(error.code, message.replace("declare it in symbols", "give its unit in dimensions")) from None
     sympy_name = dict(encoding.spellings)
     symbol_dimensions: dict[str, Dimension] = {}
     function_dimensions: dict[str, Dimension] = {}
