@@ -1,5 +1,5 @@
 """Figure (f): start_run against credencegraph's ingest alone, on each of the four real papers in
-../shared/papers: `call_tool("start_run")` (in process, a new run directory each time) against
+tests/papers: `call_tool("start_run")` (in process, a new run directory each time) against
 `read_latex` + `chunks_to_graph` with the rubric's initial types. Target: at most 1.2x on each paper.
 
 start_run does more than ingest: it finds the paper's files and bibliography, reads the .bib (all of it in a

@@ -23,7 +23,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
-PAPERS = ROOT.parent / "shared" / "papers"
+PAPERS = ROOT / "tests" / "papers"
 MAIN_FILES = {
     "farr-normal-normal": "src/tex/ms.tex",
     "hastings-powell-replication": "article/article.tex",

@@ -21,7 +21,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RUBRIC = ROOT / "examples" / "rubrics" / "example-paper.toml"
-PAPERS = ROOT.parent / "shared" / "papers"
+PAPERS = ROOT / "tests" / "papers"
 MODEL = "benchmark-model"
 SEED = 20260101
 SENTENCES_PER_PARAGRAPH = 9

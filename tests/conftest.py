@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support import SHARED
+from support import PAPERS
 
 pytest_plugins = ["cgx_core.testing"]
 
@@ -26,11 +26,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def papers() -> Path:
-    """The real papers in ../shared/papers (skipped, with the reason, when the folder is absent)."""
-    folder = SHARED / "papers"
-    if not folder.is_dir():
-        pytest.skip("../shared/papers is absent: the real-paper tests need the shared folder beside the repo")
-    return folder
+    """The real papers in tests/papers, in the repository: every clone runs the real-paper tests."""
+    return PAPERS
 
 
 @pytest.fixture(autouse=True, scope="session")

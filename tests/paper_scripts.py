@@ -1,4 +1,4 @@
-"""Scripted classifications of the four real papers in ../shared/papers, as an agent would send them.
+"""Scripted classifications of the four real papers in tests/papers, as an agent would send them.
 
 Shared by the assembler's own test (tests/core/assembler/test_papers.py) and the end-to-end test that
 sends the same records through the tools and replays the run (tests/e2e/test_papers_through_tools.py).

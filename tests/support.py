@@ -12,6 +12,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+"""The developers' scratch folder beside the repository: never needed by a test."""
+PAPERS = ROOT / "tests" / "papers"
+"""The real papers the tests read, each with its licence and SOURCE.txt (tests/papers/README.md): in the
+repository, so any clone runs every real-paper test."""
 EXAMPLE = ROOT / "examples" / "end-to-end" / "paper"
 EXAMPLE_RUBRIC = ROOT / "examples" / "rubrics" / "example-paper.toml"
 

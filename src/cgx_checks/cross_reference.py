@@ -89,6 +89,12 @@ def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | R
     )
 
 
+def _word_of_macro(written: str) -> str | None:
+    """The kind a referencing macro says itself: `\\eqref` names an equation, with or without "Eq." before it,
+    so that a reference is decided the same either way."""
+    return "equation" if written.lstrip().startswith("\\eqref") else None
+
+
 def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
     objects = every_object(run)
     if not objects:
@@ -112,7 +118,7 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
                 "number: a theorem, an item, a footnote)",
                 f"the labels are: {listed(labels)}",
             )
-        word = str(item["kind"]) if item.get("kind") else None
+        word = str(item["kind"]) if item.get("kind") else _word_of_macro(str(item.get("written", "")))
         return _Referenced(str(item["written"]), named[0].kind, named, word=word)
     kind = str(item.get("kind"))
     if item.get("another_work"):

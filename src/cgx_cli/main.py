@@ -206,6 +206,26 @@ def _build(only: str | None) -> tuple[ArgumentParser, Collection[str]]:
         )
         demo.add_argument("directory", nargs="?", help="where to put the run (default: a new temporary directory)")
 
+    if only in (None, "calibrate"):
+        calibrate = command(
+            "calibrate",
+            "fit a rubric's check credences and bases on labelled runs, and score the credences before and after",
+            "Each RUN is a finished run; RUN=KEY labels it with a key file naming its false nodes (else a person's "
+            "reviews label it). Writes the rubric given, calibrated, to --out (comments kept) and prints the Brier "
+            "and log scores in sample, leaving each run and each paper out, and on --held-out runs. The same runs "
+            "give the same bytes (docs/calibration.md).",
+        )
+        calibrate.add_argument("runs", nargs="+", metavar="RUN[=KEY]", help="a finished run, and its key")
+        calibrate.add_argument("--rubric", required=True, help="the rubric to fit (its comments and layout are kept)")
+        calibrate.add_argument("--out", required=True, help="where to write the calibrated rubric")
+        calibrate.add_argument("--version", required=True, help="the calibrated rubric's version (it names its values)")
+        calibrate.add_argument("--date", required=True, help="the [calibration] date, YYYY-MM-DD (never the clock's)")
+        calibrate.add_argument(
+            "--held-out", action="append", default=[], metavar="RUN", help="a run kept out of the fit, scored on"
+        )
+        calibrate.add_argument("--counts", help="extra counts by check type, as JSON (the maths soundness corpus)")
+        calibrate.add_argument("--json", metavar="FILE", help="write the counts, the fit and the scores as JSON")
+
     if only in (None, "unlock"):
         unlock = command(
             "unlock",
@@ -373,6 +393,19 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
             agent_model=options.agent_model,
             finish=not options.no_finish,
             wait=options.wait,
+        )
+    if options.command == "calibrate":
+        from cgx_cli.calibrate_command import calibrate_command
+
+        return calibrate_command(
+            options.runs,
+            rubric=options.rubric,
+            out=options.out,
+            version=options.version,
+            date=options.date,
+            held_out=options.held_out,
+            counts=options.counts,
+            json_file=options.json,
         )
     if options.command == "unlock":
         from cgx_cli.unlock import unlock

@@ -35,6 +35,8 @@ class Code(StrEnum):
     RUN_CORRUPT = "run-corrupt"
     PAPER_NOT_FOUND = "paper-not-found"
     PAPER_EMPTY = "paper-empty"
+    INGEST_INCOMPLETE = "ingest-incomplete"
+    READER_CHANGED = "reader-changed"
     PAPER_NOT_UTF8 = "paper-not-utf8"
     PAPER_INVALID = "paper-invalid"
     PAPER_TOO_LARGE = "paper-too-large"
@@ -73,6 +75,8 @@ class Code(StrEnum):
     JOURNAL_EXISTS = "journal-exists"
     JOURNAL_INVALID = "journal-invalid"
     RUN_LIST_INVALID = "run-list-invalid"
+    KEY_INVALID = "key-invalid"
+    CALIBRATION_INVALID = "calibration-invalid"
 
     # -- a record inside a call (refusal codes) -------------------------------------------------
     RECORD_INVALID = "record-invalid"
@@ -112,6 +116,9 @@ class Code(StrEnum):
     CHECK_WRONG_TOOL = "check-wrong-tool"
     PROPOSAL_INVALID = "proposal-invalid"
     CHECK_TARGET_NO_BASE = "check-target-no-base"
+    PREMISES_INVALID = "premises-invalid"
+    PREMISES_NOT_ACCEPTED = "premises-not-accepted"
+    PREMISES_UNDECLARED = "premises-undeclared"
 
     # -- the numeral reader (plugin_api.read_numeral's NumeralError), which every check type uses --
     EXPRESSION_INVALID = "expression-invalid"
@@ -139,6 +146,14 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.RUN_CORRUPT: "The run's log or derived files are inconsistent in a way no repair can undo.",
     Code.PAPER_NOT_FOUND: "The paper, or a file it \\input's, does not exist.",
     Code.PAPER_EMPTY: "The paper has no text to ingest.",
+    Code.INGEST_INCOMPLETE: (
+        "Most of the paper's body is in no chunk (the reader stopped early): start_run names where and why; "
+        "fix the paper, or pass accept_incomplete to proceed with the loss recorded."
+    ),
+    Code.READER_CHANGED: (
+        "The run was made by another version of the paper's readers, which read this paper differently: "
+        "replay it with that version, or start a new run."
+    ),
     Code.PAPER_NOT_UTF8: "A LaTeX file of the paper is not UTF-8.",
     Code.PAPER_INVALID: "The paper cannot be read (malformed LaTeX the reader refuses, or a PDF that is not one).",
     Code.PAPER_TOO_LARGE: "The paper is larger than this package ingests.",
@@ -281,6 +296,25 @@ MEANINGS: Final[dict[Code, str]] = {
     Code.CHECK_TARGET_NO_BASE: (
         "The target's type has no base in the rubric, so a check observing it would leave the graph uncompilable; "
         "give the type a base."
+    ),
+    Code.KEY_INVALID: (
+        "A calibration key is not TOML with the fields paper, false, unlabelled and note, or names a node the run "
+        "does not have."
+    ),
+    Code.CALIBRATION_INVALID: (
+        "calibrate cannot fit the rubric: no run is left to fit it on, or an option (date, version, counts file) "
+        "is malformed."
+    ),
+    Code.PREMISES_INVALID: (
+        "A proposal's premises are not 1 to 5 distinct statements in words, or one writes a number the target and "
+        "the cited chunks do not: a premise states a relation, an identification or a bound, never a number."
+    ),
+    Code.PREMISES_NOT_ACCEPTED: (
+        "The check type does not take premises: its result rests on nothing a premise could license."
+    ),
+    Code.PREMISES_UNDECLARED: (
+        "The rubric cannot record a premised check: it needs a [premises] table, type assumption for origin analyst "
+        "and type reading (origin analyst) resting on the target's type."
     ),
     Code.PLUGIN_FAILED: (
         "A check type's plugin failed: it raised, exited or returned a value a check type may not return (a result "

@@ -55,7 +55,7 @@ from cgx_core.numbers import (
 from cgx_core.numbers.counts import counting
 from cgx_core.run.call_control import Cancelled, checkpoint, progress, stopping
 
-API_VERSION: Final = (1, 2)
+API_VERSION: Final = (1, 3)
 """The version of this surface: the major number changes only when a deprecated member is removed."""
 
 __all__ = [

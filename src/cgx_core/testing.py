@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RUBRIC",
     "TINY_PAPER",
+    "TINY_RECORDS",
     "StartedRun",
     "Verified",
     "assert_run_verifies",
@@ -74,6 +75,18 @@ The error is below 1\% in 961 realisations, that is 96\% of them.
 \end{thebibliography}
 \end{document}
 """
+
+TINY_RECORDS: list[dict[str, Any]] = [
+    {"node": "s-1", "type": "claim", "form": {"shape": "bound"}, "rests_on": ["s-8"], "hedge": "We show"},
+    {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
+    {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
+    {"node": "s-4", "type": "method", "form": {"kind": "procedure"}},
+    {"node": "s-5", "type": "derivation"},
+    {"node": "s-6", "type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-8"], "hedge": "likely"},
+    {"node": "s-7", "type": "literature_claim"},
+    {"node": "s-8", "type": "result", "rests_on": ["s-2"]},
+]
+"""Classify records that type every chunk of the tiny paper with the testing rubric, so a run can finish."""
 
 RUBRIC = """\
 [rubric]
@@ -134,7 +147,18 @@ strength = "beta:9,1"
 [types.assumption]
 description = "A premise taken without support."
 origins = ["document", "analyst"]
+assess = true
 base = "beta:8,2"
+
+[types.reading]
+description = "A check's reading of its target with the premises it states (a premised check observes it)."
+origins = ["analyst"]
+base = "beta:8,2"
+
+[types.reading.rests_on]
+types = ["result", "derivation", "literature_claim", "claim", "assumption"]
+relation = "requires"
+strength = "beta:9,1"
 
 [premises]
 base = "beta:8,2"

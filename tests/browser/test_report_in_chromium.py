@@ -23,7 +23,7 @@ from report_runs import PAPER_REVIEWS, finished_hostile, finished_paper
 from cgx_core.report.html import html_report
 from cgx_core.report.integrity import run_integrity
 from cgx_core.report.model import build_report
-from support import ROOT, SHARED
+from support import PAPERS, ROOT
 
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
 WIDTHS = (1280, 390)
@@ -44,12 +44,9 @@ def example_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module", params=sorted(SCRIPTS))
 def paper_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path]:
-    papers = SHARED / "papers"
-    if not papers.is_dir():
-        pytest.skip("../shared/papers is absent: the real-paper tests need the shared folder beside the repo")
     paper: str = request.param
     folder = tmp_path_factory.mktemp(paper)
-    run = finished_paper(folder / "run", papers, paper)
+    run = finished_paper(folder / "run", PAPERS, paper)
     return paper, run, render(run, folder / "report.html")
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from cgx_core.tooling.registry import call_tool
-from support import EXAMPLE_RUBRIC, SHARED, alive, children_of, nested_macros
+from support import EXAMPLE_RUBRIC, PAPERS, alive, children_of, nested_macros
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
-PAPER = SHARED / "papers" / "hastings-powell-replication" / "article" / "article.tex"
+PAPER = PAPERS / "hastings-powell-replication" / "article" / "article.tex"
 
 COMMAND_LINE = """
 import sys
@@ -32,7 +32,6 @@ def arguments(run: Path, paper: Path) -> dict[str, str]:
     return {"run": str(run), "paper": str(paper), "rubric": str(EXAMPLE_RUBRIC), "model": "m"}
 
 
-@pytest.mark.skipif(not PAPER.is_file(), reason="the shared papers are not beside the repository")
 def test_a_command_line_start_run_reads_in_its_own_fork_what_the_zygote_reads(tmp_path: Path) -> None:
     # A real paper with tables, numbering and a .bib: the reading forked from the command's own process gives
     # the bytes the zygote's child gives (this test's process reads through a zygote).

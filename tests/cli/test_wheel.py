@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT, SHARED
+from support import PAPERS, ROOT
 
 
 def uv() -> str:
@@ -88,9 +88,7 @@ def test_the_installed_package_has_its_bytecode_compiled_at_install(installed: P
 
 
 def test_the_shipped_real_paper_rubric_starts_a_run_on_a_real_paper(installed: Path, tmp_path: Path) -> None:
-    paper = SHARED / "papers" / "farr-normal-normal" / "src" / "tex" / "ms.tex"
-    if not paper.is_file():
-        pytest.skip("../shared/papers is absent: the real-paper tests need the shared folder beside the repo")
+    paper = PAPERS / "farr-normal-normal" / "src" / "tex" / "ms.tex"
     cli(installed, "rubrics", "paper", "--copy", str(tmp_path / "paper.toml"), cwd=tmp_path)
     arguments = {"paper": str(paper), "rubric": "paper.toml", "model": "m"}
     started = json.loads(

@@ -12,12 +12,10 @@ from pathlib import Path
 import pytest
 
 from cgx_core.audit.replay import replay
-from support import ROOT, SHARED
+from support import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from full_runs import MAIN_FILES, build_full_run
-
-pytestmark = pytest.mark.skipif(not (SHARED / "papers").is_dir(), reason="../shared/papers is absent")
 
 
 @pytest.mark.parametrize("paper", sorted(MAIN_FILES))

@@ -24,7 +24,7 @@ from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
 from cgx_core.base import limits
 from cgx_core.checks.installed import build_plugin_manager, build_registry, check_types_scope
-from cgx_core.testing import StartedRun
+from cgx_core.testing import TINY_RECORDS, StartedRun
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 LABEL = "the plugin 'cgx-faulty' of cgx-faulty 1.0"
@@ -38,16 +38,7 @@ false_pass = "beta:1,9"
 models = []
 """
 
-RECORDS: list[dict[str, Any]] = [
-    {"node": "s-1", "type": "claim", "form": {"shape": "bound"}, "rests_on": ["s-8"], "hedge": "We show"},
-    {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
-    {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
-    {"node": "s-4", "type": "method", "form": {"kind": "procedure"}},
-    {"node": "s-5", "type": "derivation"},
-    {"node": "s-6", "type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-8"], "hedge": "likely"},
-    {"node": "s-7", "type": "literature_claim"},
-    {"node": "s-8", "type": "result", "rests_on": ["s-2"]},
-]
+RECORDS = TINY_RECORDS
 
 # The plugin: `METHOD` misbehaves with `ACT` on a proposal whose n is "bad"; `RETURN` is what run returns then.
 FAULTY = """

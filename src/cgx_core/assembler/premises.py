@@ -30,13 +30,13 @@ from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import PremiseRecord, StatedAt, Statement
 from cgx_core.codes import MEANINGS, Code
 from cgx_core.errors import CgxError
-from cgx_core.graph import extraction, nodes
+from cgx_core.graph import analyst, extraction, nodes
 from cgx_core.graph.edit import appended, replace_relations
 from cgx_core.refusals import ItemRefused
 
 TOOL = extraction.ADD_PREMISES
-ASSUMPTION: Final = "assumption"
-REQUIRES: Final = "requires"
+ASSUMPTION: Final = analyst.ASSUMPTION
+REQUIRES: Final = analyst.REQUIRES
 _CORE_ERRORS = (CredenceGraphError, KeyError)
 
 
@@ -227,10 +227,8 @@ class _Applying:
     def _statement(self, graph: Graph, conclusion: str, text: str) -> tuple[Graph, dict[str, Any] | None]:
         """Link an analyst premise, made or shared; None when the conclusion has all it may take."""
         statement = normalise_text(text)
-        shared = next(
-            (node for node in graph if nodes.origin_of(node) == ANALYST and node.statement == statement), None
-        )
-        node_id = shared.id if shared is not None else _next_analyst_id(graph)
+        shared = analyst.shared_assumption(graph, statement)
+        node_id = shared.id if shared is not None else analyst.next_analyst_id(graph)
         relation_id = f"{node_id}-{REQUIRES}-{conclusion}"
         entry: dict[str, Any] = {"statement": statement, "node": node_id, "created": shared is None}
         if relation_id in graph.relations:
@@ -262,11 +260,3 @@ def _analyst_premises(graph: Graph, conclusion: str) -> int:
         and relation.type == REQUIRES
         and nodes.origin_of(graph.nodes[relation.source]) == ANALYST
     )
-
-
-def _next_analyst_id(graph: Graph) -> str:
-    """The next analyst id: a-1, a-2, ..., skipping any id the graph already has."""
-    number = 1
-    while f"a-{number}" in graph:
-        number += 1
-    return f"a-{number}"

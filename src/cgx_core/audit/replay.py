@@ -25,6 +25,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingest.archive import is_archive
 from cgx_core.ingest.paper import IngestRequest
+from cgx_core.ingest.readers import READERS_VERSION, recorded_readers
 from cgx_core.ingest.worker import Budget, ingest_bounded
 from cgx_core.run import log
 from cgx_core.run.state import Effect, RunState, state_bytes
@@ -76,6 +77,7 @@ def reingest(run: Run, source: Path | None) -> bytes:
         rubric_name=run.manifest["rubric"]["name"],
         bibliography_names=tuple(item["name"] for item in bibliography),
         main=archive["main"] if archive is not None else None,
+        accept_incomplete=True,  # start_run read it whole, or was told to proceed: the graph's bytes tell
     )
     ingested = ingest_bounded(request, _recorded_budget(run).scaled(REPLAY_BUDGET_FACTOR))
     found = [item.to_json() for item in ingested.files]
@@ -156,6 +158,13 @@ def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayRe
     except Exception as error:  # raised only once the reading has answered: its refusal comes first
         rebuilt = error
     if bytes_digest(reading.result()) != run.manifest["ingested"]:
+        if recorded_readers(run.manifest) != READERS_VERSION:
+            raise CgxError(
+                Code.READER_CHANGED,
+                f"the run was read by version {recorded_readers(run.manifest)} of credencegraph-extract's paper "
+                f"readers, and this package's version {READERS_VERSION} reads its paper differently: replay it "
+                "with the version that made it, or start a new run of the paper",
+            )
         return ReplayReport(
             False,
             {"diverged": "ingest", "how": "the re-ingested graph differs from the one the run started from"},

@@ -174,7 +174,11 @@ class CheckType(Protocol):
     meanings, `plugin_api.define_codes`: the only codes besides the engine's its refusals and error outcomes
     may use; default none), `another_source_codes` (those of its codes whose error says the source the
     agent gave is not the cited work's: finish_run lists such checks as `untied_citation_checks`; default
-    none), and the methods `slot_of`, `observation_key` and `rerun` (see `CheckTypeBase`)."""
+    none), `accepts_premises` (since API 1.3: a proposal may carry `premises`, statements the agent reads into
+    the paper that the computation needs and the text does not write as such; the engine validates them and
+    passes them to `prepare` as `proposal["premises"]`, a list of normalised strings, and `prepare` must record
+    the same list as `inputs["premises"]`, so a re-run decides by the same rules; default False: the engine
+    refuses premises), and the methods `slot_of`, `observation_key` and `rerun` (see `CheckTypeBase`)."""
 
     name: str
     tool: ProposingTool
@@ -201,6 +205,7 @@ class CheckTypeBase:
     fallback_for: str | None = None
     uses_model: bool = False
     retry_after_error: bool = False
+    accepts_premises: bool = False
     codes: Mapping[str, str] = MappingProxyType({})
     another_source_codes: frozenset[str] = frozenset()
 

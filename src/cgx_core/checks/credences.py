@@ -6,8 +6,12 @@ needs to read it:
 
 - `moved_by`: the observations that moved it most given the rest (after minus after without that one),
   with sign and size, largest first;
-- `own_checks`: for a node whose own check failed, the credence given its own checks alone, so a failing
-  step that rises because later steps resting on it passed is explained, not a contradiction;
+- `own_checks`: for a node whose own check failed, the credence given its own checks alone (an exact pass with
+  only them as evidence), so a failing step that other observations move is explained;
+- `checked_by`: the check types that decided its verdict and how each check ended, so a `holds` says what it
+  rests on (a cross-reference alone says where the node points, not that it is true);
+- `against_verdict`: present (true) when the observations moved the credence against the verdict (a node that
+  fails ending above its credence before them, or one that holds below): flagged for the reviewer;
 - `shared`: the assumptions shared by several conclusions that it rests on and whose credence the
   observations moved (one check's failure reaching claims nobody checked).
 
@@ -65,11 +69,37 @@ def _missing(node_ids: Iterable[str], reason: str, fix: str) -> dict[str, dict[s
 
 
 def _checks_of(graph: Graph) -> dict[str, list[str]]:
+    """Each node's checks: the evidence nodes observing it, or its reading (a premised check observes the
+    target as read with its premises, and its record names the target), in graph order."""
+    from cgx_core.graph.evidence import check_record
+
     found: dict[str, list[str]] = {}
     for relation in graph.relations.values():
-        if relation.type == "observes":
-            found.setdefault(relation.source, []).append(relation.target)
+        if relation.type != "observes":
+            continue
+        record = check_record(graph.nodes[relation.target].attributes)
+        target = record.get("target") if record is not None else None
+        found.setdefault(target if isinstance(target, str) else relation.source, []).append(relation.target)
     return found
+
+
+def _checked_by(graph: Graph, checks: list[str]) -> dict[str, list[str]]:
+    """Which check types decided a node, and how each of their checks ended (a `holds` says what it rests on:
+    a node checked only by a cross-reference is known to point at the right object, not to be true)."""
+    found: dict[str, list[str]] = {}
+    for check in checks:
+        node = graph.nodes[check]
+        observed = node.attributes.get("observed")
+        result = "error" if observed is None else "passed" if observed else "failed"
+        found.setdefault(node.kind, []).append(result)
+    return {kind: sorted(results) for kind, results in sorted(found.items())}
+
+
+def against_verdict(verdict: str | None, before: float, after: float) -> bool:
+    """Whether the observations moved a credence against its node's verdict: a node that fails ending above
+    where it started, or one that holds ending below. The model weighs every observation, so this can
+    happen (a failed check of one number, passes of others); the report flags each such node."""
+    return (verdict == "fails" and after > before) or (verdict == "holds" and after < before)
 
 
 def _downstream(graph: Graph, sources: Iterable[str]) -> dict[str, set[str]]:
@@ -169,13 +199,10 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
         if isinstance(verdict[node_id], Mapping) and verdict[node_id].get("verdict") == "fails"
     ]
     own: dict[str, float] = {}
-    for node_id in failing:
-        own[node_id] = _given_own(
-            network,
-            before,
-            node_id,
-            {check: observed[check] for check in by_check.get(node_id, ()) if check in observed},
-        )
+    if after.method == EXACT:
+        for node_id in failing:
+            mine = {check: observed[check] for check in by_check.get(node_id, ()) if check in observed}
+            own[node_id] = float(all_marginals(network, _evidence(network, mine), budget).true[network.index(node_id)])
     try:
         movers, movers_note = _movers(network, observed, after, wanted, budget)
     except CredenceGraphError as error:  # a subset of consistent evidence is consistent: defensive only
@@ -200,6 +227,11 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
             entry["bound"] = _round(bound)
         if node_id in own:
             entry["own_checks"] = _round(own[node_id])
+        if by_check.get(node_id):
+            entry["checked_by"] = _checked_by(graph, by_check[node_id])
+        shown = verdict[node_id].get("verdict") if isinstance(verdict[node_id], Mapping) else None
+        if against_verdict(shown, entry["before"], entry["after"]):
+            entry["against_verdict"] = True
         if node_id in movers:
             entry["moved_by"] = movers[node_id]
         through = [assumption for assumption, reached in reaches.items() if node_id in reached]
@@ -208,6 +240,9 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
         summary["nodes"][node_id] = entry
     if movers_note:
         summary["moved_by"] = movers_note
+    flagged = [node_id for node_id, entry in summary["nodes"].items() if entry.get("against_verdict")]
+    if flagged:
+        summary["against_verdict"] = flagged
     return summary
 
 
@@ -216,17 +251,6 @@ def _likelihood(network: Network, check: str, value: bool) -> tuple[int, float, 
     variable = network.variables[network.index(check)]
     table = network.factors[variable.index].table[:, int(value)]
     return variable.parents[0], float(table[0]), float(table[1])
-
-
-def _given_own(network: Network, before: Marginals, node_id: str, checks: Mapping[str, bool]) -> float:
-    """A node's credence given its own checks alone: Bayes on its prior (the checks observe it directly,
-    and nothing else), exact with no pass, and as approximate as the prior when that is estimated."""
-    true = false = 1.0
-    for check, value in checks.items():
-        _, when_false, when_true = _likelihood(network, check, value)
-        true, false = true * when_true, false * when_false
-    prior = float(before.true[network.index(node_id)])
-    return prior * true / (prior * true + (1 - prior) * false)
 
 
 def _local_effect(network: Network, check: str, value: bool, after: Marginals) -> float:

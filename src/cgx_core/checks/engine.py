@@ -24,6 +24,7 @@ import attrs
 from cgx_core.base.digests import bytes_digest, canonical_json, hex_of, json_digest
 from cgx_core.base.json_schema import problems
 from cgx_core.base.json_values import json_kind
+from cgx_core.checks import premises as premised
 from cgx_core.checks.api import Outcome, Prepared, Refusal
 from cgx_core.checks.guard import GuardedCheckType, PluginFailed
 from cgx_core.checks.installed import CheckTypeRegistry, distribution_version, installed_check_types
@@ -241,7 +242,7 @@ class Proposals:
 
     def _field_problem(self, check_type: GuardedCheckType, proposal: Mapping[str, Any]) -> ItemRefused | None:
         """Every field of the proposal its type's schema does not accept, named at once."""
-        fields = {name: value for name, value in proposal.items() if name not in ("type", "target")}
+        fields = {name: value for name, value in proposal.items() if name not in ("type", "target", premised.FIELD)}
         schema = {"type": "object", **check_type.proposal_schema}
         found = problems(fields, schema, "$")
         if not found:
@@ -265,12 +266,31 @@ class Proposals:
             check_type, wrong = self._type_problems(proposal["type"])
             found.extend(wrong)
         if check_type is not None:
+            target = None
             if isinstance(proposal.get("target"), str) and check_type.name in self.rubric.checks:
                 target = self._target_problem(check_type, proposal["target"])
                 found.extend([target] if target is not None else [])
             field = self._field_problem(check_type, proposal)
             found.extend([field] if field is not None else [])
+            shape = premised.premise_problems(proposal, check_type.accepts_premises, check_type.name)
+            found.extend(shape)
+            if premised.FIELD in proposal and not shape and target is None and check_type.name in self.rubric.checks:
+                found.extend(self._premise_problems(proposal))
         return check_type, found
+
+    def _premise_problems(self, proposal: Mapping[str, Any]) -> list[ItemRefused]:
+        """What the run says against a well-formed proposal's premises: a rubric that cannot record them, a
+        number no chunk of the proposal writes."""
+        target = self.graph.nodes[proposal["target"]]
+        found = [problem] if (problem := premised.rubric_problem(self.rubric, target.kind)) is not None else []
+        cites = proposal.get("cites")
+        named = (
+            [target.id, *(item for item in cites if isinstance(item, str))] if isinstance(cites, list) else [target.id]
+        )
+        texts = [node.statement for node_id in named if (node := self.graph.nodes.get(node_id)) and node.statement]
+        statements = [premised.normalised(premise) for premise in proposal[premised.FIELD]]
+        numeral = premised.numeral_problem(statements, texts)
+        return found + ([numeral] if numeral is not None else [])
 
     def _target_problem(self, check_type: GuardedCheckType, target: str) -> ItemRefused | None:
         node = self.graph.nodes.get(target)
@@ -388,7 +408,9 @@ class Proposals:
                 raise  # the wall clock decides no check's result: the proposal is refused instead
             return Outcome("error", failure.message, log=failure.log + "\n", code=failure.code)
 
-    def _record(self, check_type: GuardedCheckType, prepared: Prepared, key: str, outcome: Outcome) -> str:
+    def _record(
+        self, check_type: GuardedCheckType, prepared: Prepared, key: str, outcome: Outcome, premises: Sequence[str]
+    ) -> str:
         from credencegraph.core import Node, Relation
 
         cid = check_id(self.number)
@@ -424,19 +446,35 @@ class Proposals:
         if outcome.result != "error":
             attributes["observed"] = outcome.result == "passed"
         attributes[extraction.KEY] = extraction.stamp(self.run.id, self.tool)
+        observed = prepared.target
+        if premises:  # a premised check observes its target as read with its premises (checks/premises.py)
+            stamp = extraction.stamp(self.run.id, self.tool)
+            observed, ids = premised.add_reading(self.graph, self.rubric, prepared.target, premises, stamp)
+            record["premises"] = ids
+            record["reading"] = observed
         statement = STATEMENT.format(type=check_type.name, target=prepared.target, result=outcome.result)
         self.graph.add_node(Node(cid, kind=check_type.name, statement=statement, attributes=attributes))
         declared = self.rubric.checks[check_type.name]
         self.graph.add_relation(
             Relation(
-                f"{prepared.target}-observes-{cid}",
+                f"{observed}-observes-{cid}",
                 "observes",
-                prepared.target,
+                observed,
                 cid,
                 sensitivity=declared.sensitivity,
                 false_pass=declared.false_pass,
             )
         )
+        if premises:
+            self.graph.add_relation(
+                Relation(
+                    f"{cid}-{premised.ASSESSES}-{prepared.target}",
+                    premised.ASSESSES,
+                    cid,
+                    prepared.target,
+                    attributes={extraction.KEY: extraction.stamp(self.run.id, self.tool)},
+                )
+            )
         if outcome.read is not None:
             self.reads[cid] = outcome.read
         if self.run.manifest.get("store_source"):
@@ -477,8 +515,9 @@ class Proposals:
             return
         assert check_type is not None and isinstance(proposal, dict)
         target = proposal["target"]
+        premises = [premised.normalised(premise) for premise in proposal.get(premised.FIELD, ())]
         chain: list[GuardedCheckType] = [check_type]
-        current: Mapping[str, Any] = proposal
+        current: Mapping[str, Any] = {**proposal, premised.FIELD: premises} if premises else proposal
         while chain:
             kind = chain.pop()
             prepared = kind.prepare(current, self.view.with_graph(self.graph))
@@ -486,6 +525,17 @@ class Proposals:
                 if kind is check_type:
                     self.refused.append(
                         ItemRefused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
+                    )
+                return
+            if list(prepared.inputs.get(premised.FIELD, [])) != premises:
+                if kind is check_type:
+                    message = (
+                        f"the plugin '{kind.name}' recorded the premises {prepared.inputs.get(premised.FIELD)!r}, "
+                        f"not the proposal's {premises!r}"
+                    )
+                    fix = "the plugin is broken: propose the check without premises, and report this to its author"
+                    self.refused.append(
+                        ItemRefused(Code.PLUGIN_FAILED, message, fix).to_json(index, target, "proposal")
                     )
                 return
             key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})
@@ -498,7 +548,7 @@ class Proposals:
             if self.context.mode == "live":
                 call_control.checkpoint()  # a fallback is more work: a cancelled call does not start it
             outcome = self._outcome(kind, prepared, cid)
-            self._record(kind, prepared, key, outcome)
+            self._record(kind, prepared, key, outcome, premises)
             entry = {"proposal": index, "id": cid, "type": kind.name, "target": target, "result": outcome.result}
             entry["detail"] = recorded_detail(outcome)
             if kind is not check_type:
@@ -506,7 +556,7 @@ class Proposals:
             self.checks.append(entry)
             if outcome.result == "error":
                 fallback = self._fallback(kind, current, target)
-                if fallback is not None:
+                if fallback is not None and (fallback.accepts_premises or not premises):
                     chain.append(fallback)
                     current = {**current, "type": fallback.name}
 

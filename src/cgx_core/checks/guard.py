@@ -155,6 +155,7 @@ class GuardedCheckType:
         self.fallback_for: str | None = attributes["fallback_for"]
         self.uses_model: bool = attributes["uses_model"]
         self.retry_after_error: bool = attributes["retry_after_error"]
+        self.accepts_premises: bool = attributes["accepts_premises"]
         self.codes: Mapping[str, str] = attributes["codes"]
         self.another_source_codes: frozenset[str] = attributes["another_source_codes"]
         self._methods = methods
@@ -376,7 +377,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     if fallback is not None:
         found.extend(_name_problems(fallback, "its fallback_for"))
     attributes["fallback_for"] = fallback
-    for flag in ("uses_model", "retry_after_error"):
+    for flag in ("uses_model", "retry_after_error", "accepts_premises"):
         value = read(flag, False)
         if not isinstance(value, bool):
             found.append(f"its {flag} must be true or false, got {_shown(value)}")

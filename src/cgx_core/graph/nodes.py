@@ -47,14 +47,15 @@ def parent(graph: Graph, node_id: str) -> str | None:
 
 
 def targeting_checks(graph: Graph, node_id: str) -> list[Node]:
-    """The check nodes a node is observed by: evidence nodes its `observes` relations reach."""
-    found = []
+    """The checks of a node: the evidence nodes its `observes` relations reach, and the premised checks that
+    assess it (they observe its reading, checks/premises.py), in graph order."""
+    ids = set()
     for relation in graph.relations.values():
         if relation.type == "observes" and relation.source == node_id:
-            target = graph.nodes.get(relation.target)
-            if target is not None and origin_of(target) == EVIDENCE:
-                found.append(target)
-    return found
+            ids.add(relation.target)
+        elif relation.type == "assesses" and relation.target == node_id:
+            ids.add(relation.source)
+    return [node for node in graph if node.id in ids and origin_of(node) == EVIDENCE]
 
 
 def clause_parent_id(graph: Graph, node_id: str) -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -26,7 +27,9 @@ from cgx_core.base.digests import bytes_digest
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES, MAX_CHUNKS, MAX_INPUT_FILES, MAX_LATEX_BYTES, MAX_PDF_BYTES
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
+from cgx_core.ingest.accounting import Accounting, account
 from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
+from cgx_core.ingest.environment_macros import expand_environment_macros
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
 
@@ -51,6 +54,7 @@ _UNFOLLOWED = re.compile(
 )
 """File macros credencegraph's reader does not follow (the import and subfiles packages): their files' prose is
 not in the run's chunks, and start_run says so."""
+_BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{\s*document\s*\}")
 _DEFINED_BIB = re.compile(r"\\(?:def\s*\\[A-Za-z@]+|(?:re)?newcommand\*?\s*\{?\\[A-Za-z@]+\}?)\s*\{([^{}]+\.bib)\}")
 
 
@@ -85,10 +89,23 @@ class Document:
     pdf: PdfReading | None = attrs.field(default=None, eq=False, repr=False)
     """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
     from them: cgx_core.ingest.pdf)."""
+    texts: Mapping[str, str] = attrs.field(
+        default=attrs.Factory(lambda self: _texts_of(self.format, self.files), takes_self=True), eq=False, repr=False
+    )
+    """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.environment_macros)."""
+    body_files: tuple[str, ...] = ()
+    """The files the body of a LaTeX paper inputs (with `\\input` or `\\include`), in reading order."""
+    accounting: Accounting | None = attrs.field(default=None, eq=False, repr=False)
+    """How much of a LaTeX paper's body its chunks cover (cgx_core.ingest.accounting)."""
 
     @property
     def main(self) -> DocumentFile:
         return self.files[0]
+
+
+def _texts_of(format: str, files: tuple[DocumentFile, ...]) -> dict[str, str]:
+    """A LaTeX paper's files as text, unprepared (for a document built from files alone)."""
+    return {item.name: item.data.decode("utf-8") for item in files} if format == "latex" else {}
 
 
 def _is_pdf(path: Path, head: bytes) -> bool:
@@ -156,6 +173,8 @@ class _LatexFiles:
         """Each admitted file by the absolute path (as written, `..` folded) credencegraph will open it by."""
         self.order: list[str] = []
         self.total = 0
+        self.body: list[str] = []
+        """The files the body reads with \\input or \\include (not those of the preamble, nor imported ones)."""
         self.bib_names: list[tuple[str, str]] = []
         self.prints_bibliography = False
         self.not_followed: list[str] = []
@@ -198,6 +217,7 @@ class _LatexFiles:
         what: str = "",
         named_by: str | None = None,
         imported: Path | None = None,
+        in_body: bool = False,
     ) -> None:
         """Read a file and, in the order they appear in its uncommented text, the files it inputs.
 
@@ -209,6 +229,10 @@ class _LatexFiles:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
         text = _uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
         found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
+        document = _BEGIN_DOCUMENT.search(text) if not stack else None
+        body_from = document.end() if document is not None else 0
+        if in_body and imported is None and name not in self.body:
+            self.body.append(name)
         for match in found:
             if match.re is _IMPORT_MACRO:
                 self.walk_import(match, path, (*stack, name))
@@ -217,7 +241,13 @@ class _LatexFiles:
             if macro in _INPUT_MACROS and argument is not None and imported is not None:
                 self.walk_imported(Path(argument.strip()), imported, (*stack, name))
             elif macro in _INPUT_MACROS and argument is not None:
-                self.walk(self.resolve(argument, name), (*stack, name), _input_label(argument), name)
+                self.walk(
+                    self.resolve(argument, name),
+                    (*stack, name),
+                    _input_label(argument),
+                    name,
+                    in_body=(in_body or not stack) and match.start() >= body_from,
+                )
             elif macro in _BIB_MACROS and argument is not None:
                 self.bib_names.extend((part.strip(), name) for part in argument.split(","))
             if macro == "bibliography":
@@ -329,16 +359,17 @@ def _uncommented(text: str) -> str:
 
 
 def _read_latex(main: Path, boundary: PaperRoot) -> Document:
-    from credencegraph.ingest.latex import LatexError, read_latex
+    from credencegraph.ingest.latex import LatexError
 
     from cgx_core.ingest.read_watch import UnadmittedRead, watch
 
     files = _LatexFiles(main, boundary)
     files.walk(main)
     front = files.walk_classes()
+    expansion = expand_environment_macros({name: files.files[name].data.decode("utf-8") for name in files.order})
     try:
         with watch(files.admits) as reading:
-            chunks = read_latex(main)
+            chunks = _read_prepared(main, files, expansion.texts)
     except UnadmittedRead as refused:
         raise _unadmitted(files, refused.path) from None
     except FileNotFoundError as error:
@@ -352,15 +383,31 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     if reading.refused:  # refused inside the reader, and the reader went on: the run is refused all the same
         raise _unadmitted(files, reading.refused[0])
     ordered = tuple(files.files[name] for name in files.order)
+    mended = mend_sentences([*front, *chunks])
     document = Document(
         "latex",
         ordered,
-        mend_sentences([*front, *chunks]),
+        mended,
         files.bibliographies(),
         root=boundary,
         not_followed=tuple(files.not_followed),
+        texts=expansion.texts,
+        body_files=tuple(files.body),
+        accounting=account(expansion.texts, ordered[0].name, files.body, mended, expansion.skipped),
     )
     return _checked(document, main)
+
+
+def _read_prepared(main: Path, files: _LatexFiles, texts: Mapping[str, str]) -> list[Chunk]:
+    """credencegraph's `read_latex`, step for step, each admitted file's text given as every reader of this
+    package reads it (`environment_macros`) instead of opened again (`latex_reader`)."""
+    from cgx_core.ingest.latex_reader import PaperReader
+
+    def text_of(path: Path) -> str | None:
+        name = files.paths.get(os.path.abspath(path))
+        return None if name is None else texts[name]
+
+    return PaperReader(main, text_of).chunks_of_main()
 
 
 def _unadmitted(files: _LatexFiles, path: Path) -> CgxError:

@@ -52,6 +52,9 @@ class IngestRequest:
     """For replay: the .bib files the run recorded, by name relative to the root (instead of finding them)."""
     main: str | None = None
     """start_run's `main` argument: the main file inside an archive of sources (else it is found)."""
+    accept_incomplete: bool = False
+    """start_run's `accept_incomplete`: proceed when most of the body is in no chunk (cgx_core.ingest.accounting),
+    the loss recorded in `limits`; otherwise such a reading is refused (`ingest-incomplete`)."""
 
 
 @attrs.frozen
@@ -71,7 +74,8 @@ class Ingested:
     not_followed: tuple[str, ...] = ()
     """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
     limits: dict[str, Any] | None = None
-    """What a PDF run could not read (cgx_core.ingest.pdf.limits); None for LaTeX."""
+    """What the run could not read: a PDF's (cgx_core.ingest.pdf.limits), or the body of a LaTeX paper left in
+    no chunk when start_run was told to proceed (cgx_core.ingest.accounting); None when nothing is lost."""
     archive: dict[str, str] | None = None
     """The archive of sources the paper was unpacked from: its name, digest and main file (cgx_core.ingest.archive)."""
 
@@ -93,6 +97,9 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
 
     from cgx_core.graph.rubric import load_rubric_bytes
 
+    accounting = document.accounting
+    if accounting is not None and not accounting.complete and not request.accept_incomplete:
+        raise accounting.refusal()
     rubric = load_rubric_bytes(request.rubric, request.rubric_name)
     bibs = _bibliographies(request, document)
     graph, report = ingest(document, bibs, rubric)
@@ -116,7 +123,10 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
 
 
 def _limits(document: Document) -> dict[str, Any] | None:
-    """What a PDF run could not read; its tables read again (cheap, and the same: reading is a function)."""
+    """What the run could not read: a LaTeX body mostly in no chunk, or a PDF's limits (its tables read again:
+    cheap, and the same, reading being a function)."""
+    if document.accounting is not None and not document.accounting.complete:
+        return document.accounting.limits()
     if document.pdf is None:
         return None
     return pdf_limits(document.pdf, read_pdf_tables(document.pdf.analysis, document.chunks), document.chunks)
@@ -179,7 +189,7 @@ def read_numbering(document: Document) -> Numbering | None:
         return None
     from cgx_core.ingest.numbering import read_numbering as read
 
-    return read({item.name: item.data.decode("utf-8") for item in document.files}, document.main.name)
+    return read(document.texts, document.main.name)
 
 
 def bibliography_hint_beside(

@@ -42,6 +42,10 @@ class Credence:
     moved_by: tuple[Mover, ...] = ()
     shared: tuple[str, ...] = ()
     """Shared assumptions it rests on whose credence the observations moved."""
+    checked_by: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each check type that decided the node, with how each of its checks ended."""
+    against_verdict: bool = False
+    """The observations moved the credence against the verdict (a failing node raised, a holding one lowered)."""
 
     @property
     def approximate(self) -> bool:
@@ -73,6 +77,11 @@ def _credence(entry: Mapping[str, Any]) -> Credence:
         own_checks=float(entry["own_checks"]) if "own_checks" in entry else None,
         moved_by=tuple(Mover(str(item["check"]), float(item["by"])) for item in entry.get("moved_by", ())),
         shared=tuple(str(item) for item in entry.get("shared", ())),
+        checked_by=tuple(
+            (str(kind), tuple(str(result) for result in results))
+            for kind, results in dict(entry.get("checked_by", {})).items()
+        ),
+        against_verdict=bool(entry.get("against_verdict", False)),
     )
 
 
@@ -96,17 +105,25 @@ def read_credences(summary: Mapping[str, Any], graph: Graph) -> Credences:
 def explanation(credence: Credence, verdict: str | None) -> list[str]:
     """The sentences that say how to read a credence: how it was had, and what moved it."""
     said: list[str] = []
+    if credence.against_verdict:
+        moved = "raised" if credence.after > credence.before else "lowered"
+        said.append(
+            f"Against its verdict: it {verdict}, yet the observations {moved} its credence from "
+            f"{credence.before:.4g} to {credence.after:.4g} (what moved it is below): a reviewer should look."
+        )
+    if credence.checked_by:
+        said.append(_checked_by(credence.checked_by, verdict))
     if credence.approximate:
         said.append(f"Approximate ({credence.method}): within ±{credence.bound:.3f} at 95%.")
     if credence.own_checks is not None:
-        alone = f"Given its own checks alone: {credence.own_checks:.3f}"
+        alone = f"Given its own checks alone: {credence.own_checks:.4g}"
         if credence.after - credence.own_checks >= SHOWN_CHANGE:
             alone += (
-                f"; given every observation: {credence.after:.3f}, raised by the others (steps that rest on it, "
+                f"; given every observation: {credence.after:.4g}, raised by the others (steps that rest on it, "
                 "or share its premises, passed)"
             )
         elif credence.own_checks - credence.after >= SHOWN_CHANGE:
-            alone += f"; given every observation: {credence.after:.3f}, lowered by the others"
+            alone += f"; given every observation: {credence.after:.4g}, lowered by the others"
         said.append(alone + ".")
     if credence.moved_by:
         shown = ", ".join(f"{mover.check} ({mover.by:+.3f})" for mover in credence.moved_by)
@@ -116,6 +133,18 @@ def explanation(credence: Credence, verdict: str | None) -> list[str]:
             f"Moved through shared assumption{'s' if len(credence.shared) > 1 else ''} {', '.join(credence.shared)}."
         )
     return said
+
+
+def _checked_by(checked: tuple[tuple[str, tuple[str, ...]], ...], verdict: str | None) -> str:
+    """What the verdict rests on: each check type and how its checks ended. A verdict of one type alone says only
+    what that type checks (a cross-reference: where the node points, not what it says there)."""
+    shown = ", ".join(
+        f"{kind} ({', '.join(f'{results.count(result)} {result}' for result in sorted(set(results)))})"
+        for kind, results in checked
+    )
+    if len(checked) == 1 and verdict in ("holds", "fails"):
+        return f"Its verdict rests on {shown} alone: it says only what that check type checks."
+    return f"Its verdict rests on {shown}."
 
 
 def reading(credence: Credence | None, missing: Missing | None, verdict: str | None) -> list[str]:

@@ -1,6 +1,6 @@
-"""What a PDF run could not read (report.json's `document_limits`), as lines a person reads in the report:
-whoever reads the verdicts of a PDF run must see what no check could look at, not only the agent that
-started it.
+"""What a run could not read (report.json's `document_limits`: a PDF's limits, or a LaTeX body mostly in no
+chunk that start_run was told to accept), as lines a person reads in the report: whoever reads the verdicts
+must see what no check could look at, not only the agent that started the run.
 """
 
 from __future__ import annotations
@@ -28,3 +28,9 @@ def limit_lines(limits: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
             said = _value(value)
         lines.append((key.replace("_", " "), said))
     return tuple(lines)
+
+
+def unread_share(limits: Mapping[str, Any]) -> str | None:
+    """The share of the body in no chunk (`"93%"`) of a LaTeX run read short, or None."""
+    unread = limits.get("unread")
+    return str(unread.get("share")) if isinstance(unread, Mapping) and unread.get("share") else None

@@ -86,7 +86,7 @@ def markdown_report(report: RunReport) -> str:
     out += _credences(report)
     out += ["## Failed checks", ""]
     if not report.failed_checks:
-        out += ["No check failed.", ""]
+        out += [report.none_failed, ""]
     for check in report.failed_checks:
         target = report.node(check.target)
         out += [f"### {check.id} {check.type} on {check.target}: failed", "", text_code(check.detail), ""]
@@ -167,7 +167,7 @@ def markdown_report(report: RunReport) -> str:
     if cover.equations:
         out += [f"- equations: {', '.join(item.node for item in cover.equations)}"]
     if report.document_limits:
-        out += ["", "## What this PDF run could not read", ""]
+        out += ["", f"## {report.limits_title}", ""]
         if report.limits_message:
             out += [text_plain(report.limits_message), ""]
         out += [f"- {text_plain(what)}: {text_code(said)}" for what, said in report.document_limits]

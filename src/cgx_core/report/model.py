@@ -22,7 +22,7 @@ from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
 from cgx_core.report.credences import Credence, Missing, read_credences
 from cgx_core.report.integrity import Integrity
-from cgx_core.report.limits import limit_lines
+from cgx_core.report.limits import limit_lines, unread_share
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.manifest import read_manifest
 
@@ -151,6 +151,23 @@ class RunReport:
     untyped: int
     limits_message: str | None
     document_limits: tuple[tuple[str, str], ...]
+    unread: str | None = None
+    """The share of a LaTeX paper's body in no chunk, when start_run was told to proceed (else None)."""
+
+    @property
+    def limits_title(self) -> str:
+        """The heading of the document limits: a PDF's, or a LaTeX body read short."""
+        return "What this PDF run could not read" if self.unread is None else "What this run could not read"
+
+    @property
+    def none_failed(self) -> str:
+        """What "no check failed" means here: of the paper, or only of the part of it that was read."""
+        if self.unread is None:
+            return "No check failed."
+        return (
+            f"No check failed of the part that was read: {self.unread} of the paper's body is in no chunk, and no "
+            "check looked at it (see what this run could not read)."
+        )
 
     @property
     def document_nodes(self) -> tuple[NodeEntry, ...]:
@@ -356,7 +373,7 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
                 if isinstance(assessment, Mapping) and "reason" in assessment
                 else None,
                 credence=found.by_node.get(node.id),
-                checks=tuple(links_out.get("observes", [])),
+                checks=(*links_out.get("observes", []), *links_in.get("assesses", [])),
                 rests_on=tuple(links_in.get("requires", [])),
                 premise_of=tuple(links_out.get("requires", [])),
                 cites=tuple(links_out.get("cites", [])),
@@ -406,4 +423,5 @@ def build_report(root: Path, integrity: Integrity) -> RunReport:
         untyped=len(summary.get("coverage", {}).get("untyped", [])),
         limits_message=summary.get("document_limits", {}).get("message"),
         document_limits=limit_lines(summary.get("document_limits", {})),
+        unread=unread_share(summary.get("document_limits", {})),
     )

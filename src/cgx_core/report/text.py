@@ -62,7 +62,14 @@ def text_report(report: RunReport) -> str:
     lines.append(f"  Inference: {report.credence_method}.")
     if report.moved_by_note:
         lines.append(f"  What moved each credence most: {printable(report.moved_by_note)}.")
-    lines += ["", "Failed checks:" if report.failed_checks else "Failed checks: none."]
+    lines += [
+        "",
+        "Failed checks:"
+        if report.failed_checks
+        else "Failed checks: none."
+        if report.unread is None
+        else f"Failed checks: none. {report.none_failed}",
+    ]
     lines += [
         f"  {check.id} {check.type} on {check.target}: {printable(check.detail)}" for check in report.failed_checks
     ]
@@ -95,7 +102,7 @@ def text_report(report: RunReport) -> str:
     if report.untied:
         lines += ["", f"Untied citation checks: {', '.join(str(item['check']) for item in report.untied)}."]
     if report.document_limits:
-        lines += ["", "What this PDF run could not read (document limits):"]
+        lines += ["", f"{report.limits_title} (document limits):"]
         lines += [f"  {printable(what)}: {printable(said)}" for what, said in report.document_limits]
     cover = report.coverage
     lines += [

@@ -68,6 +68,13 @@ START_RUN_ARGUMENTS: dict[str, Any] = changing(
             "type": "boolean",
             "description": "Optional (default false): keep copies of the paper and of fetched sources in the run.",
         },
+        "accept_incomplete": {
+            "type": "boolean",
+            "description": (
+                "Optional (default false): proceed when most of the paper's body is in no chunk "
+                "(ingest-incomplete), the loss then in document.limits and every report."
+            ),
+        },
     },
     ["paper", "rubric"],
 )

@@ -59,6 +59,8 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
             links.setdefault("rests_on", []).append(relation["source"])
         elif relation["type"] == "part-of":
             links.setdefault("clauses", []).append(relation["source"])
+        elif relation["type"] == "assesses":  # a premised check: it observes this node's reading
+            links.setdefault("checks", []).append(relation["source"])
     for relation in outgoing.get(node["id"], ()):
         if relation["type"] == "cites":
             links.setdefault("cites", []).append(relation["target"])

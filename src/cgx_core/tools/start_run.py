@@ -23,6 +23,7 @@ from cgx_core.ingest.cited import CitedCopy, read_cited
 from cgx_core.ingest.offline_sources import OfflineSource, read_offline_sources
 from cgx_core.ingest.paper import Ingested, IngestRequest
 from cgx_core.ingest.paper_root import PaperRoot
+from cgx_core.ingest.readers import READERS_VERSION
 from cgx_core.ingest.worker import default_budget, ingest_bounded
 from cgx_core.numbers.tolerances import read_run_tolerances, table_for_rubric
 from cgx_core.run.atomic import write_atomic
@@ -149,6 +150,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
         rubric_name=rubric_path.name,
         bibliography=args.get("bibliography"),
         main=args.get("main"),
+        accept_incomplete=bool(args.get("accept_incomplete", False)),
     )
     ingested = ingest_bounded(request, budget)  # the .bib hint too: it reads and parses files beside the paper
     progress(1, 3, "ingesting the paper")
@@ -199,6 +201,7 @@ def execute(args: Mapping[str, Any], *, wait: float) -> dict[str, Any]:
                 "credencegraph-extract": distribution_version("credencegraph-extract"),
                 "credencegraph": distribution_version("credencegraph"),
                 "python": ".".join(str(part) for part in sys.version_info[:3]),
+                "readers": READERS_VERSION,
                 "check_types": {item.check_type.name: item.to_json() for item in registry},
             },
         }

@@ -1,14 +1,12 @@
 """recompute-numbers on real papers: chunk text from credencegraph's own LaTeX reader.
 
-The papers live in ../shared/papers beside the repository (never copied into it); the tests skip with a
-reason when that folder is absent.
+The papers live in tests/papers (support.PAPERS), each with its licence and source.
 """
 
 from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from credencegraph.ingest.latex import read_latex
@@ -16,8 +14,8 @@ from credencegraph.ingest.latex import read_latex
 from cgx_checks.arithmetic import evaluate, find_numerals, parse_expression, read_text, recompute
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
+from support import PAPERS
 
-PAPERS = Path(__file__).resolve().parents[3] / ".." / "shared" / "papers"
 DYNONET = "dynonet-paper/doc/paper/ms.tex"
 HASTINGS = "hastings-powell-replication/article/article.tex"
 MLRC = "mlrc-warmstart-repro/2020/mohtashami2021reproducibility/openreview/main.tex"
@@ -26,8 +24,6 @@ MLRC = "mlrc-warmstart-repro/2020/mohtashami2021reproducibility/openreview/main.
 @functools.cache
 def _chunk_texts(main: str) -> tuple[str, ...]:
     path = PAPERS / main
-    if not path.is_file():
-        pytest.skip(f"the shared papers are not at {PAPERS} (this test reads {main} from there)")
     return tuple(chunk.text for chunk in read_latex(path))
 
 
@@ -153,8 +149,6 @@ def test_dynonet_rmse_ratio_with_its_units() -> None:
 def _table_row(path: str, label: str) -> str:
     """A table row of a paper's source as the tables engineer's row chunks keep it: its cells verbatim."""
     source = PAPERS / path
-    if not source.is_file():
-        pytest.skip(f"the shared papers are not at {PAPERS}")
     [line] = [line for line in source.read_text(encoding="utf-8").splitlines() if label in line and "&" in line]
     return line
 

@@ -13,7 +13,7 @@ import pytest
 from cgx_cli.main import main
 from cgx_core.testing import assert_run_verifies
 from cgx_core.tooling.registry import call_tool
-from support import ROOT, SHARED
+from support import PAPERS, ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 PAPER = r"""\documentclass{article}
@@ -133,9 +133,7 @@ def test_hostile_proposals_are_refused(tmp_path: Path, proposal: dict[str, Any],
 
 def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp_path: Path) -> None:
     """On a real paper: two sentences of hastings-powell (whose counts disagree), each found in its chunk."""
-    main = SHARED / "papers" / "hastings-powell-replication" / "article" / "article.tex"
-    if not main.is_file():
-        pytest.skip("the shared papers are not here")
+    main = PAPERS / "hastings-powell-replication" / "article" / "article.tex"
     run = tmp_path / "run"
     call("start_run", run=str(run), paper=str(main), rubric=str(RUBRIC))
     nodes: list[dict[str, Any]] = []

@@ -10,7 +10,7 @@ import pytest
 
 from cgx_core.testing import assert_run_verifies
 from cgx_core.tooling.registry import call_tool
-from support import ROOT, SHARED
+from support import PAPERS, ROOT
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 PAPER = r"""\documentclass{article}
@@ -148,9 +148,7 @@ def test_refusals_say_what_exists(
 
 
 def test_a_shared_paper_table_reference(tmp_path: Path) -> None:
-    main = SHARED / "papers" / "mlrc-warmstart-repro" / "2020/mohtashami2021reproducibility/openreview/main.tex"
-    if not main.is_file():
-        pytest.skip("the shared papers are not here")
+    main = PAPERS / "mlrc-warmstart-repro" / "2020/mohtashami2021reproducibility/openreview/main.tex"
     run = tmp_path / "run"
     call("start_run", run=str(run), paper=str(main), rubric=str(RUBRIC))
     nodes: list[dict[str, Any]] = []
@@ -231,9 +229,7 @@ def test_a_panel_letter_and_an_appendix_number(tmp_path: Path) -> None:
 
 
 def test_a_pdf_has_no_numbering_and_says_so(tmp_path: Path) -> None:
-    pdf = SHARED / "papers" / "dynonet-paper" / "pdf" / "ms.pdf"
-    if not pdf.is_file():
-        pytest.skip("the shared papers are not here")
+    pdf = PAPERS / "dynonet-paper" / "pdf" / "ms.pdf"
     run = tmp_path / "run"
     call("start_run", run=str(run), paper=str(pdf), rubric=str(RUBRIC))
     page, _ = call_tool("get_state", {"run": str(run), "unit": "sentence", "limit": 1})

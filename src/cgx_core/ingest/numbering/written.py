@@ -40,9 +40,11 @@ _WRITTEN: Final = re.compile(
 
 
 _ANOTHER_WORK: Final = re.compile(
-    r"[\s~]*(?:of|in|from)[\s~]+(?:the[\s~]+)?(?:original|cited|their|reference|\\cite|[A-Z][a-z]+[\s~]+et[\s~]+al)",
+    r"[\s~]*(?:of|in|from)[\s~]+(?:the[\s~]+)?(?:original|cited|their|reference|\\cite|[A-Z][a-z]+[\s~]+et[\s~]+al"
+    r"|[A-Z][A-Za-z'\-]+(?:[\s~]*(?:\\?&|and|,)[\s~]*[A-Z][A-Za-z'\-]+)*[\s~,]*[(\[]?(?:1[5-9]|20)\d\d)",
 )
-"""What after a number says it is another work's: "Table 1 of the original paper", "Fig. 3 in \\cite{x}"."""
+"""What after a number says it is another work's: "Table 1 of the original paper", "Fig. 3 in \\cite{x}",
+"Figure 3 of Peters \\& Mathews 1963" (names, then a year)."""
 _WORD_BEFORE: Final = re.compile(
     r"(?<![A-Za-z\\])(?P<word>(?i:"
     + "|".join(f"(?P<k{index}>{words})" for index, (words, _) in enumerate(_WORDS))

@@ -108,7 +108,7 @@ def read_tables(
     (cgx_core.ingest.numbering, the authority on them); without it, the walk's own count titles the rows."""
     if document.format != "latex":
         return TableReading()
-    files = {item.name: item.data.decode("utf-8") for item in document.files}
+    files = dict(document.texts)
     if not any(_TABULAR_BEGIN.search(text) for text in files.values()):
         return TableReading()
     try:

@@ -1,10 +1,11 @@
 r"""A cell's text as credencegraph renders prose: LaTeX as written, with the paper's own macros expanded,
 comments and `\label` dropped, and the `\cite` keys collected.
 
-credencegraph 0.4.1 has no public renderer, so this reuses its LaTeX reader's (`_Reader`), pinned with the
-0.4 series; tests/core/ingest/tables prove the rendering of expanded macros, so a change in a 0.4.x release is
-caught. Two differences from prose, both on purpose: a `\footnote` stays in the cell as written (the
-table's own footnote is part of what the cell says, and no footnote chunk is made for it), and expansion is
+credencegraph 0.4.1 has no public renderer, so this reuses its LaTeX reader as the prose is read
+(`cgx_core.ingest.latex_reader`, with its corrections); tests/core/ingest/tables prove the rendering of
+expanded macros, so a change in a 0.4.x release is caught. Two differences from prose, both on purpose: a
+`\footnote` stays in the cell as written (the table's own footnote is part of what the cell says, and no
+footnote chunk is made for it), and expansion is
 bounded per paper by `MAX_TABLE_EXPANSIONS` expansions and `MAX_TABLE_RENDERED_CHARS` characters (a macro
 that doubles at each level would otherwise cost time exponential in its depth); past either bound the
 remaining macros stay as written. The budgets count operations, never time, so the same paper always renders
@@ -17,16 +18,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from credencegraph.ingest.latex import _Reader
 from credencegraph.rubric.text import normalise_text
 
 from cgx_core.base.limits import MAX_TABLE_EXPANSIONS, MAX_TABLE_RENDERED_CHARS
+from cgx_core.ingest.latex_reader import PaperReader
 from cgx_core.ingest.tables.source import Span
 
 _NESTED = frozenset({"tabular", "tabular*", "tabularx", "tabulary"})
 
 
-class CellRenderer(_Reader):  # type: ignore[misc]
+class CellRenderer(PaperReader):
     """Renders table cells with a paper's macro definitions; it never reads a file."""
 
     def __init__(self, definitions: Mapping[str, Any]) -> None:

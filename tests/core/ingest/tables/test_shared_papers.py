@@ -1,4 +1,4 @@
-"""The tables of the real papers in ../shared/papers, read as start_run reads them (skipped when absent)."""
+"""The tables of the real papers in tests/papers, read as start_run reads them."""
 
 from __future__ import annotations
 

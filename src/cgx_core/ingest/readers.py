@@ -1,0 +1,31 @@
+"""The version of what start_run reads from a paper, recorded by every run so that replay can tell a changed
+reader from a changed paper.
+
+A run's ingested graph is a function of the paper's files and of this package's readers (credencegraph's,
+driven by `documents`; the numbering; the tables). When a change makes some paper read differently, the
+version is bumped and the change is listed below. Replay of a run re-reads its paper: the same bytes are
+the same run, whatever the versions; different bytes from a run of another version fail with
+`reader-changed`, naming both versions (docs/guarantees.md, "Old runs after a reader changes"), never as a
+run that diverged by itself.
+
+1. Every run before this record (such a run's manifest names no version of its readers).
+2. Macros that open or close an environment expanded before reading (issue 38); revtex footnotes one chunk
+   each, `\\onlinecite` kept, sentences after initials kept whole (issue 37); a space between a macro and
+   its argument kept (issue 39).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+READERS_VERSION: Final = 2
+"""The version of this package's readers: the manifest's `versions.readers`."""
+BEFORE_THE_RECORD: Final = 1
+"""The version of a run whose manifest names none."""
+
+
+def recorded_readers(manifest: Mapping[str, Any]) -> int:
+    """The version of the readers that made a run (1 for a run that predates the record)."""
+    recorded = manifest.get("versions", {}).get("readers")
+    return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) else BEFORE_THE_RECORD
