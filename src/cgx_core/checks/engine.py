@@ -279,18 +279,19 @@ class Proposals:
         return check_type, found
 
     def _premise_problems(self, proposal: Mapping[str, Any]) -> list[ItemRefused]:
-        """What the run says against a well-formed proposal's premises: a rubric that cannot record them, a
-        number no chunk of the proposal writes."""
+        """What the rubric says against a well-formed proposal's premises: it cannot record them."""
         target = self.graph.nodes[proposal["target"]]
-        found = [problem] if (problem := premised.rubric_problem(self.rubric, target.kind)) is not None else []
-        cites = proposal.get("cites")
-        named = (
-            [target.id, *(item for item in cites if isinstance(item, str))] if isinstance(cites, list) else [target.id]
-        )
+        problem = premised.rubric_problem(self.rubric, target.kind)
+        return [problem] if problem is not None else []
+
+    def _premise_numerals(self, prepared: Prepared, premises: Sequence[str]) -> ItemRefused | None:
+        """A premise writing a number that neither the target nor the chunks the check cites write (the cites as
+        the type recorded them: a range of rows written `t-07..t-28` is expanded there)."""
+        cites = prepared.inputs.get("cites")
+        named = [prepared.target, *(item for item in cites if isinstance(item, str))] if isinstance(cites, list) else []
+        named = named or [prepared.target]
         texts = [node.statement for node_id in named if (node := self.graph.nodes.get(node_id)) and node.statement]
-        statements = [premised.normalised(premise) for premise in proposal[premised.FIELD]]
-        numeral = premised.numeral_problem(statements, texts)
-        return found + ([numeral] if numeral is not None else [])
+        return premised.numeral_problem(premises, texts)
 
     def _target_problem(self, check_type: GuardedCheckType, target: str) -> ItemRefused | None:
         node = self.graph.nodes.get(target)
@@ -526,6 +527,11 @@ class Proposals:
                     self.refused.append(
                         ItemRefused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
                     )
+                return
+            numerals = self._premise_numerals(prepared, premises) if premises else None
+            if numerals is not None:
+                if kind is check_type:
+                    self.refused.append(numerals.to_json(index, target, "proposal"))
                 return
             if list(prepared.inputs.get(premised.FIELD, [])) != premises:
                 if kind is check_type:

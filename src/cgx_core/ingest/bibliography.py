@@ -30,6 +30,16 @@ _ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
 _ARXIV_OLD = r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
 _ARXIV_IN_TEXT = re.compile(rf"(?:arXiv:|arxiv\.org/(?:abs|pdf)/)\s*({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE)
 _ARXIV_ID = re.compile(rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD})$")
+_OLD_ARCHIVES = (
+    "astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|quant-ph|math|cs|q-bio"
+    "|q-fin|stat|acc-phys|adap-org|alg-geom|ao-sci|atom-ph|bayes-an|chao-dyn|chem-ph|cmp-lg|comp-gas|dg-ga|funct-an"
+    "|mtrl-th|patt-sol|plasm-ph|q-alg|solv-int|supr-con"
+)
+# An old-style id printed without "arXiv:" (JHEP's and many physics styles' `[hep-th/0306150]`): only with
+# an archive arXiv had, so that a path such as `data/1234567` is not one.
+_ARXIV_OLD_BARE = re.compile(rf"(?<![\w/.-])((?:{_OLD_ARCHIVES})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?![\w/])")
+_ARXIV_WRITTEN = re.compile(r"arXiv:\s*([^\s,;\]\)]+)", re.IGNORECASE)
+"""Whatever a reference prints after `arXiv:`: when it is no arXiv id, the entry says so (`arxiv_malformed`)."""
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+[^\s\"<>{}.,;])")
 # arXiv's own DOIs, registered with DataCite: 10.48550/arXiv.<id> names the arXiv paper <id>.
 _ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.({_ARXIV_NEW}|{_ARXIV_OLD})$", re.IGNORECASE)
@@ -230,7 +240,7 @@ def annotate_references(graph: Graph, entries: Mapping[str, BibEntry]) -> tuple[
             if not from_bib:
                 disagreements.extend(_disagreements(node.id, node.statement or "", entry))
         else:
-            extra = _from_text(node.statement or "")
+            extra = identifiers_in_text(node.statement or "")
         if extra:
             replaced[node.id] = dataclasses.replace(node, attributes={**node.attributes, **extra})
     return replace_nodes(graph, replaced), disagreements
@@ -246,12 +256,20 @@ def _disagreements(node_id: str, printed: str, entry: BibEntry) -> list[dict[str
     return out
 
 
-def _from_text(text: str) -> dict[str, str]:
-    """DOI and arXiv id printed in a reference's own text (a `.bbl` or `thebibliography` entry)."""
+def identifiers_in_text(text: str) -> dict[str, str]:
+    """DOI and arXiv id printed in a reference's own text (a `.bbl` or `thebibliography` entry, a PDF's
+    printed list): an old-style id without its prefix too, and what follows `arXiv:` when it is no id."""
     out: dict[str, str] = {}
-    arxiv = _ARXIV_IN_TEXT.search(text)
+    arxiv = _ARXIV_IN_TEXT.search(text) or _ARXIV_OLD_BARE.search(text)
     if arxiv:
         out["arxiv"] = arxiv.group(1)
+    malformed = [
+        written.rstrip(".")
+        for written in _ARXIV_WRITTEN.findall(text)
+        if not _ARXIV_ID.match(written.rstrip(".")) and not _ARXIV_ID.match(re.sub(r"\[.*$", "", written))
+    ]
+    if malformed:
+        out["arxiv_malformed"] = malformed[0]
     doi = _DOI_IN_TEXT.search(text)
     if doi:
         out["doi"] = doi.group(1)

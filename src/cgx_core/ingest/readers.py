@@ -12,6 +12,13 @@ run that diverged by itself.
 2. Macros that open or close an environment expanded before reading (issue 38); revtex footnotes one chunk
    each, `\\onlinecite` kept, sentences after initials kept whole (issue 37); a space between a macro and
    its argument kept (issue 39).
+3. Issues 37 and 40: a paper's presentational macros (a unit, `\\newcommand{\\unit}[1]{\\,\\mathrm{#1}}`; a
+   wrapper, `\\newcommand{\\referee}[1]{#1}`) read as their arguments, so an equation inside a wrapper is an
+   equation chunk with its label; revtex's and AASTeX's front matter (`\\affiliation`, `\\email`, ...) in no
+   sentence, a `\\footnote` or `\\thanks` in it one footnote chunk each; a label with a comma (`eq:g(n,e)`) one
+   label, and "Fig. 4(b)" recorded as panel 4b; a panel without a chunk of its own held by its float's caption
+   chunk; theorem-like environments numbered (kind `theorem`, "Lemma 3" written); a table's `tablenotes` items
+   chunks of it; `\\gdef`, `\\edef` and `\\xdef` skipped by the numbering like `\\def`.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 2
+READERS_VERSION: Final = 3
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""

@@ -228,13 +228,40 @@ def test_a_panel_letter_and_an_appendix_number(tmp_path: Path) -> None:
     assert_run_verifies(run)
 
 
-def test_a_pdf_has_no_numbering_and_says_so(tmp_path: Path) -> None:
-    pdf = PAPERS / "dynonet-paper" / "pdf" / "ms.pdf"
+def _pdf_nodes(run: Path) -> list[dict[str, Any]]:
+    nodes: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page, _ = call_tool("get_state", {"run": str(run), "start": start})
+        nodes.extend(page["nodes"])
+        start = page["next"]
+    return nodes
+
+
+def test_a_pdf_reference_by_printed_number_passes_and_fails_as_on_latex(tmp_path: Path) -> None:
+    """The warm-start paper's PDF: "Table 1" and "Table 2" as printed, decided on its rows (Table 1a's rows
+    belong to Table 1), "Table 13 of the original paper" refused as another work's, as on its LaTeX."""
     run = tmp_path / "run"
+    pdf = PAPERS / "mlrc-warmstart-repro" / "pdf" / "main.pdf"
     call("start_run", run=str(run), paper=str(pdf), rubric=str(RUBRIC))
-    page, _ = call_tool("get_state", {"run": str(run), "unit": "sentence", "limit": 1})
-    sentence = page["nodes"][0]["id"]
-    assert call("classify", run=str(run), records=[{"node": sentence, "type": "literature_claim"}])["refused"] == []
-    result = call("run_checks", run=str(run), proposals=[proposal(sentence, "Fig. 1", [sentence])])
-    [refused] = result["refused"]
-    assert refused["code"] == "ref-unknown" and "a PDF" in refused["message"]
+    nodes = _pdf_nodes(run)
+    first = next(node["id"] for node in nodes if "The final accuracies are reported in Table 1" in node["text"])
+    second = next(node["id"] for node in nodes if "The results are reported in Table 2" in node["text"])
+    rows = {
+        number: [node["id"] for node in nodes if node["unit"] == "table-row" and f"Table {number} (" in node["text"]]
+        for number in ("1a", "2")
+    }
+    records = [{"node": node, "type": "result"} for node in (first, second)]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    result = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            proposal(first, "Table 1", rows["1a"][:2]),
+            proposal(second, "Table 2", rows["1a"][:1]),  # a row of Table 1a: not Table 2's
+            proposal(second, "Table 13", rows["2"][:1]),  # "Appendix Table 13 of the original paper"
+        ],
+    )
+    assert [check["result"] for check in result["checks"]] == ["passed", "failed"], result
+    assert f"{rows['1a'][0]} belongs to Table 1" in result["checks"][1]["detail"]
+    assert [item["code"] for item in result["refused"]] == ["ref-another-work"]

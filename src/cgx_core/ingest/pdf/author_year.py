@@ -1,15 +1,14 @@
-"""An author-year reference list of a PDF as reference chunks, and its in-text citations as their `cites`.
+"""A PDF's printed reference list as reference chunks (cgx_core.ingest.pdf.reference_list), and the citations
+the sentences print as `cites` of its entries.
 
-credencegraph's reader reads only a numbered `[n]` list. When it found none, the lines after the last
-`References` (or `Bibliography`, `Literature cited`) heading are read here, up to the next bold heading:
-an entry starts at a line that begins at the list's left edge with a family name and a comma (`Smith, J.`,
-`van der Berg, A.`: the hanging indent sets continuation lines right of it), and its key is that name and
-the entry's first year (`Smith 2020`, `Smith 2020a`). A second entry with the same key is not read (a
-citation could not tell them apart). The sentences credencegraph read from the list are dropped.
-
-A sentence cites an entry when it names its family name and year in one of the usual forms: `(Smith, 2020)`,
-`(Smith et al. 2020; Lee and Park, 2019)`, `(Smith 2020, 2021)`, `Smith (2020)`, `Smith et al. (2020a)`. A
-name and year that no entry has is not a citation (a date in prose is not one).
+A numbered list's `[n]` citations are credencegraph's own (its chunks carry the numbers already; they resolve
+once the entries exist), and its raised ones are cgx_core.ingest.pdf.superscripts'. Its entries named by their
+authors alone, as natbib's `\\citeauthor` prints them with no number (`Hastings and Powell`, `Hastings et
+al.`), are read here when the form names one entry of the list only. An author-year list's citations are
+read here too: a sentence cites an entry when it names the entry's family name and year in one of the usual
+forms: `(Smith, 2020)`, `(Smith et al. 2020; Lee and Park, 2019)`, `(Smith 2020, 2021)`, `Smith (2020)`,
+`Smith et al. (2020a)`, `(The LIGO Scientific Collaboration et al. 2021)`. A name and year that no entry has
+is not a citation (a date in prose is not one).
 """
 
 from __future__ import annotations
@@ -19,125 +18,85 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cgx_core.ingest.pdf.boxes import Box, centre_in, first_box, locator_of, union
+from cgx_core.ingest.pdf.reference_list import PrintedList, read_reference_list
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
-    from credencegraph.ingest.pdf import Line, PdfDocument
+    from credencegraph.ingest.pdf import PdfDocument
 
-_HEADING = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*$", re.IGNORECASE)
-_NAME = r"(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*[A-Z][\w'\u2019\-]+"
-_ENTRY_START = re.compile(rf"^{_NAME},\s")
-_YEAR = re.compile(r"\b((?:19|20)\d{2})([a-z]?)\b")
+_NAME = r"(?:(?:van|von|de|der|den|da|di|du|le|la|del|dos)\s+)*[A-Z][\w'\u2019\-]+"
+_INITIAL_NAME = re.compile(rf"\s*(?:[A-Z][a-z]?\.[\s-]?)+\s*({_NAME})\s*(?:,\s*(?:and\s+)?|\s+and\s+|\.)")
+_YEARS = re.compile(r"\b((?:19|20)\d{2}[a-z]?)\b")
 _PARENTHESIS = re.compile(r"\(([^()]{4,400})\)")
-_NARRATIVE = re.compile(rf"({_NAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+{_NAME})?,?\s+\(((?:19|20)\d{{2}}[a-z]?)\)")
-_CITED_NAME = re.compile(rf"({_NAME})")
-_LINE_END_HYPHEN = re.compile(r"(\w)- (?=[a-z])")
-_EDGE = 2.0
-"""Points from the list's left edge within which a line starts an entry."""
-
-
-def _list_lines(lines: Sequence[Line]) -> list[Line]:
-    """The lines after the last reference-list heading, up to the next bold heading."""
-    starts = [index for index, line in enumerate(lines) if _HEADING.match(line.text)]
-    if not starts:
-        return []
-    out: list[Line] = []
-    for line in lines[starts[-1] + 1 :]:
-        if line.bold and len(line.text) < 80 and not _ENTRY_START.match(line.text):
-            break
-        if line.text.strip():
-            out.append(line)
-    return out
-
-
-def _entries(lines: Sequence[Line]) -> list[list[Line]]:
-    if not lines:
-        return []
-    edge = {page: min(line.box[0] for line in lines if line.page == page) for page in {line.page for line in lines}}
-    entries: list[list[Line]] = []
-    for line in lines:
-        if abs(line.box[0] - edge[line.page]) <= _EDGE and _ENTRY_START.match(line.text):
-            entries.append([line])
-        elif entries:
-            entries[-1].append(line)
-    return entries
-
-
-def _joined(lines: Sequence[Line]) -> str:
-    """The entry's text, a word hyphenated at a line's end joined when the next line goes on in lower case."""
-    text = " ".join(" ".join(line.text.split()) for line in lines)
-    return _LINE_END_HYPHEN.sub(r"\1", text)
-
-
-def _extents(lines: Sequence[Line]) -> dict[int, Box]:
-    """The box around the lines on each page."""
-    pages: dict[int, list[Box]] = {}
-    for line in lines:
-        pages.setdefault(line.page, []).append(line.box)
-    return {page: union(boxes) for page, boxes in pages.items()}
-
-
-def _locator(lines: Sequence[Line]) -> str:
-    return ";".join(locator_of(page, box) for page, box in _extents(lines).items())
-
-
-def _family(name: str) -> str:
-    return name.split()[-1].casefold()
+_ALSO_NAMED = r"(?:\s+et\s+al\.?|\s+(?:and|&)\s+(?:[a-z]+\s+)*[A-Z][\w'\u2019\-]+)?"
 
 
 def _cited(text: str, keys: dict[tuple[str, str], str]) -> list[str]:
-    found: list[str] = []
-
-    def add(name: str, year: str) -> None:
-        key = keys.get((_family(name), year))
-        if key is not None and key not in found:
-            found.append(key)
-
-    for match in _PARENTHESIS.finditer(text):
-        for part in match[1].split(";"):
-            name = _CITED_NAME.search(part)
-            if name is not None:
-                for year in _YEAR.finditer(part):
-                    add(name[1], year[1] + year[2])
-    for match in _NARRATIVE.finditer(text):
-        add(match[1], match[2])
-    return found
+    """The keys of the entries the text cites, in the order written."""
+    found: list[tuple[int, str]] = []
+    parts = [(match.start(1) + part.start(), part[0]) for match in _PARENTHESIS.finditer(text)
+             for part in re.finditer(r"[^;]+", match[1])]  # fmt: skip
+    for (family, year), key in keys.items():
+        name = re.compile(rf"(?<![\w-]){re.escape(family)}(?![\w-])", re.IGNORECASE)
+        at = next((start for start, part in parts if name.search(part) and year in _YEARS.findall(part)), None)
+        if at is None:
+            narrative = re.compile(rf"{name.pattern}{_ALSO_NAMED},?\s+\((?:[^()]*\b)?{year}\b", re.IGNORECASE)
+            match = narrative.search(text)
+            at = match.start() if match is not None else None
+        if at is not None:
+            found.append((at, key))
+    return [key for _, key in sorted(found)]
 
 
-def _inside(locator: str, extents: dict[int, Box]) -> bool:
-    located = first_box(locator)
-    return located is not None and located[0] in extents and centre_in(located[1], extents[located[0]], slack=1.0)
+def _authors(text: str) -> list[str]:
+    """The family names of an entry printed initials first (`P. W. Price, C. E. Bouton, and A. E. Weis.`)."""
+    names: list[str] = []
+    position = 0
+    while (match := _INITIAL_NAME.match(text, position)) is not None:
+        names.append(match[1])
+        position = match.end()
+        if match[0].rstrip().endswith("."):  # the point after the last author
+            break
+    return names
 
 
-def with_author_year(analysis: PdfDocument, chunks: Sequence[Chunk]) -> list[Chunk]:
-    """The chunks with an author-year list's entries as reference chunks and the sentences' citations of them;
-    unchanged when the PDF has a numbered list or no list."""
-    from credencegraph.ingest import Chunk
+def _name_keys(references: Sequence[Chunk]) -> dict[str, str]:
+    """How the text names each entry of a numbered list by its authors alone, as natbib's `\\citeauthor`
+    prints it (`Hastings and Powell`, `Hastings et al.`): only the forms that name one entry of the list."""
+    forms: dict[str, list[str]] = {}
+    for chunk in references:
+        names = _authors(chunk.text)
+        if len(names) == 2:
+            forms.setdefault(f"{names[0]} and {names[1]}", []).append(str(chunk.key))
+        elif len(names) > 2:
+            forms.setdefault(f"{names[0]} et al.", []).append(str(chunk.key))
+    return {form: keys[0] for form, keys in forms.items() if len(keys) == 1}
 
+
+def _named(text: str, forms: dict[str, str]) -> list[str]:
+    found = [(match.start(), key) for form, key in forms.items() for match in re.finditer(re.escape(form), text)]
+    return [key for _, key in sorted(found)]
+
+
+def with_printed_references(analysis: PdfDocument, chunks: Sequence[Chunk]) -> tuple[list[Chunk], PrintedList]:
+    """The chunks with the printed list's entries as reference chunks (after every other chunk) and an
+    author-year list's citations as `cites`, and the list as read; unchanged when credencegraph read a
+    `[n]` list or the PDF has no list this reads."""
     if analysis.references:
-        return list(chunks)
-    lines = _list_lines(analysis.lines)
-    references: list[Chunk] = []
+        return list(chunks), PrintedList()
+    printed = read_reference_list(analysis.lines)
+    if not printed.references:
+        return list(chunks), printed
     keys: dict[tuple[str, str], str] = {}
-    for entry in _entries(lines):
-        text = _joined(entry)
-        family = text.split(",", 1)[0]
-        year = _YEAR.search(text)
-        if year is None:
-            continue
-        key = f"{family} {year[1]}{year[2]}"
-        if (_family(family), year[1] + year[2]) in keys:
-            continue
-        keys[(_family(family), year[1] + year[2])] = key
-        references.append(Chunk("reference", text, _locator(entry), key=key))
-    if not references:
-        return list(chunks)
-    extents = _extents(lines)  # a sentence read across two of the list's lines lies between them
+    forms = _name_keys(printed.references) if printed.style == "numbered" else {}
+    if printed.style == "author-year":
+        for chunk in printed.references:
+            family, _, year = str(chunk.key).rpartition(" ")
+            keys[(family.casefold(), year)] = str(chunk.key)
     out: list[Chunk] = []
     for chunk in chunks:
-        if chunk.unit == "sentence" and _inside(chunk.locator, extents):
+        if chunk.unit == "sentence" and printed.holds(chunk):
             continue  # the list as credencegraph read it, in sentences
-        cited = _cited(chunk.text, keys) if chunk.unit != "reference" else []
+        cited = [] if chunk.unit == "reference" else [*_cited(chunk.text, keys), *_named(chunk.text, forms)]
         out.append(dataclasses.replace(chunk, cites=tuple(dict.fromkeys([*chunk.cites, *cited]))) if cited else chunk)
-    return out + references
+    return out + list(printed.references), printed

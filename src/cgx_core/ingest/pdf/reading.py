@@ -31,8 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from cgx_core.ingest.pdf.author_year import with_author_year
+from cgx_core.ingest.pdf.author_year import with_printed_references
 from cgx_core.ingest.pdf.equations import rewritten
+from cgx_core.ingest.pdf.furniture import furniture_lines
+from cgx_core.ingest.pdf.hyphens import dehyphenated
+from cgx_core.ingest.pdf.reference_list import PrintedList
 from cgx_core.ingest.pdf.running import running_lines
 from cgx_core.ingest.pdf.superscripts import with_superscript_citations
 
@@ -65,12 +68,17 @@ class PdfReading:
     running: tuple[str, ...] = ()
     """The running heads, feet and page numbers removed (cgx_core.ingest.pdf.running), as printed."""
     chunks: tuple[Chunk, ...] = ()
-    """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), an
-    author-year reference list and its citations added (cgx_core.ingest.pdf.author_year), superscript
-    citations added (cgx_core.ingest.pdf.superscripts)."""
+    """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), a
+    printed reference list and its citations added (cgx_core.ingest.pdf.author_year), words split at a
+    line's end joined (cgx_core.ingest.pdf.hyphens), superscript citations added
+    (cgx_core.ingest.pdf.superscripts)."""
     superscript_citations: int = 0
     superscripts_left: tuple[str, ...] = ()
     """Each raised number in a sentence not read as a citation, with why (see superscripts)."""
+    printed: PrintedList = attrs.field(factory=PrintedList)
+    """The reference list read from its printed form when credencegraph read no `[n]` list (reference_list)."""
+    furniture: tuple[str, ...] = ()
+    """The sidebars, masthead and first-page imprint lines removed (cgx_core.ingest.pdf.furniture)."""
 
 
 def _made_by_tex(document: Any) -> bool:
@@ -128,17 +136,20 @@ def _tex_bitmap_text(path: Path) -> bool:
 
 
 @contextmanager
-def _without_running_lines(removed: list[str]) -> Iterator[None]:
-    """Drop running heads, feet and page numbers from the lines before credencegraph builds blocks from them
-    (its `_blocks` receives the list its layout and result read next: see the module's docstring)."""
+def _without_page_furniture(removed: list[str], furniture: list[str]) -> Iterator[None]:
+    """Drop running heads, feet and page numbers (`removed`), and sidebars, the masthead and the first page's
+    imprint (`furniture`), from the lines before credencegraph builds blocks from them (its `_blocks`
+    receives the list its layout and result read next: see the module's docstring)."""
     import credencegraph.ingest.pdf as reader
 
     original: Callable[..., Any] = reader._blocks
 
     def blocks(lines: list[Any]) -> Any:
-        dropped = running_lines(lines)
-        removed.extend(lines[index].text for index in sorted(dropped))
-        lines[:] = [line for index, line in enumerate(lines) if index not in dropped]
+        running = running_lines(lines)
+        extra = furniture_lines(lines) - running
+        removed.extend(lines[index].text for index in sorted(running))
+        furniture.extend(lines[index].text for index in sorted(extra))
+        lines[:] = [line for index, line in enumerate(lines) if index not in running and index not in extra]
         return original(lines)
 
     reader._blocks = blocks
@@ -192,8 +203,9 @@ def read_pdf_document(path: Path) -> PdfReading:
 
     counter = [0]
     removed: list[str] = []
+    furniture: list[str] = []
     tex = _tex_bitmap_text(path)
-    with _LOCK, _without_running_lines(removed):
+    with _LOCK, _without_page_furniture(removed, furniture):
         if tex:
             with _tex_text(counter):
                 analysis = analyse_pdf(path)
@@ -201,8 +213,9 @@ def read_pdf_document(path: Path) -> PdfReading:
             analysis = analyse_pdf(path)
     unreadable = sum(line.text.count(REPLACEMENT) for line in analysis.lines)
     read = decoder(tex=tex)
-    chunks = with_author_year(analysis, rewritten(path, analysis.chunks, read))
-    superscripts = with_superscript_citations(path, analysis, chunks, read)
+    chunks, printed = with_printed_references(analysis, rewritten(path, analysis.chunks, read))
+    numbers = frozenset(reference.number for reference in analysis.references) or printed.numbers
+    superscripts = with_superscript_citations(path, numbers, dehyphenated(chunks, analysis.lines), read)
     return PdfReading(
         analysis,
         counter[0],
@@ -211,4 +224,6 @@ def read_pdf_document(path: Path) -> PdfReading:
         superscripts.chunks,
         superscripts.read,
         superscripts.left,
+        printed,
+        tuple(furniture),
     )

@@ -33,10 +33,11 @@ def _key(line: Line) -> str:
 
 
 def _edges(lines: Sequence[Line]) -> dict[int, list[int]]:
-    """For each page, the indices of its highest and its lowest lines (one baseline each)."""
+    """For each page, the indices of its highest and its lowest upright lines (one baseline each): a rotated
+    line's baseline runs across the page (a figure's axis label), so it is never at a page's top or foot."""
     pages: dict[int, list[int]] = defaultdict(list)
     for index, line in enumerate(lines):
-        if line.text.strip():
+        if line.text.strip() and line.angle == 0:
             pages[line.page].append(index)
     out: dict[int, list[int]] = {}
     for page, indices in pages.items():

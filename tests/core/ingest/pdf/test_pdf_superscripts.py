@@ -90,11 +90,19 @@ def test_a_raised_number_that_may_not_be_a_citation_cites_nothing_and_is_listed(
 def test_a_paper_with_footnotes_reads_no_superscript_as_a_citation(tmp_path: Path) -> None:
     body = [
         _sentence(700, "Alpha was shown before", "2", " in a study of the same kind as ours here."),
-        Text(72, 640, "", after=(("1", 5.0, 3.0), (" A footnote, set small at the foot of the page.", 8.0, 0.0))),
+        Text(72, 100, "", after=(("1", 5.0, 3.0), (" A footnote, set small at the foot of the page.", 8.0, 0.0))),
     ]
     assert _cites(tmp_path, body) == {}
     left = read_pdf_document(tmp_path / "paper.pdf").superscripts_left
     assert left == ("before^2 (page 1): the paper has footnotes, whose marks look the same",)
+
+
+def test_an_affiliation_mark_at_the_top_of_the_first_page_is_no_footnote(tmp_path: Path) -> None:
+    body = [
+        Text(72, 740, "", after=(("1", 5.0, 3.0), ("University of Somewhere, Some Town", 8.0, 0.0))),
+        _sentence(700, "Alpha was shown before", "2", " in a study of the same kind as ours here."),
+    ]
+    assert list(_cites(tmp_path, body).values()) == [["2"]]
 
 
 def test_without_a_numbered_list_no_superscript_is_read(tmp_path: Path) -> None:

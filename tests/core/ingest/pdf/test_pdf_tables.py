@@ -152,7 +152,7 @@ def test_start_run_on_a_pdf_says_what_it_lost_and_report_json_keeps_it(tmp_path:
         *PROSE_ABOVE,
         Text(72, 660, "Figure 1: A plot the text cannot carry."),
         Text(72, 620, "References", bold=True),
-        Text(72, 604, "J. Smith. A study of things. Journal of Things, 3, 1-10, 2020."),  # neither [n] nor "Family, I."
+        Text(72, 604, "A study of things, printed with neither its authors nor its year."),  # no entry to key
     ]
     paper = _table_pdf(tmp_path, runs)
     run = tmp_path / "run"
