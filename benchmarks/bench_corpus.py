@@ -1,4 +1,4 @@
-"""Benchmark: rederive-maths' soundness corpus, the decided fraction of each set and the rate of wrong verdicts.
+"""Benchmark: the maths checks' soundness corpora, the decided fraction of each set and the rate of wrong verdicts.
 
 Run with `uv run python benchmarks/bench_corpus.py [--quick]`.
 
@@ -8,7 +8,9 @@ rederive-maths in the maths worker within its CPU-time budget, then rederive-mat
 A true identity that fails, or a false one that passes, is a wrong verdict (the target is 0); an `error`
 moves no credence and is reported as the undecided rate (lower is better, but an honest error beats a
 wrong verdict). The worker's CPU time is read from /proc (Linux) and printed with each set, since the
-corpus test must stay within a few minutes of one core's CPU.
+corpus test must stay within a few minutes of one core's CPU. The dimensions check's corpus
+(tests/checks/dimensions/corpus: consistent formulas of physics, and mutants pint shows inconsistent) is
+decided last, in this process (it needs no worker).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "checks" / "maths" / "corpus"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "checks" / "dimensions" / "corpus"))
 
 import corpus
+import dimension_corpus
 
 from cgx_checks.maths.caller.decider import SymbolicDecider
 
@@ -98,12 +102,33 @@ def measure(quick: bool) -> tuple[dict[str, float], dict[str, float]]:
     return decide_set("true identities", true, "failed"), decide_set("false identities", false, "passed")
 
 
+def decide_dimensions() -> float:
+    """The dimensions check on its corpus (consistent formulas, and inconsistent mutants of them): its decided
+    fraction and wrong verdicts per set, printed; returns the wrong verdicts."""
+    wrong = 0
+    for name, path, bad in (
+        ("consistent formulas", dimension_corpus.TRUE, "failed"),
+        ("inconsistent formulas", dimension_corpus.FALSE, "passed"),
+    ):
+        formulas = dimension_corpus.load(path)
+        counts = Counter(dimension_corpus.verdict(formula) for formula in formulas)
+        decided = counts["passed"] + counts["failed"]
+        wrong += counts[bad]
+        share = decided / len(formulas)
+        print(
+            f"\ndimensions, {name}: {len(formulas)}; decided {decided}/{len(formulas)} = {share:.1%}; "
+            f"error {counts['error']}; refused {counts['refused']}; wrong ({bad}) {counts[bad]}"
+        )
+    return float(wrong)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK} identities of each set")
     arguments = parser.parse_args()
     true, false = measure(arguments.quick)
-    return 0 if true["wrong"] == 0 and false["wrong"] == 0 else 1
+    dimensions = decide_dimensions()
+    return 0 if true["wrong"] == 0 and false["wrong"] == 0 and dimensions == 0 else 1
 
 
 if __name__ == "__main__":

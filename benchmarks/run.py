@@ -125,6 +125,7 @@ def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
     import bench_corpus
 
     true, false = bench_corpus.measure(workspace.quick)
+    dimensions = bench_corpus.decide_dimensions()
     return [
         Figure(
             "v",
@@ -133,9 +134,10 @@ def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
             0.0,
             "none wrong",
             f"{int(true['wrong'])} + {int(false['wrong'])} wrong; decided {true['decided']:.0%} of "
-            f"{int(true['total'])} true, {false['decided']:.0%} of {int(false['total'])} false",
+            f"{int(true['total'])} true, {false['decided']:.0%} of {int(false['total'])} false; dimensions "
+            f"{int(dimensions)} wrong",
             "0 wrong",
-            true["wrong"] == 0 and false["wrong"] == 0,
+            true["wrong"] == 0 and false["wrong"] == 0 and dimensions == 0,
         )
     ]
 

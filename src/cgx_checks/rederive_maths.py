@@ -64,7 +64,8 @@ FIXES: Final = {
     "without bounds) can be given in sympy spelling in lhs or rhs instead",
     "latex-not-in-text": "copy latex from the cited equation chunks: a whole relation or side as it is written there "
     "(spacing and \\left/\\right may differ), and cite the chunk in equations",
-    "latex-ambiguous": 'set function_argument to "factor" or "product" to say how the paper reads it',
+    "latex-ambiguous": 'for a function without brackets, set function_argument to "factor" or "product"; for a / '
+    "followed by factors, give that side in sympy spelling as the paper means it",
     "step-trivial": "check a step the paper derives (the next relation of the chain, split 2, ...), not an "
     "expression against itself",
     "approximation-not-numeric": "an \\approx step compares a reported number with an expression that evaluates to a "
@@ -121,6 +122,39 @@ def latex_texts(run: RunView, equations: list[str]) -> list[str] | Refusal:
     return texts
 
 
+def latex_problem(latex: str | None, equations: list[str], texts: list[str]) -> Refusal | None:
+    """Why a step's LaTeX is not the cited chunks' own (refused: `latex-not-in-text`), or None."""
+    if latex is None:
+        return None
+    from cgx_checks.maths.read.latex_source import occurs
+
+    if not equations:
+        return Refusal(
+            MathsCode.LATEX_NOT_IN_TEXT,
+            "latex must occur in the step's equation chunks, and equations names none",
+            FIXES["latex-not-in-text"],
+        )
+    if not occurs(latex, texts):
+        return Refusal(
+            MathsCode.LATEX_NOT_IN_TEXT,
+            f"latex is not a whole relation or side of {', '.join(equations)} as written there",
+            FIXES["latex-not-in-text"],
+        )
+    return None
+
+
+def latex_slot(inputs: Mapping[str, Any]) -> str:
+    """The place in the paper a LaTeX step checks (its relation, or its side), so that the steps of one
+    chain are separate checks of one target; "" for a step in sympy spelling (one per target)."""
+    latex = inputs.get("latex")
+    if not isinstance(latex, str):
+        return ""
+    from cgx_checks.maths.read.latex_source import normalise
+
+    where = inputs.get("split") or ("lhs" if "rhs" in inputs else "rhs")
+    return f"{normalise(latex)}#{where}"
+
+
 class _Step(CheckTypeBase, ABC):
     """What both maths check types share: the proposal, its validation and its key. Each type says only
     which question it asks the maths worker (`_ask`)."""
@@ -150,41 +184,13 @@ class _Step(CheckTypeBase, ABC):
         except CgxError as error:
             return refusal_of(error, FIXES)
         inputs["budget"] = {"cpu_seconds": budget_of(self.name, step)}
-        if (refusal := self._latex_problem(step.encoding.latex, equations, texts)) is not None:
+        if (refusal := latex_problem(step.encoding.latex, equations, texts)) is not None:
             return refusal
         # The parsed step is the memo: run reuses it, and skips re-checking the LaTeX prepare just checked.
         return Prepared(target, inputs, memo=step)
 
-    @staticmethod
-    def _latex_problem(latex: str | None, equations: list[str], texts: list[str]) -> Refusal | None:
-        if latex is None:
-            return None
-        from cgx_checks.maths.read.latex_source import occurs
-
-        if not equations:
-            return Refusal(
-                MathsCode.LATEX_NOT_IN_TEXT,
-                "latex must occur in the step's equation chunks, and equations names none",
-                FIXES["latex-not-in-text"],
-            )
-        if not occurs(latex, texts):
-            return Refusal(
-                MathsCode.LATEX_NOT_IN_TEXT,
-                f"latex is not a whole relation or side of {', '.join(equations)} as written there",
-                FIXES["latex-not-in-text"],
-            )
-        return None
-
     def slot_of(self, inputs: Mapping[str, Any]) -> str:
-        """The place in the paper a LaTeX step checks (its relation, or its side), so that the steps of one
-        chain are separate checks of one target; "" for a step in sympy spelling (one per target)."""
-        latex = inputs.get("latex")
-        if not isinstance(latex, str):
-            return ""
-        from cgx_checks.maths.read.latex_source import normalise
-
-        where = inputs.get("split") or ("lhs" if "rhs" in inputs else "rhs")
-        return f"{normalise(latex)}#{where}"
+        return latex_slot(inputs)
 
     def observation_key(self, prepared: Prepared) -> str:
         from cgx_checks.maths.caller.decider import shared_decider
@@ -201,7 +207,7 @@ class _Step(CheckTypeBase, ABC):
         texts = latex_texts(run, equations)
         if isinstance(texts, Refusal):
             return Outcome("error", texts.message, code=str(texts.code))
-        problem = self._latex_problem(latex, equations, texts)
+        problem = latex_problem(latex, equations, texts)
         return None if problem is None else Outcome("error", problem.message, code=str(problem.code))
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:

@@ -22,6 +22,9 @@ class MathsCode(StrEnum):
     SYMBOLIC_TIMEOUT = "symbolic-timeout"
     NUMERIC_UNDEFINED = "numeric-undefined"
     NUMERIC_DISTRIBUTION = "numeric-distribution"
+    NUMERIC_CONDITION = "numeric-condition"
+    NUMERIC_DEGENERATE = "numeric-degenerate"
+    NUMERIC_PRECISION = "numeric-precision"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -35,8 +38,8 @@ MEANINGS: Final[dict[str, str]] = {
         " removing spacing and layout)."
     ),
     MathsCode.LATEX_AMBIGUOUS: (
-        "A function written without brackets is followed by more factors (\\cos\\beta q^{-1}), so its argument "
-        "can be read two ways; the proposal's function_argument field says which."
+        "The LaTeX reads two ways, both named: a function without brackets followed by more factors "
+        "(\\cos\\beta q^{-1}: function_argument says which), or a / followed by factors (a/b c)."
     ),
     MathsCode.STEP_TRIVIAL: "A maths step's two sides are the same expression as written, so its check could not fail.",
     MathsCode.APPROXIMATION_NOT_NUMERIC: (
@@ -46,8 +49,20 @@ MEANINGS: Final[dict[str, str]] = {
     MathsCode.SYMBOLIC_UNDECIDED: "sympy could neither reduce lhs - rhs to 0 nor show it is never 0.",
     MathsCode.SYMBOLIC_TIMEOUT: "Symbolic work ran out of its time or memory budget.",
     MathsCode.NUMERIC_UNDEFINED: (
-        "A side is undefined or not finite at too many sample points, or the sides seem to differ there but no "
-        "error bound shows it."
+        "At too many sample points a side had no value with the digits a comparison needs (not computable there, "
+        "or a quadrature, sum or limit that did not converge), or the sides seemed to differ with no error bound."
+    ),
+    MathsCode.NUMERIC_CONDITION: (
+        "The step compares two conditions, which only a symbolic decision settles: sampled points never pass or "
+        "fail them (an equality is false on both sides almost everywhere)."
+    ),
+    MathsCode.NUMERIC_PRECISION: (
+        "The sides differ at a sample point with the step's printed constants as written, but each stands for an "
+        "interval (1.3 is 1.3 +- 0.05) that sampling cannot search."
+    ),
+    MathsCode.NUMERIC_DEGENERATE: (
+        "Both sides took one value at every sample point (zero, or another constant): sides constant almost "
+        "everywhere agree at sampled points whether or not the step holds, so that is no evidence."
     ),
     MathsCode.NUMERIC_DISTRIBUTION: (
         "A side holds a distribution (DiracDelta, or KroneckerDelta of a non-integer symbol), which is 0 at almost "

@@ -65,6 +65,12 @@ MAX_FUNCTIONS: Final = 20
 MAX_ARGUMENTS: Final = 8
 """The most arguments a call of a declared function may take."""
 
+MAX_MATRIX_SIZE: Final = 6
+"""The most rows or columns of a matrix (`expression-too-large` above it): a 6 x 6 determinant has 720 terms."""
+
+MAX_MATRIX_POWER: Final = 8
+"""The largest integer power of a matrix (its inverse is the power -1)."""
+
 MAX_DERIVATIVE_ORDER: Final = 10
 """The highest total order of a derivative (`expression-too-large` above it)."""
 

@@ -25,12 +25,12 @@ The first is the relative tolerance; the second lets two values that are 0 up to
 (sin(x)^2 + cos(x)^2 - 1 evaluates to about 1e-165, not 0): 50-digit evaluation leaves noise near
 1e-50 * T, far below 1e-30 * T, while a real difference that small against the terms is beyond what 32
 random points can tell anyway. A step against a number the paper reports (see `worker.rounding`) agrees within
-half a unit of the number's last digit instead. Two conditions agree at a point when both hold or both
-fail there; a point on a boundary (a comparison whose sides agree to the relative tolerance) tells
-nothing and is skipped. A point where a side is undefined (zoo, nan, a pole, a divergent integral) or not
-a number is skipped; more than 8 such points make the check an error, `numeric-undefined`. The check
-passes when every other point agrees and fails at the first that does not, recording its index and both
-values.
+half a unit of the number's last digit instead. Two conditions are never compared at sampled points (an
+equality is false on both sides almost everywhere): the check errs at once. A point where a side is
+undefined (zoo, nan, a pole, a divergent integral) or not a number is skipped; more than 8 such points make
+the check an error, `numeric-undefined`. The check passes when every other point agrees (unless both sides
+took one value everywhere while holding a function constant on pieces: `numeric-degenerate`) and fails at the
+first that does not, recording its index and both values.
 
 The caller draws the points and records them with the outcome (`caller.numeric`); the worker evaluates
 the sides there and compares them (`worker.comparison`, `worker.numeric_values`). Both read the seed,

@@ -113,6 +113,10 @@ def test_the_farr_chain_splits_at_each_relation() -> None:
         # numerals as the paper writes them
         (r"2.4\times10^{-5} = 3 \cdot 8\times10^{-6}", {}, {}, "2.4e-5", "3*8e-6"),
         (r"5\% = \frac{1}{20}", {}, {}, "5e-2", "1/20"),
+        # a / that says what it divides by: brackets, an operator after it, or a numeral over a numeral
+        (r"x = S_z/(q\Omega)", {"x": [], "S_z": [], "q": [], "\\Omega": []}, {}, "x", "S_z/(q*Omega)"),
+        (r"E = 1/2 m v^2", {"E": [], "m": [], "v": []}, {}, "E", "1/2*m*v^2"),
+        (r"x = a/b \cdot c", {"x": [], "a": [], "b": [], "c": []}, {}, "x", "a/b*c"),
         # calculus
         (r"\int_0^\infty e^{-x}\,dx = 1", {"x": []}, {}, "Integral(E^(-x), (x, 0, oo))", "1"),
         (r"\int_0^1 x^2 + 1 \, \mathrm{d}x = \frac{4}{3}", {"x": []}, {}, "Integral(x^2 + 1, (x, 0, 1))", "4/3"),
@@ -207,6 +211,13 @@ def test_an_approximate_relation_is_recorded_and_needs_a_reported_number() -> No
         (r"\frac{dy}{dx} = 1", {"y": [], "x": []}, MathsCode.LATEX_INVALID, "declare it in functions"),
         (r"y = z", {"y": []}, ExpressionCode.UNKNOWN_SYMBOL, "'z'"),
         (r"y = e^{j x}", {"y": [], "x": []}, ExpressionCode.UNKNOWN_SYMBOL, 'aliases {"j": "I"}'),
+        (
+            r"x = S_z/q\Omega",
+            {"x": [], "S_z": [], "q": [], "\\Omega": []},
+            MathsCode.LATEX_AMBIGUOUS,
+            "S_z/q*Omega or S_z/(q*Omega)",
+        ),
+        (r"x = a/bc", {"x": [], "a": [], "b": [], "c": []}, MathsCode.LATEX_AMBIGUOUS, "a/b*c or a/(b*c)"),
         (r"x < 1", {"x": []}, MathsCode.LATEX_INVALID, "not = or \\approx"),
         (r"x \to 1", {"x": []}, MathsCode.LATEX_INVALID, "not = or \\approx"),
         ("x = " + "{" * 60 + "1" + "}" * 60, {"x": []}, Code.EXPRESSION_TOO_LARGE, "nest deeper"),

@@ -63,11 +63,12 @@ def test_a_failing_step_records_the_first_point_that_disagrees(decider: Symbolic
 @pytest.mark.parametrize(
     ("lhs", "rhs", "result"),
     [
-        ("x*(1 + 1e-13)", "x", "passed"),  # inside the relative tolerance of 1e-12
-        ("x*(1 + 1e-11)", "x", "failed"),
+        ("x*(1 + 10^-13)", "x", "passed"),  # inside the relative tolerance of 1e-12
+        ("x*(1 + 10^-11)", "x", "failed"),
+        ("x*(1 + 1e-11)", "x", "error"),  # a printed 1e-11 is 1e-11 +- 5e-12: sampling cannot search that
         ("sin(x)^2 + cos(x)^2 - 1", "0", "passed"),  # 0 up to evaluation noise: the zero floor
         ("sinh(x)^2 - cosh(x)^2 + 1", "0", "passed"),
-        ("exp(x)^2 - exp(2*x)", "1e-20", "failed"),  # a real difference, tiny against nothing
+        ("exp(x)^2 - exp(2*x)", "10^-20", "failed"),  # a real difference, tiny against nothing
         ("(x + 1)^3", "x^3 + 3*x^2 + 3*x + 1", "passed"),
         ("(x + 1)^3", "x^3 + 3*x^2 + 3*x", "failed"),
     ],
@@ -78,14 +79,38 @@ def test_the_tolerance(lhs: str, rhs: str, result: str) -> None:
 
 
 def test_too_many_undefined_points_are_an_error() -> None:
-    # (x - floor(x))/(x - floor(x)) is 0/0 at every integer and 1 between them.
-    raw = encoding("(x - floor(x))/(x - floor(x))", "1")
+    # x*sin(pi*x)/sin(pi*x) is 0/0 at every integer and x between them.
+    raw = encoding("x*sin(pi*x)/sin(pi*x)", "x")
     some = [{"x": str(n)} for n in range(8)] + [{"x": f"{n}.5"} for n in range(24)]
     found = compare_at(raw, some)
     assert (found["result"], found["undefined"], found["compared"]) == ("passed", 8, 24)
     many = [{"x": str(n)} for n in range(9)] + [{"x": f"{n}.5"} for n in range(23)]
     found = compare_at(raw, many)
     assert (found["result"], found["code"]) == ("error", str(MathsCode.NUMERIC_UNDEFINED))
+
+
+def test_sides_constant_on_pieces_that_agree_on_one_value_everywhere_are_no_evidence() -> None:
+    """Heaviside(x - 5) and Heaviside(x - 6) are both 0 below 5, where every point lies: no pass."""
+    below = [{"x": f"{n}.5"} for n in range(-16, 4)]
+    found = compare_at(encoding("Heaviside(x - 5)", "Heaviside(x - 6)"), below)
+    assert (found["result"], found["code"]) == ("error", str(MathsCode.NUMERIC_DEGENERATE))
+    assert "Heaviside" in found["detail"] and "no evidence" in found["detail"]
+    constant = compare_at(encoding("(x - floor(x))/(x - floor(x))", "1"), below)
+    assert (constant["result"], constant["code"]) == ("error", str(MathsCode.NUMERIC_DEGENERATE))
+    # An analytic side that is constant is evidence: atan(x) + atan(1/x) = pi/2 cannot agree by accident.
+    analytic = {"symbols": {"x": ["positive"]}, "lhs": "atan(x) + atan(1/x)", "rhs": "pi/2"}
+    assert compare_at(analytic, numeric_points(analytic)[1])["result"] == "passed"
+
+
+def test_two_conditions_are_never_decided_by_sampling() -> None:
+    """A conjunction of equalities is false at almost every point on both sides: agreeing there is vacuous."""
+    stationary = {
+        "symbols": {name: ["real"] for name in ("a", "b", "c", "d")},
+        "lhs": "And(Eq(a, b), Eq(c, d))",
+        "rhs": "And(Eq(a, 2*b), Eq(c, d))",
+    }
+    found = compare_at(stationary, numeric_points(stationary)[1])
+    assert (found["result"], found["code"]) == ("error", str(MathsCode.NUMERIC_CONDITION))
 
 
 def test_points_with_the_same_values_count_once_and_none_compared_is_an_error() -> None:

@@ -46,10 +46,10 @@ class _Canonical:
                 terms = sorted(("+" if sign > 0 else "-") + self.text(term) for sign, term in node.terms)
                 return f"sum({','.join(terms)})"
             case Product():
-                factors = sorted(
-                    ("*" if operator > 0 else "/") + self.text(factor) for operator, factor in node.factors
-                )
-                return f"product({','.join(factors)})"
+                factors = [("*" if operator > 0 else "/") + self.text(factor) for operator, factor in node.factors]
+                # Matrices do not commute: a product holding one keeps its order (A*B is not B*A).
+                ordered = factors if any(_holds_matrix(factor) for _, factor in node.factors) else sorted(factors)
+                return f"product({','.join(ordered)})"
             case Power():
                 return f"power({self.text(node.base)},{self.text(node.exponent)})"
             case Call():
@@ -63,3 +63,24 @@ class _Canonical:
                 for operator, operand in zip(node.operators, node.operands[1:], strict=True):
                     parts.extend((operator, self.text(operand)))
                 return f"compare({','.join(parts)})"
+
+
+def _holds_matrix(node: Node) -> bool:
+    """Whether a factor is, or may be, a matrix: it writes Matrix, transpose or inverse outside a det, trace
+    or entry (which make numbers of them)."""
+    match node:
+        case Call(name="Matrix" | "transpose" | "inverse"):
+            return True
+        case Call(name="det" | "trace" | "entry"):
+            return False
+        case Call():
+            return any(_holds_matrix(argument) for argument in node.arguments)
+        case Negation():
+            return _holds_matrix(node.operand)
+        case Power():
+            return _holds_matrix(node.base)
+        case Sum():
+            return any(_holds_matrix(term) for _, term in node.terms)
+        case Product():
+            return any(_holds_matrix(factor) for _, factor in node.factors)
+    return False

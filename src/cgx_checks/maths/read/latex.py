@@ -147,7 +147,17 @@ class LAccent:
     column: int
 
 
-type LNode = LAtom | LGroup | LFraction | LRoot | LBinomial | LFont | LAccent
+@attrs.frozen
+class LMatrix:
+    """A matrix environment: `kind` is its letter (p, b, v for a determinant, or "" for `matrix`), `rows` its
+    cells, each a part."""
+
+    kind: str
+    rows: tuple[tuple[LPart, ...], ...]
+    column: int
+
+
+type LNode = LAtom | LGroup | LFraction | LRoot | LBinomial | LFont | LAccent | LMatrix
 
 
 @attrs.frozen
@@ -219,7 +229,7 @@ def latex_parser() -> Lark:
         start="statements",
         parser="lalr",
         lexer="basic",
-        postlex=BarPairing(),
+        postlex=BarPairing(),  # after LayoutInMatrices, chained in BarPairing.process
         transformer=_Builder(),
         strict=find_spec("interegular") is not None,
     )
@@ -230,12 +240,15 @@ class BarPairing:
     operator, a relation, a separator, an opening delimiter or a script, or when none is open; otherwise
     it closes the innermost open one. Stateless between texts (the state lives in `process`'s loop)."""
 
-    always_accept = ("BAR",)
+    always_accept = ("BAR", "AMP")
     _OPENS_AFTER = frozenset(
         {"SIGN", "MULOP", "REL", "_SEP", "LBRACE", "LPAR", "LSQB", "LVERT", "CARET", "UNDERSCORE", "FRAC", "SQRT"}
     )
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        return self._paired(_in_matrices(stream))
+
+    def _paired(self, stream: Iterator[Token]) -> Iterator[Token]:
         open_bars = 0
         previous: str | None = None
         for token in stream:
@@ -263,6 +276,25 @@ class BarPairing:
             yield token
 
 
+def _in_matrices(stream: Iterator[Token]) -> Iterator[Token]:
+    """Inside a matrix environment, `&` separates cells (COLSEP) and `\\\\` rows (ROWSEP); outside, `&` is an
+    align's alignment and carries no maths, so it is dropped."""
+    depth = 0
+    for token in stream:
+        if token.type == "MATBEGIN":
+            depth += 1
+        elif token.type == "MATEND":
+            depth = max(depth - 1, 0)
+        elif token.type == "AMP":
+            if depth:
+                yield Token.new_borrow_pos("COLSEP", str(token), token)
+            continue
+        elif token.type == "_SEP" and depth and str(token) == "\\\\":
+            yield Token.new_borrow_pos("ROWSEP", str(token), token)
+            continue
+        yield token
+
+
 def _check_nesting(text: str, where: str) -> None:
     depth = 0
     for column, character in enumerate(text, start=1):
@@ -286,6 +318,15 @@ class _Builder(Transformer[Token, Any]):
 
     def statements(self, children: list[LStatement]) -> tuple[LStatement, ...]:
         return tuple(children)
+
+    def matrix(self, children: list[Any]) -> LMatrix:
+        begin = children[0]
+        kind = str(begin)[len("\\begin{") : -len("matrix}")]
+        rows = tuple(child for child in children if isinstance(child, tuple))
+        return LMatrix(kind, rows, _column(begin))
+
+    def matrix_row(self, children: list[Any]) -> tuple[LPart, ...]:
+        return tuple(child for child in children if isinstance(child, LPart))
 
     def statement(self, children: list[Any]) -> LStatement:
         parts = tuple(children[::2])

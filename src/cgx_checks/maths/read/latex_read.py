@@ -43,6 +43,7 @@ from cgx_checks.maths.read.latex import (
     LFont,
     LFraction,
     LGroup,
+    LMatrix,
     LNode,
     LPart,
     LRoot,
@@ -82,6 +83,8 @@ _LATEX_FUNCTIONS: Final[Mapping[str, str]] = {
     "E_1": "E1",
     "erf": "erf",
     "erfc": "erfc",
+    "tr": "trace",
+    "Tr": "trace",
 }
 """LaTeX function names that are not the vocabulary's own spelling."""
 
@@ -99,6 +102,14 @@ _UNREADABLE: Final[Mapping[str, str]] = {
     "rangle": "\\langle ... \\rangle (an expectation or an inner product) is not a value the check can compute",
     "nabla": "\\nabla (a vector operator) is not a value the check can compute",
 }
+
+
+class AmbiguousSlash(Exception):
+    """`a/b c` read two ways, as trees; the step's reader names both in sympy spelling (`read.step`)."""
+
+    def __init__(self, first: Node, second: Node) -> None:
+        super().__init__("a / followed by factors reads two ways")
+        self.readings = (first, second)
 
 
 @attrs.frozen
@@ -217,16 +228,17 @@ class _Reader:
     def _term(self, term: LTerm) -> Node:
         factors, operators = list(term.factors), list(term.operators)
         items: list[tuple[int, Node]] = []
+        joined: list[bool] = []  # whether each item follows the one before with no operator written
         index = 0
         operator: str | None = None
         while index < len(factors):
             node, following = self._read_from(factors, operators, index)
             items.append((-1 if operator == "/" else 1, node))
+            joined.append(bool(index) and operators[index - 1] is None)
             operator = operators[following - 1] if following < len(factors) else None
             index = following
-        if len(items) == 1 and items[0][0] == 1:
-            return items[0][1]
-        return Product(tuple(items), 1 + max(node.depth for _, node in items))
+        _check_slash(items, joined)
+        return _product(items)
 
     def _merge_integrals(self, signs: list[str], terms: list[LTerm]) -> tuple[list[str], list[LTerm]]:
         """Join the terms of an integrand written as a sum (`\\int_0^1 x^2 + 1\\,dx`) into one term whose
@@ -411,7 +423,7 @@ class _Reader:
             if word in _LATEX_FUNCTIONS:
                 return _LATEX_FUNCTIONS[word], False, subscript
             resolved = resolve_function(word)
-            if resolved is not None and FUNCTIONS[resolved].kind == "function":
+            if resolved is not None and (FUNCTIONS[resolved].kind == "function" or resolved in ("det", "trace")):
                 return resolved, False, subscript
             if followed_by_bracket and word in _CALL_ONLY and factor.subscript is None:
                 return _CALL_ONLY[word], False, "name"
@@ -686,7 +698,14 @@ class _Reader:
                 "O(...) is an order-of-magnitude term, not a value: a step that holds up to it cannot be "
                 "checked as written; check its exact part in sympy spelling",
             )
-        name = self._spelled(factor)
+        try:
+            name = self._spelled(factor)
+        except CgxError as error:  # an index expression: a symbol declared as written, or a sequence
+            name = self._spelled(factor, indexed=True)
+            if name is None or name not in self.declared.symbols:
+                raise CgxError(
+                    error.code, f"{error.message}, or declare the symbol as written (\\alpha_{{j-1}})"
+                ) from None
         if name is not None:
             node = self._name_node(name, factor.column)
             return self._powered(node, attrs.evolve(factor, subscript=None, primes=0))
@@ -702,15 +721,45 @@ class _Reader:
         return self._powered(node, factor)
 
     def _powered(self, node: Node, factor: LFactor) -> Node:
-        if factor.superscript is not None:
+        if factor.superscript is not None and self._transposed(factor.superscript):
+            node = _call("transpose", (node,), factor.column)
+        elif factor.superscript is not None:
             exponent = self.arg(factor.superscript)
             node = Power(node, exponent, factor.column, 1 + max(node.depth, exponent.depth))
         for _ in range(factor.factorials):
             node = _call("factorial", (node,), factor.column)
         return node
 
+    def _transposed(self, superscript: LArg) -> bool:
+        """Whether a superscript marks a transpose: `^\\top`, `^\\intercal`, or a T (`^T`, `^{\\mathsf{T}}`) that
+        is no declared symbol."""
+        term = _term_of(superscript)
+        if term is None or len(term.factors) != 1 or term.factors[0].superscript or term.factors[0].subscript:
+            return False
+        atom = term.factors[0].atom
+        if isinstance(atom, LAtom) and atom.text in ("\\top", "\\intercal"):
+            return True
+        letter = atom.text if isinstance(atom, LAtom) and atom.kind == "letter" else None
+        if isinstance(atom, LFont) and atom.font in PLAIN_FONTS | {"mathsf"}:
+            letter = _word(atom.statements)
+        return letter == "T" and "T" not in self.declared.symbols
+
     def atom(self, atom: LNode) -> Node:
         match atom:
+            case LMatrix():
+                rows = tuple(tuple(self.part(cell) for cell in row) for row in atom.rows)
+                matrix = _call(
+                    "Matrix",
+                    tuple(Bounds(row, column_of(row[0]), 1 + max(cell.depth for cell in row)) for row in rows),
+                    atom.column,
+                )
+                if atom.kind == "v":
+                    return _call("det", (matrix,), atom.column)
+                if atom.kind not in ("", "p", "b", "B"):
+                    raise _invalid(
+                        atom.column, f"the {atom.kind}matrix at column {atom.column} is not read: write \\det"
+                    )
+                return matrix
             case LAtom(kind="number"):
                 return numeral_value(atom.text, atom.column)
             case LAtom(kind="command"):
@@ -765,13 +814,15 @@ class _Reader:
 
     # -- names -----------------------------------------------------------------------------------------
 
-    def _spelled(self, factor: LFactor) -> str | None:
-        """The sympy name a factor spells, or None when it is not a name (see `names`)."""
+    def _spelled(self, factor: LFactor, *, indexed: bool = False) -> str | None:
+        """The sympy name a factor spells, or None when it is not a name (see `names`); `indexed` reads a
+        subscript that is an index expression as part of the name (`\\alpha_{j-1}` is alpha_j_minus_1)."""
         spelled = _base_and_accents(factor.atom)
         if spelled is None:
             return None
         base, accents = spelled
-        return compose(base, accents, _subscript_names(factor.subscript, factor.column), factor.primes)
+        subscripts = _subscript_names(factor.subscript, factor.column, indexed=indexed)
+        return compose(base, accents, subscripts, factor.primes)
 
     def _name_node(self, name: str, column: int) -> Node:
         if name in self.declared.symbols:
@@ -799,6 +850,31 @@ class _Reader:
 
 
 # -- helpers on layout nodes -----------------------------------------------------------------------------
+
+
+def _product(items: Sequence[tuple[int, Node]]) -> Node:
+    if len(items) == 1 and items[0][0] == 1:
+        return items[0][1]
+    return Product(tuple(items), 1 + max(node.depth for _, node in items))
+
+
+def _check_slash(items: Sequence[tuple[int, Node]], joined: Sequence[bool]) -> None:
+    """Refuse `a/b c` (and `a/bc` where bc is no declared name): a reader may take it as (a/b)*c or as
+    a/(b*c), and the paper's LaTeX does not say which. `1/2 x`, a numeral over a numeral, is the fraction 1/2."""
+    for position in range(1, len(items) - 1):
+        if items[position][0] != -1 or not joined[position + 1]:
+            continue
+        if isinstance(items[position - 1][1], Numeral) and isinstance(items[position][1], Numeral):
+            continue
+        end = position + 1
+        while end + 1 < len(items) and joined[end + 1]:
+            end += 1
+        grouped = [
+            *items[:position],
+            (-1, _product([(1, node) for _, node in items[position : end + 1]])),
+            *items[end + 1 :],
+        ]
+        raise AmbiguousSlash(_product(items), _product(grouped))
 
 
 def _invalid(column: int, message: str) -> CgxError:
@@ -938,7 +1014,7 @@ def _only_atom(braced: LBraced) -> LNode | None:
     return term.factors[0].atom
 
 
-def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
+def _subscript_names(subscript: LArg | None, column: int, *, indexed: bool = False) -> tuple[str, ...]:
     """A subscript as parts of a name (`{\\mathrm{obs},i}` is obs and i; `{n_a}` is n_a), or () for none.
 
     A subscript that is not made of names and numbers (`x_{k+1}`) cannot be part of a name: it indexes a
@@ -955,6 +1031,10 @@ def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
     names: list[str] = []
     for statement in subscript.statements:
         term = _term_of(LBraced((statement,), subscript.column))
+        index = _index_words(statement) if indexed and term is None else None
+        if index is not None:
+            names.append(index)
+            continue
         if term is None:
             raise CgxError(
                 MathsCode.LATEX_INVALID,
@@ -974,6 +1054,25 @@ def _subscript_names(subscript: LArg | None, column: int) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _index_words(statement: LStatement) -> str | None:
+    """An index expression of letters and numbers (`j-1`, `2k+1`) as words of a name (`j_minus_1`,
+    `2k_plus_1`), or None for anything else."""
+    if statement.relations or len(statement.parts) != 1:
+        return None
+    part = statement.parts[0]
+    words: list[str] = []
+    for sign, term in zip(part.signs, part.terms, strict=True):
+        if any(operator is not None for operator in term.operators) or not all(_plain(item) for item in term.factors):
+            return None
+        texts = [item.atom.text for item in term.factors if isinstance(item.atom, LAtom)]
+        if len(texts) != len(term.factors) or any(text.startswith("\\") for text in texts):
+            return None
+        if words or sign != "+":
+            words.append({"+": "plus", "-": "minus"}.get(sign, ""))
+        words.append("".join(texts))
+    return "_".join(word for word in words if word) if all(words) else None
+
+
 def name_of(spelling: str) -> str | None:
     """The sympy name of a name written in LaTeX (`\\bar{x}`, `x_{\\mathrm{obs},i}`, `\\hat{\\mu}'`), or
     None when the text is not one name."""
@@ -990,6 +1089,6 @@ def name_of(spelling: str) -> str | None:
     if factor.superscript is not None or factor.factorials:
         return None
     try:
-        return _Reader(Declarations(frozenset(), frozenset(), {}, None))._spelled(factor)
+        return _Reader(Declarations(frozenset(), frozenset(), {}, None))._spelled(factor, indexed=True)
     except CgxError:
         return None

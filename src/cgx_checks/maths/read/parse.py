@@ -112,7 +112,20 @@ class _Builder(Transformer[Token, Node]):
     def call(self, children: list[Token | tuple[Node, ...]]) -> Call:
         token, arguments = children
         assert isinstance(token, Token) and isinstance(arguments, tuple)
-        return Call(_name_of(token), arguments, token.column or 0, 1 + max(node.depth for node in arguments))
+        name = _name_of(token)
+        if name == "Matrix" and len(arguments) == 1 and isinstance(arguments[0], Bounds):
+            # sympy's Matrix([[a, b], [c, d]]): the rows are the list's items; a flat list is a column
+            items = arguments[0].items
+            arguments = (
+                items
+                if all(isinstance(row, Bounds) for row in items)
+                else tuple(Bounds((item,), column_of(item), item.depth + 1) for item in items)
+            )
+        return Call(name, arguments, token.column or 0, 1 + max(node.depth for node in arguments))
+
+    def listed(self, children: list[Node]) -> Bounds:
+        items = tuple(_node(child) for child in children)
+        return Bounds(items, column_of(items[0]), 1 + max(node.depth for node in items))
 
     def arguments(self, children: list[Node]) -> tuple[Node, ...]:
         return tuple(children)

@@ -79,8 +79,9 @@ def _side_description() -> str:
     operators = " ".join(f"{operator} {meaning}".strip() for operator, meaning in OPERATORS.items())
     return (
         f"Sympy spelling, never evaluated: {operators}; {' '.join(CONSTANTS)} "
-        f"{' '.join(TRUTH_VALUES)}. {function_list()}. {CALCULUS_FORMS}. {PERCENT}. A decimal against a "
-        "constant: within its rounding. Two conditions: equivalence."
+        f"{' '.join(TRUTH_VALUES)}. {function_list()}. {CALCULUS_FORMS}. Matrix([[a, b], [c, d]]) ends in det, "
+        f"trace or entry. {PERCENT}. A printed decimal: within its rounding. Two conditions: equivalence, "
+        "decided symbolically only."
     )
 
 
@@ -117,7 +118,8 @@ def proposal_schema() -> dict[str, Any]:
             "latex": {
                 "type": "string",
                 "description": "The paper's LaTeX, whole, from the chunks: alone, its split-th relation is the step "
-                "(\\approx: within rounding); beside lhs or rhs, the other side.",
+                "(\\approx: within rounding); beside lhs or rhs, the other side. pmatrix, vmatrix, \\det read; "
+                "a/b c is refused as ambiguous.",
                 "examples": ["\\frac{N}{V} = \\frac{N-1}{V}"],
             },
             "split": {"type": "integer", "minimum": 1, "description": "Which relation of latex (1).", "examples": [2]},

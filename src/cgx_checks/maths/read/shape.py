@@ -28,6 +28,8 @@ from cgx_checks.maths.limits import (
     MAX_ARGUMENTS,
     MAX_DEGREE,
     MAX_DERIVATIVE_ORDER,
+    MAX_MATRIX_POWER,
+    MAX_MATRIX_SIZE,
     MAX_NAME_CHARS,
     MAX_NUMBER_BITS,
     MAX_RADICAND_BITS,
@@ -89,6 +91,8 @@ class Shape:
     """Whether it holds an Integral, Derivative, Limit, Sum or Product."""
     undefined: bool = False
     """Whether it calls a function the encoding declares (undefined: no number can be put in it)."""
+    matrix: tuple[int, int] | None = None
+    """Its rows and columns when it is a matrix (a side never is: it ends in det, trace or entry)."""
     growing: bool = False
     """Whether it applies factorial, gamma or binomial to a constant whose size the estimates do not know
     (factorial(floor(exp(100)))): sympy would compute it exactly, at a cost no estimate bounds, so such a
@@ -121,7 +125,7 @@ def free_names(node: Node) -> frozenset[str]:
         case Comparison():
             return frozenset().union(*(free_names(operand) for operand in node.operands))
         case Call():
-            if node.name == "Limit" and len(node.arguments) >= 3:
+            if node.name in ("Limit", "Subs") and len(node.arguments) >= 3:
                 variable = free_names(node.arguments[1])
                 return (free_names(node.arguments[0]) - variable) | free_names(node.arguments[2])
             if node.name in ("Integral", "Sum", "Product"):
@@ -179,18 +183,28 @@ class _Shaper:
             case Name():
                 return self._name(node)
             case Negation():
-                inner = self._value(self.shape(node.operand), column_of(node.operand))
+                inner = self._value(self.shape(node.operand), column_of(node.operand), matrix=True)
                 value = None if inner.value is None else -inner.value
                 return attrs.evolve(inner, value=value)
             case Sum():
-                return _sum(
-                    [self._signed(sign, self._value(self.shape(term), column_of(term))) for sign, term in node.terms]
-                )
+                shapes = [
+                    self._signed(sign, self._value(self.shape(term), column_of(term), matrix=True))
+                    for sign, term in node.terms
+                ]
+                sizes = {shape.matrix for shape in shapes}
+                if len(sizes) > 1:
+                    raise CgxError(
+                        Code.EXPRESSION_INVALID,
+                        f"the sum at column {column_of(node)} adds terms of different sizes ({_sizes(sizes)})",
+                    )
+                return attrs.evolve(_sum(shapes), matrix=shapes[0].matrix)
             case Product():
                 return self._product(node)
             case Power():
-                base = self._value(self.shape(node.base), node.column)
+                base = self._value(self.shape(node.base), node.column, matrix=True)
                 exponent = self._value(self.shape(node.exponent), node.column)
+                if base.matrix is not None:
+                    return _matrix_power(base, exponent, node.column)
                 return _power(base, exponent, node.column)
             case Call():
                 return self._call(node)
@@ -209,12 +223,17 @@ class _Shaper:
                 )
 
     @staticmethod
-    def _value(shape: Shape, column: int) -> Shape:
+    def _value(shape: Shape, column: int, *, matrix: bool = False) -> Shape:
         if shape.condition:
             raise CgxError(
                 Code.EXPRESSION_INVALID,
                 f"the condition at column {column} is not a value: compare only values, and join conditions "
                 "with And, Or and Not",
+            )
+        if shape.matrix is not None and not matrix:
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"the matrix at column {column} stands where a number must: take its det, trace or entry(M, i, j)",
             )
         return shape
 
@@ -248,10 +267,19 @@ class _Shaper:
 
     def _product(self, node: Product) -> Shape:
         shapes = []
+        size: tuple[int, int] | None = None
         for operator, factor in node.factors:
-            shape = self._value(self.shape(factor), column_of(factor))
+            shape = self._value(self.shape(factor), column_of(factor), matrix=operator > 0)
             if operator < 0 and shape.value == 0:
                 raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
+            if shape.matrix is not None:
+                if size is not None and size[1] != shape.matrix[0]:
+                    raise CgxError(
+                        Code.EXPRESSION_INVALID,
+                        f"the product at column {column_of(factor)} multiplies a {_sizes({size})} matrix by a "
+                        f"{_sizes({shape.matrix})} one",
+                    )
+                size = shape.matrix if size is None else (size[0], shape.matrix[1])
             shapes.append((operator, shape))
         _check_bits(sum(shape.bits for _, shape in shapes), column_of(node))
         value: Fraction | None = Fraction(1)
@@ -270,7 +298,10 @@ class _Shaper:
         for shape in multiplied:
             terms = min(terms * shape.terms, SATURATE)
         all_shapes = [shape for _, shape in shapes]
-        return _checked(
+        if size is not None:  # each entry of a matrix product sums products along the inner sizes
+            inner_sizes = math.prod(shape.matrix[0] for _, shape in shapes if shape.matrix is not None)
+            terms = min(terms * inner_sizes, SATURATE)
+        product = _checked(
             Shape(
                 degree=min(sum(shape.degree for shape in all_shapes), SATURATE),
                 inner=max(shape.inner for shape in all_shapes),
@@ -285,6 +316,7 @@ class _Shaper:
             ),
             column_of(node),
         )
+        return attrs.evolve(product, matrix=size)
 
     def _call(self, node: Call) -> Shape:
         function = self.encoding.function(node.name)
@@ -318,6 +350,8 @@ class _Shaper:
             return self._calculus(name, node)
         if FUNCTIONS[name].kind == "condition":
             return self._logic(name, node)
+        if FUNCTIONS[name].kind == "matrix":
+            return self._matrix(name, node)
         arguments = [self._value(self.shape(argument), column_of(argument)) for argument in node.arguments]
         if name == "sqrt":
             return _power(arguments[0], _numeral(_HALF), node.column)
@@ -359,8 +393,8 @@ class _Shaper:
         body = self._value(self.shape(node.arguments[0]), column_of(node.arguments[0]))
         shapes = [body]
         specs = node.arguments[1:]
-        if name == "Limit":
-            self._bound_variable(specs[0], "Limit", column)
+        if name in ("Limit", "Subs"):
+            self._bound_variable(specs[0], name, column)
             shapes.append(self._value(self.shape(specs[1]), column))
             if len(specs) == 3 and not isinstance(specs[2], Direction):
                 raise CgxError(
@@ -407,6 +441,44 @@ class _Shaper:
                 f"the derivative at column {column} has order {order}; at most {MAX_DERIVATIVE_ORDER}",
             )
         return attrs.evolve(_call_shape(shapes, column, False), calculus=True)
+
+    def _matrix(self, name: str, node: Call) -> Shape:
+        """Matrix([[...], ...]) and what takes one: det, trace, transpose, inverse, entry(M, i, j)."""
+        column = node.column
+        if name == "Matrix":
+            lines = [row.items if isinstance(row, Bounds) else (row,) for row in node.arguments]
+            size = (len(lines), len(lines[0]))
+            if any(len(row) != size[1] for row in lines) or max(size) > MAX_MATRIX_SIZE:
+                raise CgxError(
+                    Code.EXPRESSION_INVALID,
+                    f"the Matrix at column {column} has rows of different lengths or more than {MAX_MATRIX_SIZE} rows "
+                    "or columns: write Matrix([[a, b], [c, d]])",
+                )
+            entries = [self._value(self.shape(item), column_of(item)) for row in lines for item in row]
+            return attrs.evolve(_sum(entries), value=None, terms=max(entry.terms for entry in entries), matrix=size)
+        matrix = self._value(self.shape(node.arguments[0]), column, matrix=True)
+        if matrix.matrix is None:
+            raise CgxError(Code.EXPRESSION_INVALID, f"{name} at column {column} takes a Matrix, not a number")
+        rows, columns = matrix.matrix
+        if name == "transpose":
+            return attrs.evolve(matrix, matrix=(columns, rows))
+        if name == "entry":
+            indices = [self._value(self.shape(item), column).value for item in node.arguments[1:]]
+            if not all(
+                index is not None and index.denominator == 1 and 1 <= index <= bound
+                for index, bound in zip(indices, (rows, columns), strict=True)
+            ):
+                raise CgxError(
+                    Code.EXPRESSION_INVALID,
+                    f"entry at column {column} takes a row from 1 to {rows} and a column from 1 to {columns}",
+                )
+            return attrs.evolve(matrix, matrix=None)
+        if rows != columns:
+            raise CgxError(Code.EXPRESSION_INVALID, f"{name} at column {column} takes a square matrix")
+        if name == "trace":
+            return attrs.evolve(matrix, matrix=None, terms=min(matrix.terms * rows, SATURATE))
+        expanded = _matrix_power(matrix, _numeral(Fraction(-1 if name == "inverse" else rows)), column)
+        return attrs.evolve(expanded, matrix=matrix.matrix if name == "inverse" else None)
 
     @staticmethod
     def _order(node: Node, column: int) -> int:
@@ -497,6 +569,36 @@ def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log:
         ),
         column,
     )
+
+
+def _matrix_power(base: Shape, exponent: Shape, column: int) -> Shape:
+    """A square matrix to an integer power (-1 its inverse), or the estimate of an n x n determinant (the power
+    n stands for it): each entry's degree and terms grow as the entries of a product of |power|, and an inverse's
+    or a determinant's as n! products of n entries."""
+    assert base.matrix is not None
+    rows, columns = base.matrix
+    power = exponent.value
+    if rows != columns or power is None or power.denominator != 1 or not 0 < abs(power) <= MAX_MATRIX_POWER:
+        raise CgxError(
+            Code.EXPRESSION_INVALID,
+            f"the power at column {column} raises a matrix: it must be square and the exponent a whole number "
+            f"from -{MAX_MATRIX_POWER} to {MAX_MATRIX_POWER}, not 0 (-1 is its inverse)",
+        )
+    times = rows if power < 0 else int(power)
+    terms = base.terms**times * (math.factorial(rows) if power < 0 else rows ** (times - 1))
+    return _checked(
+        attrs.evolve(
+            base,
+            degree=min(base.degree * times * (2 if power < 0 else 1), SATURATE),
+            terms=min(terms, SATURATE),
+            bits=min(base.bits * times, SATURATE),
+        ),
+        column,
+    )
+
+
+def _sizes(sizes: set[tuple[int, int] | None]) -> str:
+    return ", ".join(sorted("a number" if size is None else f"{size[0]} x {size[1]}" for size in sizes))
 
 
 def _numeral(value: Fraction) -> Shape:

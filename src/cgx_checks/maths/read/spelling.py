@@ -60,6 +60,9 @@ class _Speller:
                 return _chain(factors, "1/", ("*", "/"), "")
             case Power():
                 return f"{self._atomic(node.base)}^{self._atomic(node.exponent)}"
+            case Call() if node.name == "Matrix":
+                rows = (row.items if isinstance(row, Bounds) else (row,) for row in node.arguments)
+                return f"Matrix([{', '.join('[' + ', '.join(self.text(item) for item in row) + ']' for row in rows)}])"
             case Call():
                 return f"{node.name}({', '.join(self.text(argument) for argument in node.arguments)})"
             case Bounds():

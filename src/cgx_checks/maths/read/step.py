@@ -96,6 +96,12 @@ def parse_step(raw: object) -> ParsedStep:
             raise CgxError(error.code, f"{side}: {error.message}") from None
         if shape.step_degree > MAX_DEGREE:
             raise CgxError(MathsCode.DEGREE_TOO_LARGE, f"{side} has degree {shape.step_degree}; at most {MAX_DEGREE}")
+        if shape.matrix is not None:
+            raise CgxError(
+                Code.EXPRESSION_INVALID,
+                f"{side} is a {shape.matrix[0]} x {shape.matrix[1]} matrix; a step equates numbers: check its det, its "
+                "trace, or each entry(M, i, j) as a step of its own",
+            )
         shapes[side] = shape
     if shapes["lhs"].condition != shapes["rhs"].condition:
         condition, value = ("lhs", "rhs") if shapes["lhs"].condition else ("rhs", "lhs")
@@ -122,12 +128,31 @@ def step_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
     if encoding.latex is None:
         assert encoding.lhs is not None and encoding.rhs is not None
         return {"lhs": parse_side(encoding.lhs, "lhs"), "rhs": parse_side(encoding.rhs, "rhs")}, "="
+    from cgx_checks.maths.read.latex_read import AmbiguousSlash
+
+    try:
+        return _latex_sides(encoding)
+    except AmbiguousSlash as ambiguous:
+        from cgx_checks.maths.read.spelling import spelled
+
+        first, second = (spelled(reading, encoding.names) for reading in ambiguous.readings)
+        raise CgxError(
+            MathsCode.LATEX_AMBIGUOUS,
+            f"a / followed by factors with no operator between them reads two ways, {first} or {second}, and the "
+            "LaTeX does not say which; give this side in sympy spelling (lhs or rhs) as the paper means it",
+        ) from None
+
+
+def _latex_sides(encoding: Encoding) -> tuple[dict[str, Node], Relation]:
+    """The sides of a step whose LaTeX gives both, or one beside lhs or rhs."""
     from cgx_checks.maths.read.latex import parse_latex
     from cgx_checks.maths.read.latex_read import Declarations, condition_of, layout_chains, read_chains, read_part
+    from cgx_checks.maths.read.parse import parse_side
 
     declarations = Declarations(
         encoding.names, frozenset(encoding.functions), dict(encoding.aliases), encoding.function_argument
     )
+    assert encoding.latex is not None
     statements = parse_latex(encoding.latex)
     if encoding.split is None:
         layout = layout_chains(statements)

@@ -53,7 +53,7 @@ class Function:
     arities: tuple[int, ...]
     meaning: str
     kind: str = "function"
-    """function, calculus or condition (condition functions take and give conditions)."""
+    """function, calculus, matrix or condition (condition functions take and give conditions)."""
 
 
 FUNCTIONS: Final[Mapping[str, Function]] = {
@@ -143,8 +143,16 @@ FUNCTIONS: Final[Mapping[str, Function]] = {
         "above, '-' from below",
         "calculus",
     ),
+    "Subs": Function((3,), "Subs(f, x, a): f with x put to a (a change of variables)", "calculus"),
     "Sum": Function((2,), "Sum(f, (k, a, b)): the sum of f for k from a to b (b may be oo)", "calculus"),
     "Product": Function((2,), "Product(f, (k, a, b)): the product of f for k from a to b", "calculus"),
+    # matrices: a side is a number, so a matrix ends in det, trace or entry
+    "Matrix": Function((1, 2, 3, 4, 5, 6), "Matrix([[a, b], [c, d]]): its rows", "matrix"),
+    "det": Function((1,), "determinant of a square matrix", "matrix"),
+    "trace": Function((1,), "trace of a square matrix", "matrix"),
+    "transpose": Function((1,), "transpose", "matrix"),
+    "inverse": Function((1,), "inverse of a square matrix (M^-1 too)", "matrix"),
+    "entry": Function((3,), "entry(M, i, j): the entry in row i, column j (from 1)", "matrix"),
     # conditions
     "And": Function((2, 3, 4, 5, 6), "all of its conditions hold", "condition"),
     "Or": Function((2, 3, 4, 5, 6), "at least one of its conditions holds", "condition"),
@@ -169,7 +177,7 @@ ALIASES: Final[Mapping[str, str]] = {
 OPERATORS: Final[Mapping[str, str]] = {"+ - * / ^ ** ( )": "", "< <= > >=": "(conditions); write 2*x, not 2x"}
 """The operators of the sympy spelling, with how each is read."""
 
-CALCULUS_FORMS: Final = "Integral(f, (x, a, b)), Derivative(f, x, 2), Limit(f, x, a), Sum(f, (k, a, b))"
+CALCULUS_FORMS: Final = "Integral(f, (x, a, b)), Derivative(f, x, 2), Limit(f, x, a), Sum(f, (k, a, b)), Subs(f, x, a)"
 """How the calculus functions are called, said once for the schema."""
 
 PERCENT: Final = "% is not read: write x/100 or Mod(x, y)"
@@ -186,6 +194,7 @@ ALIAS_TARGETS: Final = (*CONSTANTS, *(name for name, function in FUNCTIONS.items
 
 CALCULUS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "calculus")
 CONDITIONS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "condition")
+MATRICES: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "matrix")
 
 
 def resolve_function(name: str) -> str | None:

@@ -32,7 +32,7 @@ from cgx_checks.maths.read.tree import (
     Product,
     Sum,
 )
-from cgx_checks.maths.read.vocabulary import resolve_function
+from cgx_checks.maths.read.vocabulary import MATRICES, resolve_function
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -187,21 +187,25 @@ class _Builder:
             case Negation():
                 return sympy.Mul(sympy.S.NegativeOne, self.build(node.operand))
             case Sum():
-                return sympy.Add(
-                    *(
-                        term if sign > 0 else sympy.Mul(sympy.S.NegativeOne, term)
-                        for sign, term in ((sign, self.build(term)) for sign, term in node.terms)
-                    )
-                )
+                terms = [(sign, self.build(term)) for sign, term in node.terms]
+                if any(isinstance(term, sympy.MatrixBase) for _, term in terms):
+                    return _matrices(lambda: sum((term * sign for sign, term in terms[1:]), terms[0][1] * terms[0][0]))
+                return sympy.Add(*(term if sign > 0 else sympy.Mul(sympy.S.NegativeOne, term) for sign, term in terms))
             case Product():
+                factors = [(operator, self.build(factor)) for operator, factor in node.factors]
+                if any(isinstance(factor, sympy.MatrixBase) for _, factor in factors):
+                    return _matrices(lambda: _matrix_product(factors))
                 return sympy.Mul(
                     *(
                         factor if operator > 0 else sympy.Pow(factor, sympy.S.NegativeOne)
-                        for operator, factor in ((operator, self.build(factor)) for operator, factor in node.factors)
+                        for operator, factor in factors
                     )
                 )
             case Power():
-                return sympy.Pow(self.build(node.base), self.build(node.exponent))
+                base, exponent = self.build(node.base), self.build(node.exponent)
+                if isinstance(base, sympy.MatrixBase):
+                    return _matrices(lambda: base**exponent)
+                return sympy.Pow(base, exponent)
             case Comparison():
                 pairs = [
                     _RELATIONS[operator](self.build(left), self.build(right))
@@ -228,6 +232,11 @@ class _Builder:
             body = self.build(node.arguments[0])
             specs = [self._spec(spec) for spec in node.arguments[1:]]
             return getattr(sympy, resolved)(body, *specs)
+        if resolved in MATRICES:
+            return self._matrix(resolved, node)
+        if resolved == "Subs":
+            body, variable, point = (self.build(argument) for argument in node.arguments)
+            return sympy.Subs(body, variable, point)
         if resolved == "Limit":
             body, variable, point = (self.build(argument) for argument in node.arguments[:3])
             if len(node.arguments) == 4:
@@ -246,10 +255,45 @@ class _Builder:
                 f"sympy refuses {resolved} at column {node.column} for these arguments: {str(error).strip()[:160]}",
             ) from None
 
+    def _matrix(self, name: str, node: Call) -> Any:
+        """A matrix, or what det, trace, transpose, inverse and entry make of one, computed with sympy's
+        evaluation on (its matrix algebra needs it): a determinant is its exact polynomial in the entries."""
+        if name == "Matrix":
+            rows = [
+                [self.build(item) for item in (row.items if isinstance(row, Bounds) else (row,))]
+                for row in node.arguments
+            ]
+            return _matrices(lambda: sympy.ImmutableMatrix(rows))
+        matrix = self.build(node.arguments[0])
+        if name == "entry":
+            row, column = (int(self.build(index)) - 1 for index in node.arguments[1:])
+            return matrix[row, column]
+        operations: dict[str, Callable[[Any], Any]] = {
+            "det": lambda value: value.det(method="berkowitz"),
+            "trace": lambda value: value.trace(),
+            "transpose": lambda value: value.T,
+            "inverse": lambda value: value.inv(),
+        }
+        return _matrices(lambda: operations[name](matrix))
+
     def _spec(self, spec: Node) -> Any:
         if isinstance(spec, Bounds):
             return tuple(self.build(item) for item in spec.items)
         return self.build(spec)
+
+
+def _matrices(operation: Callable[[], Any]) -> Any:
+    """Matrix algebra, with sympy's evaluation on whatever the builder's setting (it recurses without it)."""
+    with sympy.evaluate(True):
+        return operation()
+
+
+def _matrix_product(factors: list[tuple[int, Any]]) -> Any:
+    """Factors multiplied in order (the shape allowed a matrix only as a factor, never as a divisor)."""
+    product = sympy.S.One
+    for operator, factor in factors:
+        product = product * (factor if operator > 0 else 1 / factor)
+    return product
 
 
 def free_symbols(*expressions: Any) -> set[sympy.Symbol]:

@@ -11,6 +11,7 @@ from typing import Any
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.numeric_rules import MAX_UNDEFINED, POINTS, RELATIVE_TOLERANCE, Result, numeric_seed
 from cgx_checks.maths.read.points import ValueJson, value_from_json
+from cgx_checks.maths.read.precision import freed
 from cgx_checks.maths.read.step import parse_step
 from cgx_checks.maths.worker.numeric_values import Evaluator
 
@@ -25,6 +26,18 @@ def evaluate_points(payload: object) -> str:
 def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[str, Any]:
     """Compare the two sides at recorded points, in this process (the worker runs this; so can tests)."""
     step = parse_step(raw)
+    if step.condition:
+        return _found(
+            "error",
+            "two conditions are decided symbolically or not at all: at sampled points an equality or a strict "
+            "comparison is false on both sides almost everywhere, so agreeing there is no evidence, and a "
+            "disagreement at a sampled point is no exact proof; encode each relation as an equation between values, "
+            "or give the condition's solved form",
+            str(MathsCode.NUMERIC_CONDITION),
+            0,
+            0,
+            None,
+        )
     evaluator = Evaluator.of(step, numeric_seed(step.encoding))
     if (distribution := evaluator.distribution()) is not None:
         return _found(
@@ -38,6 +51,7 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
         )
     compared = skipped = 0
     seen: set[str] = set()
+    values_seen: set[tuple[str, str]] = set()
     for index, point in enumerate(points):
         values = {name: value_from_json(raw_value) for name, raw_value in point.items() if name in evaluator.names}
         if (recorded := json.dumps(values, sort_keys=True, default=str)) in seen:
@@ -49,21 +63,30 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             continue
         if agreement.agree:
             compared += 1
+            values_seen.add((agreement.lhs, agreement.rhs))
             continue
-        found = None if step.condition else evaluator.certificate(values)
-        if found is None and not step.condition:
+        found = evaluator.certificate(values)
+        if found is None:
             skipped += 1  # they seem to differ, but no bound shows it: the point tells nothing
             continue
         compared += 1
+        if step.reported is None and (constants := freed(step)[1]):
+            listed = ", ".join(item.text for item in constants)
+            return _found(
+                "error",
+                f"the sides differ at point {index} with the printed constants ({listed}) as written, but each "
+                "stands for an interval (half a unit of its last digit either side), and sampled points cannot "
+                "tell whether a value within it makes the step hold",
+                str(MathsCode.NUMERIC_PRECISION),
+                compared,
+                skipped,
+                evaluator.functions,
+            )
         return _found(
             "failed",
-            f"the sides differ at point {index}: lhs = {agreement.lhs}, rhs = {agreement.rhs}"
-            + (
-                ""
-                if found is None
-                else f", each evaluated apart to {found.to_json()['digits']} digits with an error bound "
-                f"(lhs +- {found.lhs.to_json()['bound']}, rhs +- {found.rhs.to_json()['bound']})"
-            ),
+            f"the sides differ at point {index}: lhs = {agreement.lhs}, rhs = {agreement.rhs}, each evaluated "
+            f"apart to {found.to_json()['digits']} digits with an error bound (lhs +- {found.lhs.to_json()['bound']}, "
+            f"rhs +- {found.rhs.to_json()['bound']})",
             None,
             compared,
             skipped,
@@ -71,29 +94,37 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             index,
             agreement.lhs,
             agreement.rhs,
-            None if found is None else found.to_json(),
+            found.to_json(),
         )
     distinct = len(seen)
     if compared == 0 or skipped * POINTS > MAX_UNDEFINED * distinct:
         return _found(
             "error",
-            f"at {skipped} of {distinct} distinct points a side is undefined, a condition is on its boundary, or "
-            f"the sides seem to differ but no error bound shows it; at most {MAX_UNDEFINED} in {POINTS} may be, "
-            "and one point at least must be compared",
+            f"no comparison could be made at {skipped} of {distinct} distinct points: a side had no value there "
+            "with the 19 digits a comparison needs (sympy could not evaluate it, or mpmath's quadrature, "
+            "summation or limit did not converge that far), or the sides seemed to differ with no error bound to "
+            f"show it; at most {MAX_UNDEFINED} in {POINTS} may be, and one point at least must be compared",
             str(MathsCode.NUMERIC_UNDEFINED),
             compared,
             skipped,
             evaluator.functions,
         )
-    agreement_text = (
-        f"the two conditions agree at {compared} points"
-        if step.condition
-        else f"the sides agree at {compared} point{'' if compared == 1 else 's'} to a relative tolerance of "
-        f"{RELATIVE_TOLERANCE}"
-    )
+    if compared > 1 and len(values_seen) == 1 and (piecewise := evaluator.piecewise_constant()) is not None:
+        (value, _), *_ = values_seen
+        return _found(
+            "error",
+            f"both sides took the one value {value} at every one of the {compared} points compared, and a side "
+            f"holds {piecewise}, constant on pieces: two such sides agree at sampled points whether or not the step "
+            "holds, so that is no evidence; only a symbolic decision settles it",
+            str(MathsCode.NUMERIC_DEGENERATE),
+            compared,
+            skipped,
+            evaluator.functions,
+        )
     return _found(
         "passed",
-        agreement_text
+        f"the sides agree at {compared} point{'' if compared == 1 else 's'} to a relative tolerance of "
+        f"{RELATIVE_TOLERANCE}"
         + (f" ({skipped} skipped: a side is undefined there)" if skipped else "")
         + (" with a test function for each declared function" if evaluator.functions else ""),
         None,

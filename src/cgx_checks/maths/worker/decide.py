@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.outcome import MathsOutcome
@@ -52,7 +53,9 @@ from cgx_checks.maths.worker.decision import (
     exact_failure,
     passed,
     short,
+    witness_failed,
 )
+from cgx_checks.maths.worker.precision import within_precision
 from cgx_checks.maths.worker.rounding import decide_reported
 
 
@@ -60,17 +63,32 @@ def symbolic_decision(payload: object) -> str:
     """The worker's `decide` task: a parsed step in, the outcome's JSON out. sympy raising where no stage
     expects it decides nothing: the step is an error, never a failed call."""
     step = parse_step(payload)
+    tried: list[str] = []
     try:
-        outcome = decide_step(step)
+        outcome = decide_step(step, tried)
     except MemoryError:
         raise
-    except Exception as error:
-        outcome = errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy raised {type(error).__name__} deciding the step")
+    except Exception:
+        done = ", ".join(tried) if tried else "nothing"
+        outcome = errored(
+            MathsCode.SYMBOLIC_UNDECIDED,
+            f"sympy stopped short of a decision (stages finished: {done}); it neither reduced lhs - rhs to 0 nor "
+            "showed the sides differ, so the step is undecided, not wrong",
+        )
     return json.dumps(outcome.to_json(), sort_keys=True)
 
 
-def decide_step(step: ParsedStep) -> MathsOutcome:
-    """Decide a parsed step in this process, with no budget: the worker runs this, and so can tests."""
+def decide_step(step: ParsedStep, tried: list[str] | None = None) -> MathsOutcome:
+    """Decide a parsed step in this process, with no budget: the worker runs this, and so can tests. Each
+    stage finished is appended to `tried`, so an error can say how far sympy got. A step that fails with a
+    printed constant inside an expression (`1.3e-7*sqrt(tau)`) is decided again within its written precision."""
+    outcome = _decided(step, [] if tried is None else tried)
+    if outcome.result == "failed" and not step.condition and step.reported is None:
+        return within_precision(step, outcome)
+    return outcome
+
+
+def _decided(step: ParsedStep, tried: list[str]) -> MathsOutcome:
     if step.condition:
         return decide_condition(step)
     if step.reported is not None:
@@ -85,23 +103,35 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
             written_difference = sympy.Add(written.lhs, sympy.Mul(sympy.S.NegativeOne, written.rhs))
         if (failure := _witness_failure(step, written, written, written_difference)) is not None:
             return failure
+        tried.append("exact witnesses on the sides as written")
     built = built_or_error(step)
     if isinstance(built, MathsOutcome):
         return built
+    tried.append("building the sides" + (" and computing their calculus" if step.calculus else ""))
     difference = sympy.Add(built.lhs, sympy.Mul(sympy.S.NegativeOne, built.rhs))
     if difference == 0:
         return _confirmed(step, written, passed("doit" if step.calculus else "identical"))
     reduced = difference
     for method, transform in (("expand", sympy.expand), ("cancel", sympy.cancel)):
-        tried = attempt(transform, reduced)
-        if tried is None:
+        transformed = attempt(transform, reduced)
+        tried.append(method)
+        if transformed is None:
             continue
-        reduced = tried
+        reduced = transformed
         if reduced == 0:
             return _confirmed(step, written, passed(method))
         if (failure := _constant_failure(step, written, reduced)) is not None:
             return failure
+    # A limit is slow and fragile to evaluate numerically: its residue decides first. Other calculus is
+    # certified on the sides as written first, its residue deciding only where that certifies nothing.
+    limit = written.lhs.has(sympy.Limit) or written.rhs.has(sympy.Limit)
+    if limit and (failure := _residue_failure(step, built, reduced)) is not None:
+        return failure
     if small and (failure := _witness_failure(step, built, written, difference)) is not None:
+        return failure
+    if small:
+        tried.append("exact witnesses")
+    if step.calculus and not limit and (failure := _residue_failure(step, built, reduced)) is not None:
         return failure
     for method, transform in _REWRITES:
         if (method == "normalise" and not difference.has(*CALCULUS)) or (
@@ -109,6 +139,7 @@ def decide_step(step: ParsedStep) -> MathsOutcome:
         ):
             continue
         rewritten = attempt(transform, difference)
+        tried.append(method)
         if rewritten is None:
             continue
         if rewritten == 0:
@@ -209,6 +240,32 @@ def _constant_failure(step: ParsedStep, written: BuiltStep, value: Any) -> Maths
         point = {name: item for name, item in whole.items() if name in free}
         if (failure := certified_failure(written, point, step.encoding, method="constant")) is not None:
             return failure
+    return None
+
+
+def _residue_failure(step: ParsedStep, built: BuiltStep, residue: Any) -> MathsOutcome | None:
+    """A failure where sympy computed every integral, limit, sum and derivative in closed form and lhs - rhs
+    reduced to an expression with none left (`-Delta*h^2/(S*f^2)`): at the first witness where that residue is
+    exactly a number sympy certifies nonzero, the step fails from it, without evaluating the calculus again
+    numerically (which a slow limit makes costly). A residue with a declared function or a branch factor of
+    sympy's antiderivative (exp_polar) is no proof."""
+    if residue.has(*CALCULUS, AppliedUndef, sympy.exp_polar) or not residue.free_symbols:
+        return None
+    free = free_names(step.lhs) | free_names(step.rhs)
+    for whole in witness_points(step.encoding):
+        point = {name: value for name, value in whole.items() if name in free}
+        value = attempt(functools.partial(at_point, substitution=substitution(built, point)), residue)
+        if value is None or (text := certified_nonzero(value)) is None:
+            continue
+        shown = short(residue)
+        return witness_failed(
+            point,
+            step.encoding,
+            f"sympy computed the calculus in closed form and lhs - rhs reduces to {shown}, which is {text} here, not 0",
+            text,
+            method="residue",
+            certificate={"digits": "exact", "residue": shown, "value": text},
+        )
     return None
 
 

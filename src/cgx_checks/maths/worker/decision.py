@@ -35,10 +35,12 @@ def built_or_error(step: ParsedStep) -> BuiltStep | MathsOutcome:
         built = build_step(step)
     except MemoryError:
         raise
-    except TypeError as error:
-        return errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {str(error)[:200]}")
-    except Exception as error:  # sympy failed while evaluating what it built
-        return errored(MathsCode.SYMBOLIC_UNDECIDED, f"sympy could not build the step: {type(error).__name__}")
+    except Exception:  # sympy failed while evaluating what it built
+        return errored(
+            MathsCode.SYMBOLIC_UNDECIDED,
+            "sympy could not evaluate the sides as written (it stopped while building them), so it decided nothing; "
+            "the numeric check evaluates each side apart",
+        )
     if step.calculus:
         lhs, rhs = attempt(doit_all, built.lhs), attempt(doit_all, built.rhs)
         built = BuiltStep(built.lhs if lhs is None else lhs, built.rhs if rhs is None else rhs, built.symbols)
@@ -46,8 +48,9 @@ def built_or_error(step: ParsedStep) -> BuiltStep | MathsOutcome:
         if isinstance(expression, sympy.Basic) and undefined(expression):
             return errored(
                 MathsCode.SYMBOLIC_UNDECIDED,
-                f"{side} is undefined as written: sympy evaluates it to {short(expression)} "
-                "(a division by zero, a function at a pole, or a divergent integral, sum or limit)",
+                f"sympy's evaluation of {side} gave {short(expression)}, which is no value to compare: the side "
+                "may be undefined (a pole, a divergent integral, sum or limit) or beyond what sympy computes in "
+                "closed form; the numeric check evaluates each side apart",
             )
     return built
 

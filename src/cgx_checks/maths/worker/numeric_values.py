@@ -11,7 +11,6 @@ import attrs
 import mpmath  # type: ignore[import-untyped]
 import sympy
 from sympy.core.function import AppliedUndef
-from sympy.core.relational import Relational
 
 from cgx_checks.maths.numeric_rules import (
     EVALUATION_DIGITS,
@@ -31,6 +30,17 @@ _MIN_BITS: Final = 64
 at the 1e-12 tolerance; a point where it does not tells nothing and is skipped."""
 
 
+_PIECEWISE: Final = (
+    sympy.Heaviside,
+    sympy.sign,
+    sympy.floor,
+    sympy.ceiling,
+    sympy.Mod,
+    sympy.KroneckerDelta,
+    sympy.Piecewise,
+)
+
+
 @attrs.frozen
 class Agreement:
     """Whether the sides agree at one point, and their values there as recorded."""
@@ -45,7 +55,6 @@ class Evaluator:
     """A step built as written, its declared functions replaced by test functions, ready for points."""
 
     built: BuiltStep
-    condition: bool
     terms: tuple[Any, ...]
     free: frozenset[sympy.Symbol]
     functions: Mapping[str, str]
@@ -58,14 +67,14 @@ class Evaluator:
         functions: dict[str, str] = {}
         if step.undefined:
             built = _with_test_functions(built, seed, functions)
-        terms = () if step.condition else sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
+        terms = sympy.Add.make_args(built.lhs) + sympy.Add.make_args(built.rhs)
         rounding = None
         if step.reported is not None:
             numeral = reported_numeral(step.lhs if step.reported == "lhs" else step.rhs)
             assert numeral is not None
             rounding = half_unit(numeral[1], lenient=step.relation == "approx")
         free = frozenset(free_symbols(built.lhs, built.rhs))
-        return cls(built, step.condition, terms, free, functions, rounding)
+        return cls(built, terms, free, functions, rounding)
 
     @property
     def names(self) -> frozenset[str]:
@@ -82,6 +91,16 @@ class Evaluator:
             for delta in side.atoms(sympy.KroneckerDelta):
                 if any(not symbol.is_integer for symbol in delta.free_symbols):
                     return "KroneckerDelta of a symbol that is not an integer"
+        return None
+
+    def piecewise_constant(self) -> str | None:
+        """A function constant on pieces (Heaviside, sign, floor, KroneckerDelta, ...) of a free symbol that a
+        side holds, named, or None. Two sides that agree on one value at every sampled point are evidence only
+        when neither holds one: Heaviside(x - 5) and Heaviside(x - 6) are both 0 at every point below 5."""
+        for side in (self.built.lhs, self.built.rhs):
+            for kind in _PIECEWISE:
+                if any(node.free_symbols & self.free for node in side.atoms(kind)):
+                    return str(kind.__name__)
         return None
 
     def certificate(self, values: Mapping[str, Value]) -> Certificate | None:
@@ -107,18 +126,11 @@ class Evaluator:
         return False
 
     def compare(self, values: Mapping[str, Value]) -> Agreement | None:
-        """The agreement at one point, or None where a side is undefined (or a condition on its boundary,
-        or a Heaviside step at its jump)."""
+        """The agreement at one point, or None where a side is undefined (or a Heaviside step at its jump)."""
         substitution = self._substitution(values)
         if self._at_a_jump(substitution):
             return None
         with mpmath.workdps(EVALUATION_DIGITS + 10):
-            if self.condition:
-                left_truth = _truth(self.built.lhs, substitution)
-                right_truth = _truth(self.built.rhs, substitution)
-                if left_truth is None or right_truth is None:
-                    return None
-                return Agreement(left_truth == right_truth, str(left_truth), str(right_truth))
             left, right = value_at(self.built.lhs, substitution), value_at(self.built.rhs, substitution)
             if left is None or right is None:
                 return None
@@ -219,47 +231,6 @@ def _limit(node: sympy.Limit) -> mpmath.mpc | None:
         if abs(found[0] - found[1]) > mpmath.mpf(_LIMIT_AGREEMENT) * scale:
             return None
     return found[0]
-
-
-def _truth(condition: Any, substitution: Mapping[sympy.Basic, Any]) -> bool | None:
-    """A condition's truth at a point, or None where a side is undefined or a comparison is on its boundary."""
-    if condition is sympy.true or condition is True:
-        return True
-    if condition is sympy.false or condition is False:
-        return False
-    if isinstance(condition, sympy.Not):
-        inner = _truth(condition.args[0], substitution)
-        return None if inner is None else not inner
-    if isinstance(condition, sympy.And | sympy.Or):
-        values = [_truth(argument, substitution) for argument in condition.args]
-        decisive = isinstance(condition, sympy.Or)
-        if decisive in values:
-            return decisive
-        return None if None in values else not decisive
-    if isinstance(condition, Relational):
-        left, right = value_at(condition.lhs, substitution), value_at(condition.rhs, substitution)
-        if left is None or right is None:
-            return None
-        scale = max(abs(left), abs(right))
-        difference = left - right
-        if abs(difference) <= mpmath.mpf(RELATIVE_TOLERANCE) * scale or abs(difference) <= mpmath.mpf(ZERO_FLOOR):
-            on_boundary: dict[str, bool] = {"==": True, "!=": False}
-            return on_boundary.get(str(condition.rel_op))
-        if condition.rel_op in ("==", "!="):
-            return bool(condition.rel_op == "!=")
-        if (
-            abs(left.imag) > mpmath.mpf(RELATIVE_TOLERANCE) * scale
-            or abs(right.imag) > mpmath.mpf(RELATIVE_TOLERANCE) * scale
-        ):
-            return None  # a comparison of values that are not real there
-        ordered = {
-            "<": difference.real < 0,
-            "<=": difference.real < 0,
-            ">": difference.real > 0,
-            ">=": difference.real > 0,
-        }
-        return bool(ordered[condition.rel_op])
-    return None
 
 
 def _with_test_functions(built: BuiltStep, seed: int, functions: dict[str, str]) -> BuiltStep:

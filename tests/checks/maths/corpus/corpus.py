@@ -9,7 +9,8 @@ Abramowitz-Stegun or Gradshteyn-Ryzhik equation each comes from). `false.txt` is
 which tries each identity's mutants in a fixed order (`mutants`: a sign flipped, a numeral or exponent
 moved by one, a limit of integration moved, one symbol put for another) and keeps the first that is
 *certified* false: at one of the points rederive-maths-numeric draws for it, its two sides, each
-evaluated apart with an error bound (`cgx_checks.maths.worker.certify`), differ by more than the bounds allow.
+evaluated apart with an error bound (`cgx_checks.maths.worker.certify`), differ by more than the bounds allow
+(two conditions: they differ at an exact witness, which only the symbolic decision finds).
 A mutant no certificate shows false (a distribution is 0 at every point; some mutants are still true) is
 left out. The test suite checks that every stored mutant is a mutant of its source line, and the
 check's verdicts on both sets: 0 failures on the true, 0 passes on the false.
@@ -195,6 +196,9 @@ def certified_false(identity: Identity, worker: Any) -> bool:
         step = parse_step(identity.encoding())
     except CgxError:
         return False
+    if step.condition:  # two conditions differ at an exact witness, or nothing shows them different
+        reply = worker.run("decide", step, CERTIFY_BUDGET)
+        return isinstance(reply, Finished) and json.loads(reply.payload)["method"] == "witness"
     _, points = numeric_points(identity.encoding())
     reply = worker.run("certify", (step, points[:CERTIFY_POINTS]), CERTIFY_BUDGET)
     return isinstance(reply, Finished) and json.loads(reply.payload)["differ_at"] is not None
