@@ -22,9 +22,29 @@ class Text:
     raised `12` glued to it, as a journal prints a superscript citation."""
 
 
-def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
-    """A valid PDF 1.4 (cross-reference offsets exact) with each run of text where it is placed."""
+@attrs.frozen
+class Link:
+    """A link annotation to `uri` over the rectangle (left, bottom, right, top) in points, as a journal's
+    PDF links an entry's journal reference to its DOI."""
+
+    box: tuple[float, float, float, float]
+    uri: str
+
+
+def placed_pdf(pages: Sequence[Sequence[Text]], links: Sequence[Sequence[Link]] = ()) -> bytes:
+    """A valid PDF 1.4 (cross-reference offsets exact) with each run of text where it is placed, and on each
+    page the links `links` gives it."""
     count = len(pages)
+    annotations: list[bytes] = []
+    page_annotations: list[str] = []
+    for index in range(count):
+        numbers = []
+        for link in links[index] if index < len(links) else ():
+            numbers.append(f"{5 + 2 * count + len(annotations)} 0 R")
+            rect = " ".join(str(value) for value in link.box)
+            action = f"<< /S /URI /URI ({link.uri}) >>"
+            annotations.append(f"<< /Type /Annot /Subtype /Link /Rect [{rect}] /Border [0 0 0] /A {action} >>".encode())
+        page_annotations.append(f" /Annots [{' '.join(numbers)}]" if numbers else "")
     kids = " ".join(f"{5 + 2 * index} 0 R" for index in range(count))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -46,10 +66,12 @@ def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
         objects.append(
             (
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {6 + 2 * index} 0 R >>"
+                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {6 + 2 * index} 0 R"
+                f"{page_annotations[index]} >>"
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.extend(annotations)
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -35,6 +35,7 @@ from cgx_core.ingest.pdf.author_year import with_printed_references
 from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.furniture import furniture_lines
 from cgx_core.ingest.pdf.hyphens import dehyphenated
+from cgx_core.ingest.pdf.links import Link, read_links
 from cgx_core.ingest.pdf.reference_list import PrintedList
 from cgx_core.ingest.pdf.running import running_lines
 from cgx_core.ingest.pdf.superscripts import with_superscript_citations
@@ -79,6 +80,8 @@ class PdfReading:
     """The reference list read from its printed form when credencegraph read no `[n]` list (reference_list)."""
     furniture: tuple[str, ...] = ()
     """The sidebars, masthead and first-page imprint lines removed (cgx_core.ingest.pdf.furniture)."""
+    links: tuple[Link, ...] = ()
+    """The links to web addresses, where a reference list gives a DOI it does not print (cgx_core.ingest.pdf.links)."""
 
 
 def _made_by_tex(document: Any) -> bool:
@@ -226,4 +229,5 @@ def read_pdf_document(path: Path) -> PdfReading:
         superscripts.left,
         printed,
         tuple(furniture),
+        read_links(path),
     )
