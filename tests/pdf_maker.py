@@ -17,6 +17,8 @@ class Text:
     size: float = 10.0
     bold: bool = False
     rise: float = 0.0
+    mono: bool = False
+    """Set in Courier, a typewriter font, as code and file names are."""
     after: tuple[tuple[str, float, float], ...] = ()
     """Runs set right after this one, on from where it ends, each as (text, size, rise): `before` then a
     raised `12` glued to it, as a journal prints a superscript citation."""
@@ -52,11 +54,14 @@ def placed_pdf(pages: Sequence[Sequence[Text]], links: Sequence[Sequence[Link]] 
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
     ]
+    typewriter = ""  # Courier, only in a PDF that sets a run in it (every other PDF keeps its bytes)
+    if any(run.mono for runs in pages for run in runs):
+        typewriter = f" /F3 {5 + 2 * count + len(annotations)} 0 R"
     for index, runs in enumerate(pages):
         operators = []
         for run in runs:
             escaped = run.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            font = "/F2" if run.bold else "/F1"
+            font = "/F3" if run.mono else "/F2" if run.bold else "/F1"
             shown = f"{font} {run.size} Tf {run.rise} Ts ({escaped}) Tj"
             for text, size, rise in run.after:
                 piece = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
@@ -66,12 +71,14 @@ def placed_pdf(pages: Sequence[Sequence[Text]], links: Sequence[Sequence[Link]] 
         objects.append(
             (
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {6 + 2 * index} 0 R"
+                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R{typewriter} >> >> /Contents {6 + 2 * index} 0 R"
                 f"{page_annotations[index]} >>"
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.extend(annotations)
+    if typewriter:
+        objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

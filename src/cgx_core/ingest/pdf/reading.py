@@ -36,6 +36,7 @@ from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.furniture import furniture_lines
 from cgx_core.ingest.pdf.hyphens import dehyphenated
 from cgx_core.ingest.pdf.links import Link, read_links
+from cgx_core.ingest.pdf.listings import listing_lines
 from cgx_core.ingest.pdf.reference_list import PrintedList
 from cgx_core.ingest.pdf.running import running_lines
 from cgx_core.ingest.pdf.superscripts import with_superscript_citations
@@ -80,6 +81,8 @@ class PdfReading:
     """The reference list read from its printed form when credencegraph read no `[n]` list (reference_list)."""
     furniture: tuple[str, ...] = ()
     """The sidebars, masthead and first-page imprint lines removed (cgx_core.ingest.pdf.furniture)."""
+    listings: tuple[str, ...] = ()
+    """The lines of file and folder listings removed (cgx_core.ingest.pdf.listings)."""
     links: tuple[Link, ...] = ()
     """The links to web addresses, where a reference list gives a DOI it does not print (cgx_core.ingest.pdf.links)."""
 
@@ -139,10 +142,11 @@ def _tex_bitmap_text(path: Path) -> bool:
 
 
 @contextmanager
-def _without_page_furniture(removed: list[str], furniture: list[str]) -> Iterator[None]:
-    """Drop running heads, feet and page numbers (`removed`), and sidebars, the masthead and the first page's
-    imprint (`furniture`), from the lines before credencegraph builds blocks from them (its `_blocks`
-    receives the list its layout and result read next: see the module's docstring)."""
+def _without_page_furniture(removed: list[str], furniture: list[str], listings: list[str]) -> Iterator[None]:
+    """Drop running heads, feet and page numbers (`removed`), sidebars, the masthead and the first page's
+    imprint (`furniture`), and listings of files (`listings`), from the lines before credencegraph builds
+    blocks from them (its `_blocks` receives the list its layout and result read next: see the module's
+    docstring)."""
     import credencegraph.ingest.pdf as reader
 
     original: Callable[..., Any] = reader._blocks
@@ -150,9 +154,12 @@ def _without_page_furniture(removed: list[str], furniture: list[str]) -> Iterato
     def blocks(lines: list[Any]) -> Any:
         running = running_lines(lines)
         extra = furniture_lines(lines) - running
+        listed = listing_lines(lines) - running - extra
         removed.extend(lines[index].text for index in sorted(running))
         furniture.extend(lines[index].text for index in sorted(extra))
-        lines[:] = [line for index, line in enumerate(lines) if index not in running and index not in extra]
+        listings.extend(lines[index].text for index in sorted(listed))
+        dropped = running | extra | listed
+        lines[:] = [line for index, line in enumerate(lines) if index not in dropped]
         return original(lines)
 
     reader._blocks = blocks
@@ -207,8 +214,9 @@ def read_pdf_document(path: Path) -> PdfReading:
     counter = [0]
     removed: list[str] = []
     furniture: list[str] = []
+    listings: list[str] = []
     tex = _tex_bitmap_text(path)
-    with _LOCK, _without_page_furniture(removed, furniture):
+    with _LOCK, _without_page_furniture(removed, furniture, listings):
         if tex:
             with _tex_text(counter):
                 analysis = analyse_pdf(path)
@@ -229,5 +237,6 @@ def read_pdf_document(path: Path) -> PdfReading:
         superscripts.left,
         printed,
         tuple(furniture),
+        tuple(listings),
         read_links(path),
     )

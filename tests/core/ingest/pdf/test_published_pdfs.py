@@ -97,3 +97,11 @@ def test_a_doi_the_pdf_gives_only_as_a_link_is_read_into_the_entry_the_latex_run
     latex, pdf = identifiers("latex"), identifiers("pdf")
     assert len({doi for _, doi in latex if doi}) == 4
     assert {pair for pair in latex if pair[1]} == {pair for pair in pdf if pair[1]}  # each DOI on its entry
+
+
+def test_the_listing_of_a_projects_files_is_neither_equations_nor_sentences() -> None:
+    """lamichhane's figure 1 is its project's folder in a typewriter font: four "equations" and five
+    "sentences" before; the LaTeX run has none of it."""
+    assert _unit("rescience-lamichhane", "pdf", "equation") == _unit("rescience-lamichhane", "latex", "equation") == []
+    texts = " ".join(node["statement"] for node in _nodes("rescience-lamichhane", "pdf")[0])
+    assert "Randomness/" not in texts and "exploreSeq.pl" not in texts
