@@ -173,7 +173,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     if numbering is not None:
         graph = annotate_numbering(graph, numbering)
     elif document.pdf is not None:  # numbered as printed: cross-reference reads it as a LaTeX run's
-        graph = annotate_pdf_numbering(graph, document.pdf.analysis)
+        graph = annotate_pdf_numbering(graph, document.pdf)
     graph, disagreements = annotate_references(graph, entries)
     if document.pdf is not None:  # a DOI a PDF gives only as a link, where the entry's words give none
         graph = with_linked_identifiers(graph, document.pdf.links)

@@ -39,6 +39,7 @@ from cgx_core.ingest.pdf.links import Link, read_links
 from cgx_core.ingest.pdf.listings import listing_lines
 from cgx_core.ingest.pdf.reference_list import PrintedList
 from cgx_core.ingest.pdf.running import running_lines
+from cgx_core.ingest.pdf.sections import PrintedHeading, printed_headings, without_heading_text
 from cgx_core.ingest.pdf.superscripts import with_superscript_citations
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ class PdfReading:
     """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), a
     printed reference list and its citations added (cgx_core.ingest.pdf.author_year), words split at a
     line's end joined (cgx_core.ingest.pdf.hyphens), superscript citations added
-    (cgx_core.ingest.pdf.superscripts)."""
+    (cgx_core.ingest.pdf.superscripts), numbered headings cut from the sentences they were glued to
+    (cgx_core.ingest.pdf.sections)."""
     superscript_citations: int = 0
     superscripts_left: tuple[str, ...] = ()
     """Each raised number in a sentence not read as a citation, with why (see superscripts)."""
@@ -83,6 +85,8 @@ class PdfReading:
     """The sidebars, masthead and first-page imprint lines removed (cgx_core.ingest.pdf.furniture)."""
     listings: tuple[str, ...] = ()
     """The lines of file and folder listings removed (cgx_core.ingest.pdf.listings)."""
+    headings: tuple[PrintedHeading, ...] = ()
+    """The numbered section headings as printed (cgx_core.ingest.pdf.sections)."""
     links: tuple[Link, ...] = ()
     """The links to web addresses, where a reference list gives a DOI it does not print (cgx_core.ingest.pdf.links)."""
 
@@ -227,16 +231,18 @@ def read_pdf_document(path: Path) -> PdfReading:
     chunks, printed = with_printed_references(analysis, rewritten(path, analysis.chunks, read))
     numbers = frozenset(reference.number for reference in analysis.references) or printed.numbers
     superscripts = with_superscript_citations(path, numbers, dehyphenated(chunks, analysis.lines), read)
+    headings = printed_headings(analysis.lines)
     return PdfReading(
         analysis,
         counter[0],
         unreadable,
         tuple(removed),
-        superscripts.chunks,
+        tuple(without_heading_text(superscripts.chunks, headings)),
         superscripts.read,
         superscripts.left,
         printed,
         tuple(furniture),
         tuple(listings),
+        headings,
         read_links(path),
     )
