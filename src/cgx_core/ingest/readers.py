@@ -12,6 +12,9 @@ run that diverged by itself.
 2. Macros that open or close an environment expanded before reading (issue 38); revtex footnotes one chunk
    each, `\\onlinecite` kept, sentences after initials kept whole (issue 37); a space between a macro and
    its argument kept (issue 39).
+3. A PDF (issue 41): a DOI or arXiv id a reference entry gives only as a link read into it; a listing of files
+   in a typewriter font removed; numbered section headings cut from the sentences they were glued to, and
+   the sections recorded on the chunks.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 2
+READERS_VERSION: Final = 3
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""
