@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "calibration"
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 MODEL = "labelled-set (an agent's session, replayed)"
-RUN_FIELDS = {"paper", "main", "session", "edits", "key", "held_out", "cited", "sources", "note"}
+RUN_FIELDS = {"paper", "main", "session", "edits", "key", "held_out", "cited", "sources", "root", "note"}
 
 
 def spec(path: Path) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def build(name: str, data: dict[str, Any], out: Path) -> Path:
         shutil.rmtree(run)
     run.parent.mkdir(parents=True, exist_ok=True)
     args: dict[str, Any] = {"run": str(run), "paper": str(paper / data["main"]), "rubric": str(RUBRIC), "model": MODEL}
-    for folder in ("cited", "sources"):
+    for folder in ("cited", "sources", "root"):
         if folder in data:
             args[folder] = str(paper / data[folder])
     started = call("start_run", args)

@@ -15,54 +15,54 @@ SCRIPTS: dict[str, dict[str, Any]] = {
         "main": "src/tex/ms.tex",
         "records": [
             {
-                "node": "s-15",
+                "node": "s-14",
                 "type": "literature_claim",
                 "form": {"statement": "the method may not converge to a consistent posterior"},
                 "hedge": "may",
             },
             {
-                "node": "s-16",
+                "node": "s-15",
                 "split": [
                     "The first observation is in error",
                     "the second is a consequence of the prior-population mismatch between the hierarchical model "
                     "and the underlying repeated ensemble of observations",
                 ],
                 "children": [
-                    {"type": "claim", "form": {"shape": "universal"}, "rests_on": ["s-30", "s-42"]},
-                    {"type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-18"]},
+                    {"type": "claim", "form": {"shape": "universal"}, "rests_on": ["s-29", "s-41"]},
+                    {"type": "claim", "form": {"shape": "existential"}, "rests_on": ["s-17"]},
                 ],
             },
-            {"node": "s-18", "type": "assumption"},
+            {"node": "s-17", "type": "assumption"},
             {
-                "node": "s-25",
+                "node": "s-24",
                 "type": "claim",
                 "form": {"shape": "universal"},
-                "rests_on": ["s-30", "s-42"],
+                "rests_on": ["s-29", "s-41"],
                 "hedge": "we show",
             },
-            {"node": "s-27", "type": "definition", "form": {"term": "The maximum likelihood estimator"}},
+            {"node": "s-26", "type": "definition", "form": {"term": "The maximum likelihood estimator"}},
             {"node": "e-07", "type": "derivation", "rests_on": ["e-04"]},
             {
-                "node": "s-30",
+                "node": "s-29",
                 "type": "result",
                 "form": {"quantity": "The estimator $\\hat{\\mu}$"},
                 "rests_on": ["e-07"],
             },
             {"node": "e-16", "type": "derivation", "rests_on": ["e-15"]},
-            {"node": "s-42", "type": "result", "rests_on": ["e-16"], "hedge": "indicating"},
+            {"node": "s-41", "type": "result", "rests_on": ["e-16"], "hedge": "indicating"},
             {"node": "e-18", "type": "derivation", "rests_on": ["e-17"]},
             {
-                "node": "s-45",
+                "node": "s-44",
                 "type": "claim",
                 "form": {"shape": "universal"},
-                "rests_on": ["e-18", "s-42"],
+                "rests_on": ["e-18", "s-41"],
                 "hedge": "asymptotically",
             },
         ],
         "premises": [
-            {"conclusion": "s-25", "premises": [{"stated_at": "s-18"}, {"statement": SHARED}]},
+            {"conclusion": "s-24", "premises": [{"stated_at": "s-17"}, {"statement": SHARED}]},
             {
-                "conclusion": "s-45",
+                "conclusion": "s-44",
                 "premises": [
                     {"statement": SHARED},
                     {"statement": "The observational uncertainties are known exactly."},

@@ -101,7 +101,7 @@ PAPER_CHECKS: dict[str, list[dict[str, Any]]] = {
 
 # A person's verdicts on each real paper: a claim the reviewer judges wrong, and an assumption the agent added.
 PAPER_REVIEWS: dict[str, str] = {
-    "farr-normal-normal": "s-16a",
+    "farr-normal-normal": "s-15a",
     "dynonet-paper": "s-241",
     "hastings-powell-replication": "s-031",
     "mlrc-warmstart-repro": "s-013b",

@@ -30,6 +30,7 @@ from cgx_checks.crossref.numbering import (
     owners,
     written,
 )
+from cgx_checks.crossref.panels import described_panels
 from cgx_core.codes import Code
 from cgx_core.plugin_api import (
     CheckTypeBase,
@@ -81,11 +82,11 @@ def _written_match(ref: str, target: str, run: RunView) -> Mapping[str, Any] | R
             f"'{target}' writes no reference (no \\ref and no number such as 'Table 2' or 'Eqn. 3')",
             "target the node whose text writes the reference (get_state shows each node's text)",
         )
-    found = [str(item.get("label") or item.get("written")) for item in refs]
+    found = [f"'{item.get('label') or item.get('written')}'" for item in refs]
     return Refusal(
         CrossReferenceCode.REF_NOT_WRITTEN,
         f"'{target}' does not write the reference '{ref}'",
-        f"give ref as '{target}' writes it: one of {listed(found)}",
+        f"give ref as '{target}' writes it: one of {listed(list(dict.fromkeys(found)))}",
     )
 
 
@@ -112,7 +113,7 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
     if label is not None:
         named = tuple(owner for owner in objects if label in owner.labels)
         if not named:
-            labels = sorted({name for owner in objects for name in owner.labels})
+            labels = sorted({f"'{name}'" for owner in objects for name in owner.labels})
             return Refusal(
                 CrossReferenceCode.REF_UNKNOWN,
                 f"no numbered object of the paper has the label '{label}' (or it labels something the tool does not "
@@ -132,6 +133,10 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
     unknown = bool(item.get("open")) or any(owner.kind == kind and owner.number is None for owner in objects)
     named = tuple(owner for owner in objects if owner.kind == kind and owner.number in numbers)
     missing = [number for number in numbers if not any(owner.number == number for owner in named)]
+    described = described_panels(missing, kind, objects, run)  # "Fig. 4b": the panel its caption describes
+    if described:
+        missing = [number for number in missing if number not in described]
+        named = tuple(dict.fromkeys([*named, *described.values()]))
     if missing and not unknown:
         printed = [str(owner.number) for owner in objects if owner.kind == kind]
         return Refusal(
@@ -139,7 +144,8 @@ def _referenced(ref: str, target: str, run: RunView) -> _Referenced | Refusal:
             f"the paper has no {KIND_NAMES.get(kind, kind).lower()} numbered {', '.join(missing)}",
             f"its {kind}s are numbered {listed(printed)}" if printed else f"the paper numbers no {kind}",
         )
-    return _Referenced(str(item["written"]), kind, named, unknown, several=len(numbers))
+    several = len(numbers) - len(described) + len(set(described.values()) - {o for o in named if o.number in numbers})
+    return _Referenced(str(item["written"]), kind, named, unknown, several=several)
 
 
 def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | None:
@@ -155,6 +161,7 @@ def _cites_problem(cites: Sequence[str], kind: str, run: RunView) -> Refusal | N
                 "table": "a table's caption and its rows (t-N)",
                 "figure": "a figure's caption (a panel's own caption for a panel)",
                 "section": "chunks of the section",
+                "theorem": "chunks of the theorem-like environment (a theorem, a lemma, ...)",
             }.get(kind, "chunks of the referenced object")
             return Refusal(
                 CrossReferenceCode.CITE_NOT_NUMBERED,

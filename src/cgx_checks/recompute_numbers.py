@@ -4,7 +4,6 @@ write, compared with the relation the text writes before it (see cgx_checks.arit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,7 +12,7 @@ from cgx_checks.arithmetic_codes import MEANINGS
 from cgx_checks.common import cited_texts, error_outcome, inputs_list
 from cgx_checks.expression_codes import MEANINGS as EXPRESSION_MEANINGS
 from cgx_core.errors import CgxError
-from cgx_core.numbers.columns import TABLE_ROW, cells_text, row_title
+from cgx_core.numbers.columns import TABLE_ROW, cells_text
 from cgx_core.plugin_api import (
     CheckTypeBase,
     CheckTypeRegistry,
@@ -34,9 +33,10 @@ FIXES = {
     ),
     "expression-invalid": (
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
-        "parentheses, pi, e and sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, the "
-        "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, round, sig, rows(t-N), cols(t-N), items(s-N), or a "
-        "predicate (a comparison, all, any, count, within, sorted_desc, sorted_asc, is_<kind>) as the whole expression"
+        "parentheses, pi, e, physical constants (c, G, h, hbar, k_B, or a CODATA name) and sqrt, cbrt, root, ln, "
+        "log, log10, log2, exp, abs, mean, median, min, max, the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, "
+        "round, sig, rows(t-N), cols(t-N), items(s-N), or a predicate (a comparison, all, any, count, within, "
+        "sorted_desc, sorted_asc, is_max, is_min, same_order, is_<kind>) as the whole expression"
     ),
     "expression-too-large": "split the computation into smaller checks",
     "exponent-too-large": "an exponent or a root's degree must be a whole number from -100 to 100",
@@ -44,26 +44,34 @@ FIXES = {
     "result-too-large": "the computation is too large to do exactly: check a smaller step",
     "division-by-zero": "the expression divides by zero: check how the paper computes this number",
     "unknown-node": "cite chunk ids of this run",
-    "unknown-symbol": "the only constants are pi and e; write * between a number and a constant (2 * pi)",
+    "unknown-symbol": (
+        "the constants are pi, e and the physical constants by CODATA name (speed_of_light, "
+        "newtonian_constant_of_gravitation) or symbol (c, G, h, hbar, k_B, N_A, m_e, epsilon_0, ...); write * "
+        "between a number and a constant (2 * pi)"
+    ),
     "unknown-function": (
         "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
         "p_t1, p_r, p_chi2, p_F, round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
-        "is_probability, is_proportion, is_percentage, is_pvalue, is_count, is_variance, is_sd, is_correlation, "
-        "is_condition_number"
+        "is_max, is_min, same_order, is_probability, is_proportion, is_percentage, is_pvalue, is_count, "
+        "is_variance, is_sd, is_correlation, is_condition_number"
     ),
     "unit-invalid": "write the unit as the text writes it (min, h, day, m/s, Hz, GB, ...), or leave it out",
     "unit-incompatible": (
-        "give each numeral the unit the text writes after it and the result the unit the text reports it in; "
-        "only quantities of one dimension add, and a function such as ln takes a plain number"
+        "give each numeral exactly the unit the text writes after it (none where it writes none) and the result "
+        "the unit the text reports it in: with every unit as the text writes it, a result of another dimension "
+        "fails rather than being refused; only quantities of one dimension add, and ln takes a plain number; "
+        "where the text writes a factor before a unit (1.3e-7 sqrt(tau) m), give the factor's quantity as the "
+        "number alone (1.3e-7 m * sqrt(100))"
     ),
     "unit-missing": (
         "write each numeral with the unit the text or its column's header gives it (90 minutes + 20 h, 93% under "
         "a (%) header), so it is converted; when no cited chunk gives the unit, cite one that does"
     ),
     "relation-not-in-text": (
-        "give `relation` as the text writes it before the result (= when it writes none, < for 'less than', "
-        "~ for 'approximately'), or leave it out when the text writes only one; a predicate's result is the "
-        "text's own word for its relation or kind (identical, below, at least, within, decreasing, probability)"
+        "use the relation the text writes (a predicate's result is its word: identical, below, at least, within; "
+        "a numeric result's `relation` one the text writes before it), or cite a chunk that writes it, or add "
+        '"premises": ["<what the paper implies, e.g. the analyses used this release, so it predates them>"] to '
+        "use a relation the text does not write"
     ),
     "hedge-undeclared": (
         "check a number the text states without this hedge; a hedge's tolerance is declared by the rubric's "
@@ -97,13 +105,15 @@ class RecomputeNumbers(CheckTypeBase):
 
     name = "recompute-numbers"
     tool: ProposingTool = "run_checks"
+    accepts_premises = True
     description = (
         "Recompute a number the target reports from numbers the cited chunks write: an expression evaluated "
         "exactly, against the reported result as written, compared with the relation the text writes before it: "
-        "plain (its digits set the rounding: 350 is 350 +- 0.5), < <= > >= ('less than 2%'), or ~ for a hedge "
-        "('approximately 2 days': the rubric's tolerance). A numeral may carry the unit the text writes after it "
-        "(90 min, 4.1e-3 m/s, 10 GPU hours, 0.5 d, 2 ps); units convert exactly. A percent numeral is a fraction "
-        "(30% is 0.3), so relative changes need no 100."
+        "plain (its digits set the rounding: 350 is 350 +- 0.5, 8.530 is 8.530 +- 0.0005), < <= > >=, or ~ for a "
+        "hedge (the rubric's tolerance). A numeral carries the unit the text writes after it (90 min, 4.1e-3 m/s); "
+        "units convert exactly; with every unit as the text writes it, another dimension than the result's "
+        "fails. 30% is 0.3. A relation the paper implies but does not write needs `premises`. Compute before "
+        "judging (internal-consistency)."
     )
     proposal_schema: Mapping[str, Any] = {
         "properties": {
@@ -113,9 +123,10 @@ class RecomputeNumbers(CheckTypeBase):
                 "maxItems": 20,
                 "description": (
                     "The chunks (table rows included) that write the numbers (default: the target); every "
-                    "numeral of the expression and the result must be in one."
+                    "numeral of the expression and the result must be in one. A range t-07..t-28 or a whole "
+                    "table table(t-07) is one entry."
                 ),
-                "examples": [["s-12", "s-40"]],
+                "examples": [["s-12", "s-40"], ["s-4", "table(t-07)"]],
             },
             "expression": {
                 "type": "string",
@@ -124,20 +135,21 @@ class RecomputeNumbers(CheckTypeBase):
                 "description": (
                     "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
                     "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
-                    "(whole), ( ), pi, e, sqrt cbrt root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min "
-                    "max round(x, n) sig(x, n) date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, "
-                    "p_t1 p_z1, p_chi2(x, df), p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; "
-                    "items(s-3): its items. Predicates, checked true: == != < <= > >=, all(c, ...), "
-                    "any, within(x, lo, hi), sorted_desc, sorted_asc, is_<kind>(x); count(c, ...) counts true."
+                    "(whole), ( ), pi, e, c G h hbar k_B (CODATA constants), sqrt cbrt "
+                    "root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min max round(x, n) sig(x, n) "
+                    "date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, p_t1 p_z1, p_chi2(x, df), "
+                    "p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; items(s-3): its items. "
+                    "Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, hi), sorted_desc, "
+                    "sorted_asc, is_max(x, a, ...), is_min, same_order(x, a) (x10, premised), is_<kind>(x); "
+                    "count(c, ...) counts true."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",
                     "90 min + 20 h + 1 day",
                     "(93.2% - 25.4%) / 25.4%",
-                    "rows(t-3)",
-                    "p_t(2.20, 28)",
-                    "round(8.537, 2)",
+                    "round(8.537, 2) == 8.530",
                     "all(8.53 == 8.53, 6.40 == 6.41)",
+                    "c / (2 * pi * 2.5e9 m)",
                 ],
             },
             "result": {
@@ -145,21 +157,29 @@ class RecomputeNumbers(CheckTypeBase):
                 "minLength": 1,
                 "maxLength": 100,
                 "description": (
-                    "The reported numeral as the text writes it (its digits set the rounding), with its unit "
-                    "when the expression has units; a percentage with its %. A predicate's: the text's word "
-                    "(identical, below, within, probability)."
+                    "The reported numeral as the text writes it (its digits set the rounding), with its unit; a "
+                    "percentage with its %. A predicate's: the text's word for its relation (identical, below, "
+                    "within, the most), any word of it if premised."
                 ),
-                "examples": ["400", "2 days", "30%", "14.76 m", "identical"],
+                "examples": ["400", "2 days", "30%", "identical"],
             },
             "relation": {
                 "type": "string",
                 "enum": _RELATIONS,
                 "description": (
-                    "How the text states the result: = (nothing written), < <= > >= ('less than', 'at most', "
-                    "'more than', 'at least'), ~ (a hedge: 'approximately', '\\approx'). Leave it out to take "
-                    "the one the text writes before the result."
+                    "Only when the text writes the result with two relations: the one checked (= < <= > >=, ~ a "
+                    "hedge); another than the text's needs premises."
                 ),
                 "examples": ["<", "~"],
+            },
+            "premises": {
+                "type": "array",
+                "items": {"type": "string"},
+                "maxItems": 5,
+                "description": (
+                    "What the paper implies and does not write, never a number (\"the caption's steps and the "
+                    "text's steps are the same quantity\"): licenses any relation; each is an assumption for review."
+                ),
             },
         },
         "required": ["expression", "result"],
@@ -171,7 +191,8 @@ class RecomputeNumbers(CheckTypeBase):
         from cgx_checks.arithmetic.recompute import recompute
 
         cites = inputs_list(inputs, "cites")
-        texts = cited_texts(run, str(inputs["target"]), cites)
+        target = str(inputs["target"])
+        texts = cited_texts(run, target, cites)
         if isinstance(texts, Refusal):
             return texts
         relation = inputs.get("relation")
@@ -188,29 +209,49 @@ class RecomputeNumbers(CheckTypeBase):
             items=_item_counts(run, cites) if "items(" in expression else None,
             cols=table_column_counts(run, cites) if "cols(" in expression else None,
             counts=run.count_units(),
+            premised=bool(inputs.get("premises")),
+            ids=cites or [target],
         )
 
     def prepare(self, proposal: Mapping[str, Any], run: RunView) -> Prepared | Refusal:
+        from cgx_checks.arithmetic.ranges import expand_cites, is_compact
+
         target = str(proposal["target"])
+        cites = [str(item) for item in proposal.get("cites") or [target]]
+        if any(is_compact(entry) for entry in cites):  # a range or a table: the run's chunks it names
+            expanded = expand_cites(cites, run.nodes())
+            if isinstance(expanded, Refusal):
+                return expanded
+            cites = expanded
         inputs: dict[str, Any] = {
             "target": target,
-            "cites": list(proposal.get("cites") or [target]),
+            "cites": cites,
             "expression": proposal["expression"],
             "result": proposal["result"],
         }
         if proposal.get("relation") is not None:
             inputs["relation"] = proposal["relation"]
+        # The statements the agent reads into the paper (the engine validated them): recorded, so verify
+        # re-decides with the rules they license. A proposal without them records exactly what it did before.
+        premises = proposal.get("premises")
+        if premises:
+            inputs["premises"] = list(premises)
         try:
             checked = self._recompute(inputs, run)
         except CgxError as error:
             return _refusal(error)
         if isinstance(checked, Refusal):
             return checked
+        if checked.constants:
+            from cgx_checks.arithmetic.constants import constants_json
+
+            inputs["constants"] = constants_json(checked.constants)
         # The record states how the result was compared: the relation the text writes and, for a hedge,
         # the tolerance the run's table declares for it (verify checks the table still says so).
+        # A premised `=` the text does not write stays recorded, or verify would take the text's relation.
         if checked.relation != "=":
             inputs["relation"] = checked.relation
-        else:
+        elif "premises" not in inputs:
             inputs.pop("relation", None)
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge
@@ -292,8 +333,16 @@ class RecomputeNumbers(CheckTypeBase):
                 f"{_fraction(checked.tolerance)}",
                 code="tampered",
             )
+        from cgx_checks.arithmetic.constants import constants_json
         from cgx_checks.arithmetic.predicate_check import counts_json
 
+        if inputs.get("constants", {}) != (constants_json(checked.constants) if checked.constants else {}):
+            return Outcome(
+                "error",
+                f"the record computes with the constants {inputs.get('constants', {})}, the installed table gives "
+                f"{constants_json(checked.constants) if checked.constants else {}}",
+                code="tampered",
+            )
         counted = counts_json(checked.counts)
         recorded_counts = {name: dict(inputs[name]) for name in _COUNTED if name in inputs}
         if counted != recorded_counts:
@@ -311,6 +360,10 @@ def _outcome_of(checked: Any) -> Outcome:
     if checked.library is not None:
         name, _, version = checked.library.partition(" ")
         libraries[name] = version
+    if checked.constants:
+        from importlib.metadata import version as installed
+
+        libraries["scipy"] = installed("scipy")
     return Outcome(checked.outcome, checked.detail, output=checked.to_json(), libraries=libraries)
 
 
@@ -363,24 +416,11 @@ def _chunks(run: RunView) -> Iterator[Any]:
 
 
 def table_row_counts(run: RunView, cites: Sequence[str]) -> dict[str, int]:
-    """For each cited table row (`t-3`), the number of body rows of its table.
+    """For each cited table row (`t-3`), the number of body rows of its table (`arithmetic.ranges.tables`)."""
+    from cgx_checks.arithmetic.ranges import tables
 
-    A table's rows are consecutive chunks (`t-1` ... `t-6`) that share the table's identity: its
-    `attributes.table` (kind, number, label) and the title and caption their text opens with. Clauses of a
-    split row (`t-3a`) are not rows."""
-    tables: list[tuple[Any, list[str]]] = []
-    for node in run.nodes():
-        if node.unit != TABLE_ROW or not _ROW_ID.match(node.id):
-            continue
-        identity = (repr(sorted(dict(node.attributes.get("table") or {}).items())), row_title(node.text or ""))
-        if not tables or tables[-1][0] != identity:
-            tables.append((identity, []))
-        tables[-1][1].append(node.id)
     wanted = set(cites)
-    return {row: len(ids) for _, ids in tables for row in ids if row in wanted}
-
-
-_ROW_ID = re.compile(r"^t-[0-9]+$")
+    return {row: len(rows) for rows in tables(run.nodes()) for row in rows if row in wanted}
 
 
 def table_column_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
@@ -403,10 +443,19 @@ def _row_text(run: RunView, node_id: str) -> str | None:
 
 
 def _refusal(error: CgxError) -> Refusal:
-    """The refusal of a proposal, with the fix of every problem it names."""
+    """The refusal of a proposal, with the fix of every problem it names: its own where it has one (a
+    relation the text does not write: the premise to add, or the word the text would need), else its code's."""
     codes = getattr(error, "codes", (error.code,))
-    fixes = [FIXES.get(str(code), "change the proposal as the message says") for code in codes]
+    own: tuple[tuple[str, str], ...] = getattr(error, "fixes", ())
+    fixes = [
+        fix
+        for code in codes
+        for fix in ([fix for named, fix in own if named == code] or [FIXES.get(str(code), _DEFAULT_FIX)])
+    ]
     return Refusal(error.code, error.message, "; ".join(dict.fromkeys(fixes)))
+
+
+_DEFAULT_FIX = "change the proposal as the message says"
 
 
 @hookimpl

@@ -30,15 +30,18 @@ from itertools import pairwise
 from math import gcd
 from typing import NamedTuple, NoReturn
 
+from cgx_checks.arithmetic.constants import constant_value
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
 from cgx_checks.arithmetic.predicates import (
     CALENDAR,
     CLOCK,
     DATE,
+    EXTREMES,
     KINDS,
     POINTS,
     ROUNDINGS,
+    SCALE_FACTOR,
     SECONDS,
     TRUTH,
     TRUTH_FUNCTIONS,
@@ -51,7 +54,7 @@ from cgx_checks.arithmetic.predicates import (
 )
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
 from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary, fold, render
-from cgx_checks.arithmetic.units import Dimension, dimension_text, scale_of
+from cgx_checks.arithmetic.units import Dimension, dimension_text, unit_scale, whole_or_fraction
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
 from cgx_core.codes import Code
@@ -226,10 +229,16 @@ def measure(node: Node, bits: int) -> Measured:
             value = Fraction(item.numerator, item.denominator)
             if item.unit is None:
                 return Measured(exact(value), ())
-            factor, dimension = scale_of(item.unit)
-            return Measured(exact(check_size(value * factor, _show(item))), dimension)
+            factor, dimension = unit_scale(item.unit, arithmetic)
+            if factor.exact:
+                return Measured(exact(check_size(value * factor.lo, _show(item))), dimension)
+            return Measured(arithmetic.mul(exact(value), factor), dimension)
         if isinstance(item, Constant):
-            return Measured(arithmetic.pi() if item.name == "pi" else arithmetic.e(), ())
+            if item.name == "pi":
+                return Measured(arithmetic.pi(), ())
+            if item.name == "e":
+                return Measured(arithmetic.e(), ())
+            return Measured(*constant_value(item.name))
         assert isinstance(item, Rows)
         return Measured(exact(Fraction(_count(item))), ())
 
@@ -249,17 +258,17 @@ def _operate(arithmetic: Arithmetic, node: Node, operands: list[Measured]) -> Me
     if node.name in CALENDAR:
         return Measured(calendar_value(node), DATE if node.name == "date" else CLOCK)
     if node.name in _PREDICATES:
-        return _predicate(node, operands)
+        return _predicate(arithmetic, node, operands)
     return _call(arithmetic, node, operands)
 
 
 _PREDICATES = frozenset({*TRUTH_FUNCTIONS, "count", *ROUNDINGS})
 
 
-def _predicate(node: Call, operands: list[Measured]) -> Measured:
-    """A truth value (all, any, within, sorted_desc, sorted_asc, is_<kind>), a count of true conditions, or
-    a rounding. Conditions are decided before they get here: a condition that cannot be decided raised
-    `Undecided`, so all() and any() never guess."""
+def _predicate(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
+    """A truth value (all, any, within, sorted_desc, sorted_asc, is_max, is_min, same_order, is_<kind>), a
+    count of true conditions, or a rounding. Conditions are decided before they get here: a condition that
+    cannot be decided raised `Undecided`, so all() and any() never guess."""
     name = node.name
     if name in ("all", "any", "count"):
         held = [operand.value.lo == 1 for operand in operands]
@@ -280,8 +289,26 @@ def _predicate(node: Call, operands: list[Measured]) -> Measured:
     if name == "within":
         value, low, high = values
         return Measured(truth(compare("<=", low, value) and compare("<=", value, high)), TRUTH)
+    if name in EXTREMES:
+        first, *others = values
+        op = ">=" if name == "is_max" else "<="
+        return Measured(truth(all(compare(op, first, other) for other in others)), TRUTH)
+    if name == "same_order":
+        return Measured(truth(_same_order(arithmetic, values)), TRUTH)
     op = ">=" if name == "sorted_desc" else "<="
     return Measured(truth(all(compare(op, a, b) for a, b in pairwise(values))), TRUTH)
+
+
+def _same_order(arithmetic: Arithmetic, values: list[Interval]) -> bool:
+    """Whether the magnitude of the first value is within SCALE_FACTOR of each other's, both ways."""
+    first = arithmetic.absolute(values[0])
+    scale = exact(SCALE_FACTOR)
+    for value in values[1:]:
+        other = arithmetic.absolute(value)
+        within = compare("<=", first, arithmetic.mul(scale, other))
+        if not (within and compare("<=", other, arithmetic.mul(scale, first))):
+            return False
+    return True
 
 
 def _same_dimension(node: Node, operands: list[Measured]) -> None:
@@ -335,7 +362,9 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
         powered = arithmetic.power(base, exponent)
     except ZeroDivisionError:
         raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power") from None
-    return Measured(_sized(powered, node), tuple((name, power * exponent) for name, power in left.dimension))
+    return Measured(
+        _sized(powered, node), tuple((name, whole_or_fraction(power * exponent)) for name, power in left.dimension)
+    )
 
 
 def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:
@@ -352,12 +381,7 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
                 raise CgxError(
                     Code.EXPONENT_TOO_LARGE, f"the degree {degree} of {_show(node)} is not from 2 to {MAX_EXPONENT}"
                 )
-            if any(power % degree for _, power in argument.dimension):
-                raise CgxError(
-                    ArithmeticCode.UNIT_INCOMPATIBLE,
-                    f"{_show(node)} takes a root of {dimension_text(argument.dimension)}, which has no such root",
-                )
-            dimension = tuple((base, power // degree) for base, power in argument.dimension)
+            dimension = tuple((base, whole_or_fraction(Fraction(power) / degree)) for base, power in argument.dimension)
             return Measured(_sized(arithmetic.root(argument.value, degree), node), dimension)
         for operand in operands:
             if operand.dimension:
@@ -441,7 +465,7 @@ def _whole(node: Node, operand: Measured, role: str) -> int:
 def _combine(left: Measured, right: Measured, sign: int) -> Dimension:
     merged = dict(left.dimension)
     for name, power in right.dimension:
-        merged[name] = merged.get(name, 0) + sign * power
+        merged[name] = whole_or_fraction(merged.get(name, 0) + sign * power)
     return tuple(sorted((name, power) for name, power in merged.items() if power))
 
 

@@ -24,6 +24,7 @@ from lark.common import LexerConf
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
+from cgx_checks.arithmetic.constants import SAFE_ALIASES, physical_constant
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
 from cgx_checks.arithmetic.predicates import (
     PREDICATE_FUNCTIONS,
@@ -52,7 +53,10 @@ _TERMINAL_NAMES = {
 }
 
 CONSTANTS = {"pi": "pi", "\u03c0": "pi", "e": "e"}
-"""The constants an expression may name (pi may be written as the Greek letter)."""
+"""The mathematical constants an expression may name (pi may be written as the Greek letter); the physical
+ones are CODATA's (`constants.py`)."""
+
+_SYMBOLS = ", ".join(sorted(SAFE_ALIASES, key=str.casefold))
 
 FUNCTIONS: dict[str, range] = {"sqrt": range(1, 2), "cbrt": range(1, 2), "root": range(2, 3), "ln": range(1, 2)}
 FUNCTIONS |= {"log": range(1, 3), "log10": range(1, 2), "log2": range(1, 2), "exp": range(1, 2), "abs": range(1, 2)}
@@ -215,14 +219,18 @@ class _Builder(Transformer[Token, Node]):
 
     def constant(self, children: list[Token]) -> Constant:
         name = str(children[0])
-        if name not in CONSTANTS:
-            hint = " (write * between a number and a name: 2 * pi)" if name == "pi" else ""
-            raise CgxError(
-                ExpressionCode.UNKNOWN_SYMBOL,
-                f"the expression names {name!r} at column {children[0].column}, which is not a constant{hint}; "
-                f"the constants are pi and e, and the functions {', '.join(sorted(FUNCTIONS))}",
-            )
-        return Constant(CONSTANTS[name], children[0].column or 0)
+        if name in CONSTANTS:
+            return Constant(CONSTANTS[name], children[0].column or 0)
+        physical = physical_constant(name)
+        if physical is not None:
+            return Constant(physical.name, children[0].column or 0)
+        hint = " (write * between a number and a name: 2 * pi)" if name == "pi" else ""
+        raise CgxError(
+            ExpressionCode.UNKNOWN_SYMBOL,
+            f"the expression names {name!r} at column {children[0].column}, which is not a constant{hint}; "
+            f"the constants are pi, e, the physical constants by CODATA name or symbol ({_SYMBOLS}), and the "
+            f"functions {', '.join(sorted(FUNCTIONS))}",
+        )
 
     def compare(self, children: list[Any]) -> Compare:
         left, token, right = children
@@ -293,10 +301,11 @@ _COUNT_MEANINGS = {
 
 _ACCEPTED = (
     "Only numerals (with the unit the text writes after them: 90 min, 4.1e-3 m/s), + - * / **, signs, "
-    "parentheses, pi, e, the functions sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, "
-    "round, sig, date(y, m, d), time(h, m), the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), "
-    "cols(t-N), items(s-N), and predicates (a comparison == != < <= > >=, all, any, count, within, sorted_desc, "
-    "sorted_asc, is_<kind>) are accepted"
+    "parentheses, pi, e, physical constants (c, G, h, hbar, k_B or a CODATA name), the functions sqrt, cbrt, "
+    "root, ln, log, log10, log2, exp, abs, mean, median, min, max, round, sig, date(y, m, d), time(h, m), the "
+    "p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, rows(t-N), cols(t-N), items(s-N), and predicates (a "
+    "comparison == != < <= > >=, all, any, count, within, sorted_desc, sorted_asc, is_max, is_min, same_order, "
+    "is_<kind>) are accepted"
 )
 
 

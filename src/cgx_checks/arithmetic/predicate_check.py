@@ -14,18 +14,27 @@ the record of a predicate check.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
+from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
 from cgx_checks.arithmetic.evaluate import measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral
 from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, is_truth, rounding_places, rounding_unit
-from cgx_checks.arithmetic.relation_words import MIRRORED, RELATION_WORDS, word_meaning, writes, written_words
+from cgx_checks.arithmetic.relation_words import (
+    MIRRORED,
+    RELATION_WORDS,
+    example_word,
+    word_meaning,
+    writes,
+    written_words,
+)
 from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_checks.arithmetic.units import library_version
@@ -36,7 +45,8 @@ from cgx_core.numbers import Numeral, Occurrence, fraction_text
 from cgx_core.numbers.dates import WrittenDate, WrittenTime, read_dates, read_times
 
 type Outcome = Literal["passed", "failed"]
-type Problem = tuple[str, str]
+type Problem = tuple[str, str] | tuple[str, str, str]
+"""A problem of a proposal: its code, its message and, when it has one of its own, its fix."""
 
 _DETAIL_EXPRESSION = 200
 
@@ -61,6 +71,8 @@ class PredicateCheck:
     relation: str = "="
     hedge: str | None = None
     tolerance: Fraction | None = None
+    constants: tuple[str, ...] = ()
+    """The physical constants of the expression, by CODATA name."""
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -77,6 +89,8 @@ class PredicateCheck:
             record["precision_bits"] = self.precision
         if self.library is not None:
             record["units_library"] = self.library
+        if self.constants:
+            record["constants"] = constants_json(self.constants)
         return dict(sorted(record.items()))
 
 
@@ -88,8 +102,11 @@ def counts_json(counts: Sequence[tuple[str, str, int]]) -> dict[str, dict[str, i
     return record
 
 
-def predicate_result(result: str, texts: Sequence[str]) -> tuple[str | None, list[Problem]]:
-    """The meaning of a predicate's `result` word, or the problems with it."""
+def predicate_result(
+    result: str, texts: Sequence[str], tree: Node, premised: bool = False
+) -> tuple[str | None, list[Problem]]:
+    """The meaning of a predicate's `result` word, or the problems with it. With a premise, the word must
+    still name the relation checked, but the cited chunks need not write it."""
     meaning = word_meaning(result)
     if meaning is None or meaning == "any":
         return None, [
@@ -98,18 +115,27 @@ def predicate_result(result: str, texts: Sequence[str]) -> tuple[str | None, lis
                 f"the result {result!r} of a predicate must be the word the text states it with, one of the "
                 "documented vocabulary ('identical', 'below', 'at least', 'within', 'decreasing', "
                 "'probability', ...)",
+                _word_fix(_relation_of(tree), texts, premised),
             )
         ]
-    if not writes(texts, result):
+    if not premised and not writes(texts, result):
         return meaning, [
-            (ArithmeticCode.RELATION_NOT_IN_TEXT, f"the cited chunks do not write {result!r}: cite the chunk that does")
+            (
+                ArithmeticCode.RELATION_NOT_IN_TEXT,
+                f"the cited chunks do not write {result!r}: cite the chunk that does",
+                _word_fix(meaning, texts, premised, kept=result),
+            )
         ]
     return meaning, []
 
 
-def license_problems(tree: Node, meaning: str | None, texts: Sequence[str]) -> tuple[dict[str, str], list[Problem]]:
+def license_problems(
+    tree: Node, meaning: str | None, texts: Sequence[str], premised: bool = False
+) -> tuple[dict[str, str], list[Problem]]:
     """The word each comparison and predicate of the expression stands for, or the problems: under a
-    predicate's result word every relation must be that word's; in a count each needs a word of the text."""
+    predicate's result word every relation must be that word's; in a count each needs a word of the text,
+    unless the check carries a premise (its relation is then recorded as `premised`). same_order() is a
+    scale check no text states exactly: it needs a premise."""
     leaves = _truth_leaves(tree)
     if not leaves:
         return {}, []
@@ -117,15 +143,26 @@ def license_problems(tree: Node, meaning: str | None, texts: Sequence[str]) -> t
     relations: dict[str, str] = {}
     problems: list[Problem] = []
     for leaf, needs_any in leaves:
-        if needs_any and "any" not in written:
+        if needs_any and "any" not in written and not premised:
             problems.append(
                 (
                     ArithmeticCode.RELATION_NOT_IN_TEXT,
                     "any() holds when one condition holds: the cited chunks write no word for it ('any', 'some', "
                     "'at least one', 'one of'); use all() for a statement about every value",
+                    f"add {premises_fix('any')} when the paper implies it of one value without writing 'any', or "
+                    "use all() for a statement about every value",
                 )
             )
         relation = leaf.op if isinstance(leaf, Compare) else leaf.name
+        if relation == "same_order" and not premised:
+            problems.append(
+                (
+                    ArithmeticCode.RELATION_NOT_IN_TEXT,
+                    "same_order() checks a scale (within a factor of 10), which no text states exactly: it needs a "
+                    "premise saying why the values should be of one order",
+                    f"add {premises_fix('same_order')}",
+                )
+            )
         candidates = {relation, MIRRORED.get(relation, relation)}
         if meaning is not None:
             if meaning not in candidates:
@@ -134,21 +171,88 @@ def license_problems(tree: Node, meaning: str | None, texts: Sequence[str]) -> t
                         ArithmeticCode.RELATION_NOT_IN_TEXT,
                         f"{_named(leaf)} is not what the result word writes ({meaning}): write the relation the "
                         "text states",
+                        f"write the relation the word {example_word(meaning)!r} names ({meaning}), or make the "
+                        f"result the word of {relation}: {_word_fix(relation, texts, premised)}",
                     )
                 )
             continue
         found = [written[name] for name in sorted(candidates) if name in written]
         if found:
             relations.setdefault(relation, found[0])
+        elif premised:
+            relations.setdefault(relation, PREMISED)
         else:
             words = ", ".join(repr(word) for word in RELATION_WORDS.get(relation, ())[:4])
             problems.append(
                 (
                     ArithmeticCode.RELATION_NOT_IN_TEXT,
                     f"{_named(leaf)} stands for a relation the cited chunks do not write (such as {words})",
+                    f"cite a chunk that writes {example_word(relation)!r} (or another word for {relation}), or add "
+                    f"{premises_fix(relation)}",
                 )
             )
     return relations, list(dict.fromkeys(problems))
+
+
+PREMISED: Final = "premised"
+"""The word recorded for a relation a count of conditions uses on a premise, not on a word of the text."""
+
+EXAMPLE_PREMISES: Final[dict[str, str]] = {
+    "==": "the caption's steps and the text's steps are the same quantity",
+    "!=": "the settings the text compares should give different values",
+    "<": "the analyses used this release, so it predates them",
+    "<=": "every value the table displays is at most the stated bound",
+    ">": "targets beyond the threshold yield a higher share than the threshold itself",
+    ">=": "every value the table displays is at least the cutoff",
+    "within": "an estimate lies within its own confidence interval",
+    "sorted_desc": "the text's trend holds across every listed value",
+    "sorted_asc": "the text's trend holds across every listed value",
+    "is_max": "the value the text singles out is the largest of those listed",
+    "is_min": "the value the text singles out is the smallest of those listed",
+    "same_order": "a load is of the order of the paper's other loads",
+    "any": "the text's claim holds for some listed value",
+}
+"""An example premise for each relation, shown in a fix: a statement the agent reads into the paper (a relation,
+an identification or a bound, never a number)."""
+
+
+def premises_fix(relation: str) -> str:
+    """`{"premises": [...]}` with an example premise for the relation, as a fix names it."""
+    example = EXAMPLE_PREMISES.get(relation, "the paper implies this relation of the values compared")
+    return f"`{json.dumps({'premises': [example]})}` ({_PREMISE_NOTE})"
+
+
+_PREMISE_NOTE = (
+    "an example: state what this paper implies and does not write, in your own words; a premise states a relation, "
+    "an identification or a bound, never a number"
+)
+
+
+def _word_fix(relation: str | None, texts: Sequence[str], premised: bool, kept: str | None = None) -> str:
+    """The fix of a predicate's result word: the word of the relation the cited chunks write; else a premise,
+    keeping the result when it is already a word of the relation (`kept`) or naming one."""
+    if relation is None:
+        return "write the result as a word of the vocabulary for the relation checked (docs/numbers.md)"
+    words = written_words(texts)
+    written = words.get(relation) or words.get(MIRRORED.get(relation, relation))
+    if written is not None:
+        return f"`{json.dumps({'result': written})}` (the word the cited chunks write for {relation})"
+    example = EXAMPLE_PREMISES.get(relation, "the paper implies this relation of the values compared")
+    change: dict[str, Any] = (
+        {} if kept is not None and word_meaning(kept) == relation else {"result": example_word(relation)}
+    )
+    if not premised:
+        change["premises"] = [example]
+    return f"`{json.dumps(change)}` ({_PREMISE_NOTE}), or cite a chunk that writes a word for {relation}"
+
+
+def _relation_of(tree: Node) -> str | None:
+    """The relation a predicate's first comparison or predicate stands for (`<`, `within`), if any."""
+    leaves = _truth_leaves(tree)
+    if not leaves:
+        return None
+    leaf = leaves[0][0]
+    return leaf.op if isinstance(leaf, Compare) else leaf.name
 
 
 def repeat_problems(tree: Node, occurrences: Sequence[Occurrence]) -> list[Problem]:
@@ -250,7 +354,7 @@ def rounding_problems(tree: Node, result: Numeral | None) -> list[Problem]:
             )
             continue
         unit = rounding_unit(node.name, _value(node.arguments[0]), rounding_places(node))
-        if unit > 2 * against.half_unit:
+        if unit > 2 * unpadded_half_unit(against):
             problems.append(
                 (
                     ArithmeticCode.ROUNDING_TOO_COARSE,
@@ -262,14 +366,31 @@ def rounding_problems(tree: Node, result: Numeral | None) -> list[Problem]:
 
 
 def precision_text(numeral: Numeral) -> str:
-    """How precisely a numeral is written: `2 decimals, 3 significant digits`."""
+    """How precisely a numeral is written: `2 decimals, 3 significant digits`, and for one whose decimals end
+    in zeros (8.530) the decimals without them (`3 decimals, 4 significant digits; 2 decimals without its
+    padded zero`)."""
     mantissa, _, exponent = numeral.written.rstrip("%").lstrip("-").partition("e")
     whole, _, fraction = mantissa.partition(".")
     decimals = len(fraction) - (int(exponent) if exponent else 0)
     significant = len((whole + fraction).lstrip("0")) or 1
-    return f"{decimals} decimal{'' if decimals == 1 else 's'}, {significant} significant digit" + (
-        "" if significant == 1 else "s"
-    )
+    text = f"{_plural(decimals, 'decimal')}, {_plural(significant, 'significant digit')}"
+    padded = len(fraction) - len(fraction.rstrip("0"))
+    if padded:
+        text += f"; {_plural(decimals - padded, 'decimal')} without its padded zero{'' if padded == 1 else 's'}"
+    return text
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def unpadded_half_unit(numeral: Numeral) -> Fraction:
+    """Half a unit of the numeral's last decimal that is not a padded zero: a table printing 8.53 as 8.530
+    states 8.53, so a rounding to 2 decimals may be compared with it (never one coarser than 8.53)."""
+    mantissa = numeral.written.rstrip("%").partition("e")[0]
+    fraction = mantissa.partition(".")[2]
+    padded = len(fraction) - len(fraction.rstrip("0"))
+    return numeral.half_unit * Fraction(10) ** padded
 
 
 def decide_predicate(
@@ -287,7 +408,8 @@ def decide_predicate(
         shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
         detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({meaning}): {outcome}"
         exact_only = bits == PRECISIONS[0] and not _irrational(tree)
-        used_units = any(literal.unit is not None for literal in literals(tree))
+        constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+        used_units = any(literal.unit is not None for literal in literals(tree)) or bool(constants)
         return PredicateCheck(
             expression=rendered,
             operands=operands,
@@ -299,6 +421,7 @@ def decide_predicate(
             counts=counts,
             precision=None if exact_only else bits,
             library=f"pint {library_version()}" if used_units else None,
+            constants=constants,
         )
     raise CgxError(ArithmeticCode.VALUE_UNDECIDED, f"{rendered}: a comparison lies too close to call at any precision")
 
@@ -307,7 +430,7 @@ def observation_key_of_predicate(check: PredicateCheck) -> str:
     return f"predicate={check.expression};holds={check.holds};meaning={check.meaning}"
 
 
-_ORDERED = frozenset({"within", "sorted_desc", "sorted_asc"})
+_ORDERED = frozenset({"within", "sorted_desc", "sorted_asc", "is_max", "is_min", "same_order"})
 
 
 def _truth_leaves(tree: Node) -> list[tuple[Compare | Call, bool]]:
@@ -352,6 +475,9 @@ _RATIONAL = frozenset(
         "any",
         "count",
         "within",
+        "is_max",
+        "is_min",
+        "same_order",
         "sorted_desc",
         "sorted_asc",
         "round",

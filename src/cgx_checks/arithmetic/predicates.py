@@ -44,7 +44,17 @@ KINDS: Final[dict[str, tuple[Fraction | None, Fraction | None, str]]] = {
 }
 """The kinds of quantity whose range is known from what they are, with the closed range each admits."""
 
-TRUTH_FUNCTIONS: Final = frozenset({"all", "any", "within", "sorted_desc", "sorted_asc", *KINDS})
+EXTREMES: Final = frozenset({"is_max", "is_min"})
+"""is_max(x, a, b, ...) and is_min(x, ...): x is the largest (smallest) of the values given ("the most",
+"the lowest"): a comparison over a set."""
+
+SCALE_FACTOR: Final = Fraction(10)
+"""same_order(x, a, ...) holds when the magnitudes of x and of each other value are within this factor of each
+other ("of the order of"): a scale check, allowed only with a premise."""
+
+TRUTH_FUNCTIONS: Final = frozenset(
+    {"all", "any", "within", "sorted_desc", "sorted_asc", "same_order", *EXTREMES, *KINDS}
+)
 """The functions whose value is a truth value."""
 
 _CONDITIONS: Final = frozenset({"all", "any", "count"})
@@ -67,6 +77,7 @@ PREDICATE_FUNCTIONS: Final[dict[str, range]] = {
     "within": range(3, 4),
     "sorted_desc": range(2, MAX_ARGUMENTS + 1),
     "sorted_asc": range(2, MAX_ARGUMENTS + 1),
+    **{name: range(2, MAX_ARGUMENTS + 1) for name in (*EXTREMES, "same_order")},
     "round": range(2, 3),
     "sig": range(2, 3),
     "date": range(1, 4),

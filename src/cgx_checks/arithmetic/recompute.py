@@ -27,19 +27,23 @@ before relations and units existed, so older runs verify unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
 import attrs
 
+from cgx_checks.arithmetic.cited import CitedTexts, read_cited, unit_doubts, where_written
+from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.enumeration import without_labels
-from cgx_checks.arithmetic.evaluate import evaluate_pair, measure
-from cgx_checks.arithmetic.interval import PRECISIONS, Interval, Undecided
+from cgx_checks.arithmetic.evaluate import Measured, evaluate_pair, measure
+from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, exact
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.predicate_check import (
     PredicateCheck,
+    Problem,
     calendar_problems,
     counts_json,
     decide_predicate,
@@ -48,6 +52,7 @@ from cgx_checks.arithmetic.predicate_check import (
     percentage_problems,
     precision_text,
     predicate_result,
+    premises_fix,
     repeat_problems,
     rounding_problems,
 )
@@ -55,6 +60,7 @@ from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_argument
 from cgx_checks.arithmetic.relation_words import word_meaning
 from cgx_checks.arithmetic.tree import (
     Call,
+    Constant,
     Node,
     bind_rows,
     is_plain,
@@ -65,11 +71,12 @@ from cgx_checks.arithmetic.tree import (
     walk,
 )
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
+from cgx_checks.arithmetic.units import Dimension, dimension_text, library_version, unit_dimension, unit_scale
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
-from cgx_core.numbers.columns import column_occurrences, unit_unknown
+from cgx_core.numbers.columns import unit_unknown
 from cgx_core.numbers.counts import counting
 from cgx_core.numbers.relations import RELATIONS
 
@@ -87,11 +94,13 @@ _WHERE = 5  # chunks named as writing a missing numeral
 
 
 class ProposalProblems(CgxError):
-    """Every problem of one proposal at once: `code` is the first one's, `codes` all of them in order."""
+    """Every problem of one proposal at once: `code` is the first one's, `codes` all of them in order, and
+    `fixes` the fix each problem that has one of its own names (code, fix), in order."""
 
-    def __init__(self, problems: Sequence[tuple[str, str]], listing: str) -> None:
-        self.codes = tuple(dict.fromkeys(code for code, _ in problems))
-        super().__init__(problems[0][0], "; ".join(message for _, message in problems) + "; " + listing)
+    def __init__(self, problems: Sequence[Problem], listing: str) -> None:
+        self.codes = tuple(dict.fromkeys(problem[0] for problem in problems))
+        self.fixes = tuple(dict.fromkeys((problem[0], problem[2]) for problem in problems if len(problem) == 3))
+        super().__init__(problems[0][0], "; ".join(problem[1] for problem in problems) + "; " + listing)
 
 
 @attrs.frozen
@@ -139,6 +148,10 @@ class Recomputation:
     """Each `rows(t-N)` and `items(s-N)` of the expression with its count (function, chunk, count), in order."""
     relations: tuple[tuple[str, str], ...] = ()
     """Each relation of a count()'s conditions with the word of the text it stands for."""
+    constants: tuple[str, ...] = ()
+    """The physical constants of the expression, by CODATA name (recorded with their values and source)."""
+    dimensions: tuple[str, str] | None = None
+    """For a failure by dimensions: the expression's dimension and the reported result's."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (keys sorted, fractions as `p/q`, decimals as strings)."""
@@ -169,6 +182,10 @@ class Recomputation:
         record.update(counts_json(self.counts))
         if self.relations:
             record["relations"] = dict(self.relations)
+        if self.constants:
+            record["constants"] = constants_json(self.constants)
+        if self.dimensions is not None:
+            record["dimensions"] = {"expression": self.dimensions[0], "result": self.dimensions[1]}
         return dict(sorted(record.items()))
 
 
@@ -196,6 +213,8 @@ def recompute(
     items: Mapping[str, int | None] | None = None,
     cols: Mapping[str, int | None] | None = None,
     counts: Mapping[str, str] | None = None,
+    premised: bool = False,
+    ids: Sequence[str] = (),
 ) -> Recomputation | PredicateCheck:
     """Run the check on an expression, the reported result and the texts of the chunks the proposal cites.
 
@@ -207,11 +226,14 @@ def recompute(
     `items` the number of items each cited chunk enumerates (None: no enumeration found), for `items(s-N)`;
     `cols` the number of columns of the table of each cited table row (None: ingestion recorded none), for
     `cols(t-N)`; `counts` the counting units the rubric declares (spelling -> count name, `counting`): the
-    texts, the expression and the result are all read with them, so "120 C" is 120 of the count C.
+    texts, the expression and the result are all read with them, so "120 C" is 120 of the count C;
+    `premised` whether the proposal carries premises (statements the agent reads into the paper): a relation
+    the text does not write may then be used (`predicate_check.license_problems`); `ids` the chunk id of each
+    text, so a failure against a table row names the chunks that write its numbers.
 
-    A truth-valued expression (a comparison, all, any, within, sorted_desc, sorted_asc, is_<kind>) is a
-    predicate: its `result` is the word the text states it with, and it passes when it holds
-    (`predicate_check.py`).
+    A truth-valued expression (a comparison, all, any, within, sorted_desc, sorted_asc, is_max, is_min,
+    same_order, is_<kind>) is a predicate: its `result` is the word the text states it with, and it passes
+    when it holds (`predicate_check.py`).
 
     Raises CgxError when the check cannot be run: the expression or result does not parse
     (`expression-invalid`), is over a cap (`expression-too-large`, `exponent-too-large`,
@@ -221,7 +243,18 @@ def recompute(
     `unit-missing`, `expression-is-result`, all named at once).
     """
     with counting(counts or {}):
-        return _recompute(expression, result, texts, relation, tolerances, chunks, rows, columns, items, cols)
+        return _recompute(
+            expression,
+            result,
+            texts,
+            relation,
+            tolerances,
+            chunks,
+            {"rows": rows or {}, "items": items or {}, "cols": cols or {}},
+            columns,
+            premised,
+            ids,
+        )
 
 
 def _recompute(
@@ -231,10 +264,10 @@ def _recompute(
     relation: str | None,
     tolerances: Mapping[str, Fraction] | None,
     chunks: Iterable[Chunk],
-    rows: Mapping[str, int] | None,
+    known: Mapping[str, Mapping[str, int | None]],
     columns: Sequence[str],
-    items: Mapping[str, int | None] | None,
-    cols: Mapping[str, int | None] | None,
+    premised: bool,
+    ids: Sequence[str],
 ) -> Recomputation | PredicateCheck:
     if not isinstance(expression, str) or not isinstance(result, str):
         raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
@@ -242,42 +275,67 @@ def _recompute(
         raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
     tree = parse_expression(expression)
     operands = text_literals(tree)
+    if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
+        raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
+    if not all(isinstance(text, str) for text in texts):
+        raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
     if any(item.function == "items" for item in table_rows(tree)):
-        texts = [without_labels(text) if isinstance(text, str) else text for text in texts]
-    written = _occurrences_of(texts)
-    read_by_header = tuple(item for row in columns for item in column_occurrences(row))
-    occurrences = written + read_by_header
-    counts, problems = _counts(tree, {"rows": rows or {}, "items": items or {}, "cols": cols or {}})
+        texts = [without_labels(text) for text in texts]
+    cited = read_cited(texts, columns, ids)
+    written = cited.written
+    occurrences = written + cited.header_read
+    counts, problems = _counts(tree, known)
     problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
     if is_truth(tree):
         problems[:0] = _operand_problems(operands, occurrences, chunks)
         if relation is not None:
-            problems.append((Code.EXPRESSION_INVALID, "`relation` applies to a numeric result, not to a predicate"))
-        meaning, result_problems = predicate_result(result, texts)
+            problems.append(
+                (
+                    Code.EXPRESSION_INVALID,
+                    "`relation` applies to a numeric result, not to a predicate",
+                    "leave `relation` out: a predicate's relation is its result word",
+                )
+            )
+        meaning, result_problems = predicate_result(result, texts, tree, premised)
         problems += result_problems
-        problems += license_problems(tree, meaning, texts)[1]
+        problems += license_problems(tree, meaning, texts, premised)[1]
         problems += rounding_problems(tree, None)
         if problems:
             raise ProposalProblems(problems, _listing(occurrences))
         assert meaning is not None
-        return decide_predicate(
+        checked = decide_predicate(
             bind_rows(tree, counts), _operand_texts(operands), result, meaning, _count_list(tree, counts)
         )
+        return _named_where(checked, cited, operands, None)
     numeral, unit = read_quantity(result)
-    relations, license = license_problems(tree, None, texts)
+    relations, license = license_problems(tree, None, texts, premised)
     problems += license + rounding_problems(tree, numeral)
     reported = _check_against_texts(
-        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, problems
+        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, problems, premised
     )
-    _check_percent_columns(operands, numeral, read_by_header)
+    _check_percent_columns(operands, numeral, cited.header_read)
     bound = bind_rows(tree, counts)
-    decided = _decide(bound, operands, reported, tuple(sorted(relations.items())))
+    decided = _decide(
+        bound, operands, reported, tuple(sorted(relations.items())), lambda: unit_doubts(cited, operands, numeral, unit)
+    )
     unknown = tuple(item for row in columns for item in unit_unknown(row))
     _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
-    restated = _restated_operand(decided, operands, numeral, texts, columns)
+    restated = _restated_operand(decided, operands, numeral, cited)
     if restated:
         raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
-    return decided
+    return _named_where(decided, cited, operands, numeral.written)
+
+
+def _named_where[Checked: (Recomputation, PredicateCheck)](
+    checked: Checked, cited: CitedTexts, operands: tuple[LiteralNode, ...], result: str | None
+) -> Checked:
+    """A failed check resting on a table row and another chunk, with the chunk of each number in its detail."""
+    if checked.outcome != "failed":
+        return checked
+    where = where_written(cited, operands, result)
+    if where is None:
+        return checked
+    return attrs.evolve(checked, detail=f"{checked.detail} (written: {where})")
 
 
 def decide_recorded(
@@ -318,7 +376,7 @@ def _decide_recorded(
         return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counts))
     numeral, unit = read_quantity(result)
     hedge = "recorded" if tolerance is not None else None
-    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance))
+    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
 
 
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
@@ -335,12 +393,12 @@ _AGENTS = ROUNDINGS | CALENDAR
 
 def _counts(
     tree: Node, known: Mapping[str, Mapping[str, int | None]]
-) -> tuple[dict[tuple[str, str], int], list[tuple[str, str]]]:
+) -> tuple[dict[tuple[str, str], int], list[Problem]]:
     """The count of each rows(t-N), cols(t-N) and items(s-N) of the tree (`known`: by function, each cited
     chunk's count), and the problems of those the run cannot count: a row or chunk the proposal does not cite,
     a chunk with no enumeration, a table with no recorded column count."""
     counts: dict[tuple[str, str], int] = {}
-    problems: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     for item in table_rows(tree):
         chunks = known[item.function]
         if item.row not in chunks:
@@ -361,7 +419,7 @@ def _counts(
     return counts, list(dict.fromkeys(problems))
 
 
-def _uncounted(function: str, chunk: str) -> tuple[str, str]:
+def _uncounted(function: str, chunk: str) -> Problem:
     """The problem of a cited chunk the run has no count of: an enumeration not found, a table's columns
     not recorded."""
     if function == "items":
@@ -405,6 +463,10 @@ def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
         key += f";tolerance={fraction_text(recomputation.tolerance)}"
     if recomputation.precision is not None:
         key += f";precision={recomputation.precision}"
+    if recomputation.constants:
+        key += f";constants={','.join(recomputation.constants)}"
+    if recomputation.dimensions is not None:
+        key += f";dimensions={'|'.join(recomputation.dimensions)}"
     return key
 
 
@@ -421,17 +483,6 @@ def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction)
 # -- the proposal against the texts ---------------------------------------------------------------------
 
 
-def _occurrences_of(texts: Iterable[str]) -> tuple[Occurrence, ...]:
-    if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
-        raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
-    found: list[Occurrence] = []
-    for text in texts:
-        if not isinstance(text, str):
-            raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
-        found.extend(read_text(text))
-    return tuple(found)
-
-
 def _operand_numeral(literal: LiteralNode) -> Numeral:
     return literal_numeral(literal.text, literal.column)
 
@@ -444,7 +495,8 @@ def _check_against_texts(
     tolerances: Mapping[str, Fraction],
     occurrences: tuple[Occurrence, ...],
     chunks: Iterable[Chunk],
-    earlier: Sequence[tuple[str, str]] = (),
+    earlier: Sequence[Problem] = (),
+    premised: bool = False,
 ) -> _Reported:
     problems = _operand_problems(operands, occurrences, chunks) + list(earlier)
     results = [
@@ -463,7 +515,7 @@ def _check_against_texts(
             )
         )
     else:
-        reported, relation_problems = _relation(numeral, unit, relation, tolerances, results)
+        reported, relation_problems = _relation(numeral, unit, relation, tolerances, results, premised)
         problems.extend(relation_problems)
     problems.extend(_units_missing(operands, numeral, unit, occurrences))
     free = _free_evidence(operands, numeral)
@@ -476,9 +528,9 @@ def _check_against_texts(
 
 def _operand_problems(
     operands: tuple[LiteralNode, ...], occurrences: tuple[Occurrence, ...], chunks: Iterable[Chunk]
-) -> list[tuple[str, str]]:
+) -> list[Problem]:
     """The numerals of the expression the cited chunks do not write, or not with the unit it gives them."""
-    problems: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     missing: list[str] = []
     wrong_unit: list[str] = []
     for literal in operands:
@@ -518,22 +570,35 @@ def _relation(
     relation: str | None,
     tolerances: Mapping[str, Fraction],
     results: list[Occurrence],
-) -> tuple[_Reported, list[tuple[str, str]]]:
+    premised: bool = False,
+) -> tuple[_Reported, list[Problem]]:
+    """The relation the result is compared with: the one the text writes before it (the agent's `relation`
+    picks one when it writes several); with a premise, a relation the text does not write (but a hedge only
+    with the text's phrase, whose tolerance the rubric declares)."""
     written = list(dict.fromkeys((item.relation, item.hedge) for item in results))
     relations = list(dict.fromkeys(item.relation for item in results))
     shown = ", ".join(_relation_text(name, hedge, numeral.written) for name, hedge in written)
+    problem: Problem
     if relation is None:
         if len(relations) > 1:
             problem = (
                 ArithmeticCode.RELATION_NOT_IN_TEXT,
                 f"the cited chunks write the result as {shown}: give `relation` to say which one is checked",
+                f"add `{json.dumps({'relation': relations[0]})}` (or another relation the text writes: "
+                f"{', '.join(relations)})",
             )
             return _Reported(numeral, unit, relations[0], None, None), [problem]
         relation = relations[0]
-    elif relation not in relations:
+    elif relation not in relations and (relation == "~" or not premised):
         problem = (
             ArithmeticCode.RELATION_NOT_IN_TEXT,
             f"the relation {relation!r} is not what the text writes: it writes {shown}",
+            f"`{json.dumps({'relation': relations[0]})}` to check the relation the text writes"
+            + (
+                "; a hedge (~) takes its tolerance from the text's own phrase, which no premise can give"
+                if relation == "~"
+                else f", or add {premises_fix(relation)} to check {relation!r}, which the paper implies"
+            ),
         )
         return _Reported(numeral, unit, relation, None, None), [problem]
     if relation != "~":
@@ -642,7 +707,7 @@ def _check_unknown_columns(
 
 def _units_missing(
     operands: tuple[LiteralNode, ...], numeral: Numeral, unit: Unit | None, occurrences: tuple[Occurrence, ...]
-) -> list[tuple[str, str]]:
+) -> list[Problem]:
     """A refusal when the text writes the unitless operands (and result) in different units."""
     units: dict[Unit, list[str]] = {}
     named: list[tuple[str, Fraction, bool]] = [
@@ -691,11 +756,7 @@ def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str |
 
 
 def _restated_operand(
-    decided: Recomputation,
-    operands: tuple[LiteralNode, ...],
-    numeral: Numeral,
-    texts: Sequence[str],
-    columns: Sequence[str],
+    decided: Recomputation, operands: tuple[LiteralNode, ...], numeral: Numeral, cited: CitedTexts
 ) -> str | None:
     """The refusal message when the expression's value is one of its own operands, and that operand is the
     reported numeral, and no chunk but the one reporting the result writes it: `max(49, 50)` against the 50 of the
@@ -707,10 +768,7 @@ def _restated_operand(
     picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
     if not picked:
         return None
-    per_text = [
-        (*read_text(text), *(column_occurrences(text) if text in columns else ()))
-        for text in dict.fromkeys((*texts, *columns))
-    ]
+    per_text = [(*found, *header) for found, header in zip(cited.read, cited.by_header, strict=True)]
     writing = {index for index, found in enumerate(per_text) if any(abs(item.numeral.value) == value for item in found)}
     reporting = {
         index
@@ -770,12 +828,21 @@ def _listing(occurrences: tuple[Occurrence, ...]) -> str:
 
 
 def _decide(
-    tree: Node, operands: tuple[LiteralNode, ...], reported: _Reported, relations: tuple[tuple[str, str], ...] = ()
+    tree: Node,
+    operands: tuple[LiteralNode, ...],
+    reported: _Reported,
+    relations: tuple[tuple[str, str], ...] = (),
+    doubts: Callable[[], Sequence[str]] | None = None,
 ) -> Recomputation:
+    """Decide the check. `doubts` says why not every unit is the text's (`cited.unit_doubts`, asked only on a
+    mismatch; None: not known):
+    when there are none, an expression whose dimension is not the result's fails (the paper's error, with
+    both dimensions); otherwise the proposal is refused (`unit-incompatible`), naming them."""
     numeral = reported.numeral
     rendered = render(tree)
     operand_texts = _operand_texts(operands)
     counted = tuple((item.function, item.row, item.total) for item in table_rows(tree) if item.total is not None)
+    constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
     common = {
         "counts": tuple(dict.fromkeys(counted)),
         "relations": relations,
@@ -787,6 +854,7 @@ def _decide(
         "relation": reported.relation,
         "hedge": reported.hedge,
         "tolerance": reported.tolerance,
+        "constants": constants,
     }
     if is_plain(tree) and reported.unit is None:
         numerator, denominator = evaluate_pair(tree)
@@ -795,30 +863,28 @@ def _decide(
         assert outcome is not None  # an exact value is always decided
         detail = _detail(rendered, value, reported, outcome, None, None)
         return Recomputation(value=value, outcome=outcome, detail=detail, **common)  # type: ignore[arg-type]
-    from cgx_checks.arithmetic.units import dimension_text, library_version, scale_of
-
-    factor, dimension = scale_of(reported.unit) if reported.unit is not None else (Fraction(1), ())
-    used_units = reported.unit is not None or any(literal.unit is not None for literal in operands)
+    dimension = unit_dimension(reported.unit) if reported.unit is not None else ()
+    used_units = reported.unit is not None or any(literal.unit is not None for literal in operands) or constants
+    library = f"pint {library_version()}" if used_units else None
+    unit_text = reported.unit.text if reported.unit is not None else None
     for bits in PRECISIONS:
         try:
             measured = measure(tree, bits)
         except Undecided:
             continue
         if measured.dimension != dimension:
-            given = reported.unit.written if reported.unit is not None else "no unit"
-            raise CgxError(
-                ArithmeticCode.UNIT_INCOMPATIBLE,
-                f"the expression is {dimension_text(measured.dimension)} and the result {numeral.written} has "
-                f"{given} ({dimension_text(dimension)}): write the result with the unit the text gives it",
-            )
-        enclosure = Interval(measured.value.lo / factor, measured.value.hi / factor)
+            return _dimension_failure(rendered, measured, dimension, reported, doubts, bits, library, common)
+        arithmetic = Arithmetic(bits)
+        factor = unit_scale(reported.unit, arithmetic)[0] if reported.unit is not None else exact(Fraction(1))
+        if factor.exact:
+            enclosure = Interval(measured.value.lo / factor.lo, measured.value.hi / factor.lo)
+        else:
+            enclosure = arithmetic.div(measured.value, factor)
         outcome = _outcome(enclosure, reported)
         if outcome is None:
             continue
         precision = None if enclosure.exact else bits
         middle = enclosure.lo if enclosure.exact else (enclosure.lo + enclosure.hi) / 2
-        library = f"pint {library_version()}" if used_units else None
-        unit_text = reported.unit.text if reported.unit is not None else None
         detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
         if reported.relation == "=" and _rounds(tree):
             detail = f"{detail.rpartition(': ')[0]} ({precision_text(numeral)}): {outcome}"
@@ -841,6 +907,52 @@ def _decide(
         ArithmeticCode.VALUE_UNDECIDED,
         f"the value of {rendered} lies within 2^-{PRECISIONS[-1]} of the bound of the reported {numeral.written}: "
         "it cannot be decided",
+    )
+
+
+def _dimension_failure(
+    rendered: str,
+    measured: Measured,
+    dimension: Dimension,
+    reported: _Reported,
+    doubts: Callable[[], Sequence[str]] | None,
+    bits: int,
+    library: str | None,
+    common: Mapping[str, Any],
+) -> Recomputation:
+    """The failure of an expression whose dimension is not the reported result's, when every unit is the
+    text's and both sides have a dimension (the text writes the result with a unit, and the expression is not
+    a plain number): the certificate is both dimensions (and the value in SI base units). Otherwise the
+    refusal: a unit the agent gave or left out, or a unit the prose leaves implicit ("30 each")."""
+    numeral = reported.numeral
+    given = reported.unit.written if reported.unit is not None else "no unit"
+    computed, written = dimension_text(measured.dimension), dimension_text(dimension)
+    found = doubts() if doubts is not None else ()
+    if doubts is None or found or not dimension or not measured.dimension:
+        because = f": not every unit is the text's ({'; '.join(found)})" if found else ""
+        raise CgxError(
+            ArithmeticCode.UNIT_INCOMPATIBLE,
+            f"the expression is {computed} and the result {numeral.written} has {given} ({written}){because}: "
+            "write each numeral and the result with exactly the unit the text writes with it",
+        )
+    value = measured.value.lo if measured.value.exact else (measured.value.lo + measured.value.hi) / 2
+    shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+    precision = None if measured.value.exact else bits
+    approximate = "" if precision is None else f" (enclosed at {precision} bits)"
+    detail = (
+        f"{shown} is {computed} ({decimal_text(value, DETAIL_DIGITS)} in SI base units{approximate}), reported "
+        f"{numeral.written} {given} is {written}: failed (the dimensions differ, with every unit as the text "
+        "writes it)"
+    )
+    return Recomputation(
+        value=value,
+        outcome="failed",
+        detail=detail,
+        unit=reported.unit.text if reported.unit is not None else None,
+        precision=precision,
+        library=library,
+        dimensions=(computed, written),
+        **common,
     )
 
 

@@ -22,13 +22,15 @@ import functools
 from fractions import Fraction
 from typing import Any
 
+from cgx_checks.arithmetic.interval import Arithmetic, Interval, exact
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
 from cgx_core.numbers.counts import is_count_term
-from cgx_core.numbers.units import INFORMATION, Unit
+from cgx_core.numbers.units import INFORMATION, Power, Unit
 
-type Dimension = tuple[tuple[str, int], ...]
-"""A dimension as sorted (base dimension, exponent) pairs; () is dimensionless."""
+type Dimension = tuple[tuple[str, Power], ...]
+"""A dimension as sorted (base dimension, exponent) pairs; () is dimensionless. An exponent is whole, or a
+fraction where a root was taken (`sqrt(100 d)` is [time]^(1/2))."""
 
 LIBRARY = "pint"
 
@@ -65,21 +67,59 @@ def _term(name: str) -> tuple[Fraction, Dimension]:
 
 
 def scale_of(unit: Unit) -> tuple[Fraction, Dimension]:
-    """The exact factor from `unit` to the base units, and its dimension."""
+    """The exact factor from `unit` to the base units, and its dimension, for a unit of whole powers (a
+    fractional power's factor is irrational: `unit_scale`)."""
     factor = Fraction(1)
-    dimension: dict[str, int] = {}
     for name, power in unit.terms:
-        term_factor, term_dimension = _term(name)
-        factor *= term_factor**power
-        for base, exponent in term_dimension:
-            dimension[base] = dimension.get(base, 0) + exponent * power
-    return factor, tuple(sorted((base, exponent) for base, exponent in dimension.items() if exponent))
+        assert not isinstance(power, Fraction), unit
+        factor *= _term(name)[0] ** power
+    return factor, unit_dimension(unit)
+
+
+def unit_scale(unit: Unit, arithmetic: Arithmetic) -> tuple[Interval, Dimension]:
+    """The factor from `unit` to the base units as an enclosure at the arithmetic's precision (exact unless a
+    term has a fractional power: `d^(-1/2)` is 1/sqrt(86400) s^(-1/2)), and its dimension."""
+    if not any(isinstance(power, Fraction) for _, power in unit.terms):
+        return exact(scale_of(unit)[0]), unit_dimension(unit)
+    factor = exact(Fraction(1))
+    for name, power in unit.terms:
+        term = Fraction(_term(name)[0]) ** power.numerator
+        part = arithmetic.root(exact(term), power.denominator) if isinstance(power, Fraction) else exact(term)
+        factor = arithmetic.mul(factor, part)
+    return factor, unit_dimension(unit)
+
+
+def unit_dimension(unit: Unit) -> Dimension:
+    """The dimension of a unit."""
+    dimension: dict[str, Power] = {}
+    for name, power in unit.terms:
+        for base, exponent in _term(name)[1]:
+            dimension[base] = whole_or_fraction(dimension.get(base, 0) + exponent * power)
+    return tuple(sorted((base, exponent) for base, exponent in dimension.items() if exponent))
+
+
+def whole_or_fraction(value: Fraction | int) -> Power:
+    """An exponent as an int when whole, else a Fraction (so whole dimensions read and print as they did)."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else value
+
+
+def scale_of_text(text: str) -> tuple[Fraction, Dimension]:
+    """The exact factor to the base units and the dimension of a unit written as pint reads it (`m s^-1`,
+    `m^3 kg^-1 s^-2`, `dimensionless`): a physical constant's unit, from CODATA's table."""
+    return _term("" if text == "dimensionless" else text)
 
 
 def dimension_text(dimension: Dimension) -> str:
     """A dimension as a person reads it: `[length]/[time]`, or `dimensionless`."""
     if not dimension:
         return "dimensionless"
-    upper = [base if power == 1 else f"{base}^{power}" for base, power in dimension if power > 0]
-    lower = [base if power == -1 else f"{base}^{-power}" for base, power in dimension if power < 0]
+    upper = [_power_text(base, power) for base, power in dimension if power > 0]
+    lower = [_power_text(base, -power) for base, power in dimension if power < 0]
     return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
+
+
+def _power_text(base: str, power: Power) -> str:
+    if isinstance(power, Fraction):
+        return f"{base}^({power})"
+    return base if power == 1 else f"{base}^{power}"

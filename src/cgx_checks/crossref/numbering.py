@@ -13,7 +13,13 @@ import attrs
 
 from cgx_core.plugin_api import NodeView, RunView
 
-KIND_NAMES: Final = {"section": "Section", "equation": "Equation", "table": "Table", "figure": "Figure"}
+KIND_NAMES: Final = {
+    "section": "Section",
+    "equation": "Equation",
+    "table": "Table",
+    "figure": "Figure",
+    "theorem": "Theorem",
+}
 _CLAUSE: Final = re.compile(r"^(?P<parent>.+?\d)[a-z]+$")
 
 
@@ -35,7 +41,9 @@ class Numbered:
 
     def contains(self, other: Numbered) -> bool:
         """Whether `other` is part of this object: subsection 3.2 of section 3, panel 2a of figure 2."""
-        if other.kind != self.kind or self.number is None or other.number is None or other == self:
+        if other.kind != self.kind or self.kind == "theorem" or self.number is None or other.number is None:
+            return False
+        if other == self:
             return False
         rest = other.number[len(self.number) :] if other.number.startswith(self.number) else ""
         return rest.startswith(".") or (rest.isalpha() and rest.islower())

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
-from credencegraph.rubric import normalise_text, numerals
+from credencegraph.rubric import normalise_text
 from credencegraph.rubric.model import hedge_key
+
+from cgx_core.graph.numerals import numerals
 
 _EQREF = re.compile(r"\\(?:eq|c|C)?ref\{([^{}]*)\}")
 _PRINTED_EQREF = re.compile(r"\((\d+[a-z]?)\)")

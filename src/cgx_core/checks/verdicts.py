@@ -120,7 +120,7 @@ def gate(graph: Graph, rubric: Rubric) -> None:
 
 
 def _has_maths_or_numbers(text: str, unit: Any) -> bool:
-    from credencegraph.rubric import numerals
+    from cgx_core.graph.numerals import numerals
 
     return unit == "equation" or "$" in text or "\\(" in text or bool(numerals(text))
 

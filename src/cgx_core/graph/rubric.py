@@ -19,6 +19,8 @@ def load_rubric_bytes(data: bytes, name: str) -> Rubric:
     """The rubric in `data` (a TOML file's bytes), checked by credencegraph and by us."""
     from credencegraph.rubric import RubricError, loads_rubric
 
+    import cgx_core.graph.numerals  # noqa: F401  (every form check of a rubric's graph reads numerals safely)
+
     text = utf8_text(data, Code.RUBRIC_INVALID, name)
     try:
         rubric = loads_rubric(text)

@@ -1,7 +1,7 @@
 r"""What part of a LaTeX paper's body its chunks cover: a paper read short is refused, never run silently.
 
 credencegraph's reader can lose most of a paper without a word: a preamble macro it reads as an environment
-that never closes swallows the body (cgx_core.ingest.environment_macros expands the known forms), and a paper
+that never closes swallows the body (cgx_core.ingest.paper_macros expands the known forms), and a paper
 checked "clean" was then never read. So start_run weighs the text of the body (the main file between
 `\begin{document}` and `\end{document}`, and every file the body inputs whole) line by line against the lines
 its chunks cover. A line's weight is its prose: its characters with comments, control words, `\begin{..}`,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from cgx_core.ingest.tables.colspec import group_bounds
+from cgx_core.ingest.latex_text import definitions
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
@@ -34,9 +34,6 @@ _LOADS = re.compile(
     r"\\(?P<macro>documentclass|usepackage|RequirePackage|LoadClass)\s*(?:\[[^\]]*\]\s*)?\{(?P<names>[^{}]*)\}"
 )
 _INPUT = re.compile(r"\\(?:input|include)\s*\{(?P<name>[^{}]+)\}")
-_DEFINITION = re.compile(
-    r"\\(?:def\s*(?P<def>\\[A-Za-z@]+)|(?:re)?newcommand\*?\s*\{?\s*(?P<command>\\[A-Za-z@]+)\s*\}?)\s*\{"
-)
 _SENTENCE_END = re.compile(r"[.?!](?=\s)")
 _MIN_WORDS = 3
 
@@ -61,24 +58,19 @@ def front_matter(name: str, text: str) -> list[Chunk]:
     from credencegraph.rubric.text import normalise_text
 
     chunks: list[Chunk] = []
-    for match in _DEFINITION.finditer(text):
-        body, end = _group(text, match.end() - 1)
-        prose = normalise_text(body)
+    for definition in definitions(text):
+        if definition.parameters or definition.environment or definition.optional or definition.delimited:
+            continue
+        prose = normalise_text(definition.body)
         words = prose.split()
         if len(words) < _MIN_WORDS or not any(char.isalpha() for char in prose):
             continue
-        first = text.count("\n", 0, match.start()) + 1
-        locator = f"file={name};lines={first}-{first + text.count(chr(10), match.start(), end)}"
-        macro = match["def"] or match["command"]
+        first = text.count("\n", 0, definition.start) + 1
+        locator = f"file={name};lines={first}-{first + text.count(chr(10), definition.start, definition.end)}"
+        macro = definition.label
         for index, sentence in enumerate(_sentences(prose)):
             chunks.append(Chunk("sentence", f"{macro}: {sentence}" if index == 0 else sentence, locator))
     return chunks
-
-
-def _group(text: str, start: int) -> tuple[str, int]:
-    """The content of the brace group opening at `start`, and where it ends (the text's end if unclosed)."""
-    end, closed = group_bounds(text, start)
-    return (text[start + 1 : end - 1], end) if closed else (text[start + 1 :], len(text))
 
 
 def _sentences(text: str) -> list[str]:

@@ -29,7 +29,8 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.accounting import Accounting, account
 from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
-from cgx_core.ingest.environment_macros import expand_environment_macros
+from cgx_core.ingest.latex_text import uncommented
+from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
 
@@ -92,7 +93,7 @@ class Document:
     texts: Mapping[str, str] = attrs.field(
         default=attrs.Factory(lambda self: _texts_of(self.format, self.files), takes_self=True), eq=False, repr=False
     )
-    """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.environment_macros)."""
+    """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.paper_macros)."""
     body_files: tuple[str, ...] = ()
     """The files the body of a LaTeX paper inputs (with `\\input` or `\\include`), in reading order."""
     accounting: Accounting | None = attrs.field(default=None, eq=False, repr=False)
@@ -227,7 +228,7 @@ class _LatexFiles:
         name = self.boundary.name_of(path, what=what or f"the paper '{path.name}'", named_by=named_by)
         if name in stack:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
-        text = _uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
+        text = uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
         found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
         document = _BEGIN_DOCUMENT.search(text) if not stack else None
         body_from = document.end() if document is not None else 0
@@ -265,7 +266,7 @@ class _LatexFiles:
         `class_files`); a file that cannot be read within the root is listed as not followed."""
         main = self.order[0]
         chunks: list[Chunk] = []
-        for name, extension in loaded_classes(_uncommented(self.files[main].data.decode("utf-8"))):
+        for name, extension in loaded_classes(uncommented(self.files[main].data.decode("utf-8"))):
             loaded = f"{name}{extension}"
             for argument in self.class_inputs(name, loaded, main):
                 path = self.folder / argument
@@ -281,7 +282,7 @@ class _LatexFiles:
                 except CgxError as error:
                     self.not_followed.append(f"{label} (loaded by {loaded}: {error.code})")
                     continue
-                chunks.extend(front_matter(file, _uncommented(text)))
+                chunks.extend(front_matter(file, uncommented(text)))
         return chunks
 
     def class_inputs(self, name: str, loaded: str, main: str) -> list[str]:
@@ -291,7 +292,7 @@ class _LatexFiles:
         try:
             self.boundary.name_of(local, what=f"the class '{loaded}'", named_by=main)
             if local.is_file():
-                return inputs_of(_uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
+                return inputs_of(uncommented(self.read(local, what=f"the class '{loaded}'", named_by=main)))
         except CgxError as error:
             self.not_followed.append(f"{loaded} (loaded by {main}: {error.code})")
             return []
@@ -354,10 +355,6 @@ def _input_label(argument: str) -> str:
     return f"\\input{{.../{Path(written).name}}}" if os.path.isabs(written) else f"\\input{{{written}}}"
 
 
-def _uncommented(text: str) -> str:
-    return re.sub(r"(?<!\\)%.*", "", text)
-
-
 def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     from credencegraph.ingest.latex import LatexError
 
@@ -366,7 +363,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
     files = _LatexFiles(main, boundary)
     files.walk(main)
     front = files.walk_classes()
-    expansion = expand_environment_macros({name: files.files[name].data.decode("utf-8") for name in files.order})
+    expansion = expand_paper_macros({name: files.files[name].data.decode("utf-8") for name in files.order})
     try:
         with watch(files.admits) as reading:
             chunks = _read_prepared(main, files, expansion.texts)
@@ -400,7 +397,7 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
 def _read_prepared(main: Path, files: _LatexFiles, texts: Mapping[str, str]) -> list[Chunk]:
     """credencegraph's `read_latex`, step for step, each admitted file's text given as every reader of this
-    package reads it (`environment_macros`) instead of opened again (`latex_reader`)."""
+    package reads it (`paper_macros`) instead of opened again (`latex_reader`)."""
     from cgx_core.ingest.latex_reader import PaperReader
 
     def text_of(path: Path) -> str | None:

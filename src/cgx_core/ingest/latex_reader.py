@@ -5,13 +5,17 @@ credencegraph 0.4.1 has no public renderer nor a way to give its reader a text (
 this subclasses its private `_Reader`, pinned with the 0.4 series; the tests of ingestion hold every
 correction, so a change in a 0.4.x release is caught. The corrections:
 
-- the text of each file is the one every reader of this package reads (`environment_macros`), given by the
+- the text of each file is the one every reader of this package reads (`paper_macros`), given by the
   caller, not opened again (a file the caller does not give is opened as credencegraph opens it, under the
   read watch);
 - a macro expanded keeps a control word apart from what follows it: `\newcommand{\D}[1][]{\partial#1}` then
   `$\D r$` or `$\D[t]$` reads `\partial r`, `\partial t`, not `\partialr`, another control word
   (credencegraph substitutes `#1` as text and drops the space after any macro that has arguments);
-- revtex's `\onlinecite{key}` cites like `\cite`.
+- revtex's `\onlinecite{key}` cites like `\cite`;
+- front matter is no prose: revtex's and AASTeX's `\affiliation`, `\email`, ... made one junk sentence of
+  every address of the paper ("\email{..} \affiliation{..} \affiliation{..}"), and a `\footnote` or
+  `\thanks` in the title, the authors or an affiliation (a grant acknowledged) was lost with `\title` and
+  `\author`. Each such note is now one footnote chunk, and the rest of the front matter is in no chunk.
 """
 
 from __future__ import annotations
@@ -21,9 +25,19 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
-from credencegraph.ingest.latex import _CITES, _Reader
+from credencegraph.ingest.latex import _CITES, _Reader, _walk
 
 _EXTRA_CITES: Final = frozenset({"onlinecite", "citenum", "citealp*", "citeyearpar"})
+_FRONT_MATTER: Final = {
+    "affiliation": "[{",
+    "altaffiliation": "[{",
+    "address": "[{",
+    "email": "[{",
+    "homepage": "[{",
+    "collaboration": "{",
+}
+"""revtex's and AASTeX's front matter beside `\\title`, `\\author` and `\\thanks` (credencegraph's own)."""
+_NOTES: Final = frozenset({"footnote", "thanks"})
 _GLUED_PARAMETER: Final = re.compile(r"(\\[A-Za-z@]+)#")
 _ENDS_IN_CONTROL_WORD: Final = re.compile(r"\\[A-Za-z@]+$")
 
@@ -38,9 +52,9 @@ class PaperReader(_Reader):  # type: ignore[misc]
 
         self.text_of = text_of
         # prepended before the paper's own definitions are: a paper that defines \onlinecite itself wins
-        self.context.add_context_category(
-            "cgx-cites", macros=[MacroSpec(name, "*[[{") for name in sorted(_EXTRA_CITES)], prepend=True
-        )
+        cites = [MacroSpec(name, "*[[{") for name in sorted(_EXTRA_CITES)]
+        front = [MacroSpec(name, spec) for name, spec in _FRONT_MATTER.items()]
+        self.context.add_context_category("cgx-reader", macros=[*cites, *front], prepend=True)
 
     def text(self, path: Path) -> str:
         if path not in self.texts:
@@ -68,6 +82,21 @@ class PaperReader(_Reader):  # type: ignore[misc]
             cites.extend(key.strip() for key in keys.split(",") if key.strip() and key.strip() not in cites)
             return str(self.render_arguments(node, cites, labels, depth))
         return str(super().render_macro(node, cites, labels, depth))
+
+    def macro(self, node: Any) -> int:
+        """Front matter (`\\title`, `\\author`, `\\affiliation`, ...) gives one footnote chunk per note it holds
+        and no prose; any other macro is read as credencegraph reads it."""
+        name = node.macroname
+        if name in self.definitions or (name not in _FRONT_MATTER and name not in ("title", "author", "thanks")):
+            return int(super().macro(node))
+        self.end_sentence()
+        arguments = node.nodeargd.argnlist if node.nodeargd is not None else []
+        notes = [node] if name == "thanks" else []
+        notes += [inner for inner in _walk(arguments) if getattr(inner, "macroname", None) in _NOTES]
+        for note in notes:
+            self.footnote(note)
+        self.end_sentence()
+        return 0
 
     def expand(self, node: Any, cites: list[str], labels: list[str], depth: int) -> str:
         text = str(super().expand(node, cites, labels, depth))

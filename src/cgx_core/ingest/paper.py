@@ -155,9 +155,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    numbering = read_numbering(document)
-    # Table body rows become chunks of their own (cgx_core.ingest.tables), titled with the printed numbers.
-    tables = read_tables(document, captions=numbering.captions() if numbering is not None else {})
+    # One walk reads the numbering and the tables (cgx_core.ingest.latex_walk); table body rows become chunks
+    # of their own (cgx_core.ingest.tables), titled with the printed numbers.
+    numbering, tables = walk_latex(document)
     chunks = tables.prose(document.chunks)
     if document.pdf is not None:
         pdf_tables = read_pdf_tables(document.pdf.analysis, chunks)
@@ -189,13 +189,26 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     return graph, report
 
 
+def walk_latex(document: Document) -> tuple[Numbering | None, TableReading]:
+    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering) and its tables' rows, read in the
+    paper's one walk; a PDF has neither (its tables are read from its lines: cgx_core.ingest.pdf)."""
+    if document.format != "latex":
+        return None, TableReading()
+    from cgx_core.ingest.latex_text import PaperFiles
+    from cgx_core.ingest.latex_walk import LatexWalk
+    from cgx_core.ingest.numbering.visitor import NumberingVisitor
+    from cgx_core.ingest.tables.paper import TableVisitor
+
+    files = PaperFiles(document.texts, document.main.name)
+    numbering, tables = NumberingVisitor(files), TableVisitor(files)
+    LatexWalk(files, [numbering, tables]).run()
+    read = numbering.numbering()
+    return read, read_tables(document, tables, captions=read.captions())
+
+
 def read_numbering(document: Document) -> Numbering | None:
     """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering); a PDF has none to read."""
-    if document.format != "latex":
-        return None
-    from cgx_core.ingest.numbering import read_numbering as read
-
-    return read(document.texts, document.main.name)
+    return walk_latex(document)[0]
 
 
 def bibliography_hint_beside(

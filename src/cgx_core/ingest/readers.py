@@ -12,7 +12,14 @@ run that diverged by itself.
 2. Macros that open or close an environment expanded before reading (issue 38); revtex footnotes one chunk
    each, `\\onlinecite` kept, sentences after initials kept whole (issue 37); a space between a macro and
    its argument kept (issue 39).
-3. A PDF (issue 41): a DOI or arXiv id a reference entry gives only as a link read into it; a listing of files
+3. Issues 37 and 40: a paper's presentational macros (a unit, `\\newcommand{\\unit}[1]{\\,\\mathrm{#1}}`; a
+   wrapper, `\\newcommand{\\referee}[1]{#1}`) read as their arguments, so an equation inside a wrapper is an
+   equation chunk with its label; revtex's and AASTeX's front matter (`\\affiliation`, `\\email`, ...) in no
+   sentence, a `\\footnote` or `\\thanks` in it one footnote chunk each; a label with a comma (`eq:g(n,e)`) one
+   label, and "Fig. 4(b)" recorded as panel 4b; a panel without a chunk of its own held by its float's caption
+   chunk; theorem-like environments numbered (kind `theorem`, "Lemma 3" written); a table's `tablenotes` items
+   chunks of it; `\\gdef`, `\\edef` and `\\xdef` skipped by the numbering like `\\def`.
+4. A PDF (issue 41): a DOI or arXiv id a reference entry gives only as a link read into it; a listing of files
    in a typewriter font removed; numbered section headings cut from the sentences they were glued to, and
    the sections recorded on the chunks.
 """
@@ -22,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 3
+READERS_VERSION: Final = 4
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""

@@ -325,9 +325,10 @@ def _warm_up(*, pdf: bool = True) -> None:
     import pylatexenc.latexwalker._defaultspecs  # noqa: F401
 
     import cgx_core.graph.edit
+    import cgx_core.graph.numerals
     import cgx_core.graph.rubric
     import cgx_core.ingest.bibliography
-    import cgx_core.ingest.numbering.walk
+    import cgx_core.ingest.numbering.visitor
     import cgx_core.ingest.paper
     import cgx_core.ingest.read_watch
     import cgx_core.ingest.tables.graph

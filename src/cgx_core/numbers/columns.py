@@ -20,7 +20,9 @@ percentage computed from such cells cannot be decided on one reading of them (se
 
 `cells_text` is the row's text without what start_run adds to it (its `Table N` title, `\\ref{...}` and
 caption reference): the numerals a check may take from a row are the paper's cells, never the 2 of
-"Table 2" or the 112 of "caption s-112".
+"Table 2" or the 112 of "caption s-112". `row_occurrences` reads those cells alone: a column header's numeral
+("Stage 1", "Top-5") and that of a label naming the row ("Model 2") are names, never numbers of the row,
+while a label that is only a quantity (`2019`, `0.1`, `10 s`) is the row's first value.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ import re
 
 import attrs
 
+from cgx_core.errors import CgxError
 from cgx_core.numbers.numeral import Numeral
-from cgx_core.numbers.reader import Occurrence, read_text
+from cgx_core.numbers.reader import Occurrence, read_quantity, read_text
 from cgx_core.numbers.units import Unit, read_unit
 
 TABLE_ROW = "table-row"
@@ -57,6 +60,42 @@ def column_occurrences(row_text: str) -> tuple[Occurrence, ...]:
     return tuple(occurrences)
 
 
+def row_occurrences(row_text: str, *, header_units: bool = False) -> tuple[Occurrence, ...]:
+    """The numerals of a row's cells (its text from its label on, or whole), in order: never a header's, nor
+    a label's that names the row rather than giving a value. With `header_units`, a plain cell under a
+    header naming a unit carries it (78.4 under `Recall (%)` is 78.4%), as the paper means it."""
+    cells = _cells(row_text)
+    if not cells:
+        return read_text(row_text)
+    found: list[Occurrence] = []
+    for index, (header, cell) in enumerate(cells):
+        if index == 0 and not _is_quantity(cell):
+            continue
+        unit = header_unit(header) if header_units else None
+        for occurrence in read_text(cell):
+            plain = occurrence.unit is None and not occurrence.numeral.written.endswith("%") and occurrence.reported
+            if unit is not None and plain:
+                occurrence = (
+                    attrs.evolve(occurrence, numeral=_percent(occurrence.numeral))
+                    if isinstance(unit, str)
+                    else attrs.evolve(occurrence, unit=unit)
+                )
+            found.append(occurrence)
+    return tuple(found)
+
+
+def _is_quantity(label: str) -> bool:
+    """Whether a row's label is one numeral (with its unit), a value rather than a name (`Stage 1`)."""
+    try:
+        read_quantity(_LATEX.sub("", label), "label")
+    except CgxError:
+        return False
+    return True
+
+
+_LATEX = re.compile(r"\\[A-Za-z]+\*?|[{}]")
+
+
 def unit_unknown(row_text: str) -> tuple[Occurrence, ...]:
     """The plain numerals of the row's cells whose header names no unit, or names two that differ: cells
     that may be percentages, counts or anything else the paper does not say."""
@@ -77,10 +116,14 @@ def cells_text(row_text: str) -> str:
 def _cells(row_text: str) -> list[tuple[str, str]]:
     """(header, cell) of each cell of a row's text, its label's included; the header is "" for a cell
     written without one (a table without a header); [] for a text that is no row."""
-    found = _ROW.search(row_text)
-    if found is None:
-        return []
-    label, *parts = row_text[found.start() + 2 :].split("; ")
+    if row_text.startswith(("row ", "unlabelled row")):  # the row's own text (`cells_text`)
+        body = row_text
+    else:
+        found = _ROW.search(row_text)
+        if found is None:
+            return []
+        body = row_text[found.start() + 2 :]
+    label, *parts = body.split("; ")
     parts.insert(0, label.removeprefix("row ") if label.startswith("row ") else "")
     cells = []
     for part in parts:

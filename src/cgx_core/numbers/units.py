@@ -1,15 +1,16 @@
 r"""The unit a text writes after a numeral (`90 minutes`, `20 h`, `4.1e-3 m/s`, `$375$~Hz`), read as terms.
 
-A unit is a product of terms, each a unit name with an integer exponent: `m/s` is meter^1 second^-1,
-`km h^{-1}` is kilometer^1 hour^-1. The terms are named as the units library (pint) names them, but this
-module never imports it: it only says which written words are units and what they are called, so the
-numeral reader (which classify's fixes and every check type use) stays cheap. What a unit *means*
-(its dimension and its exact factor to the base units) is the check's business, through pint.
+A unit is a product of terms, each a unit name with a rational exponent: `m/s` is meter^1 second^-1,
+`km h^{-1}` is kilometer^1 hour^-1, `m d^{-1/2}` (also `d^{-0.5}`) is meter^1 day^(-1/2). The terms are
+named as the units library (pint) names them, but this module never imports it: it only says which written
+words are units and what they are called, so the numeral reader (which classify's fixes and every check type
+use) stays cheap. What a unit *means* (its dimension and its exact factor to the base units) is the
+check's business, through pint.
 
 Only a known vocabulary is read, case-sensitively for symbols and case-insensitively for words, so a
 word after a number is a unit only when it really is one:
 
-* symbols, with SI prefixes (P T G M k c m µ u n p f): `m g s Hz N J W V Pa eV mol Ω`; with a prefix
+* symbols, with SI prefixes (P T G M k c m µ u n p f): `m g s Hz N J W Wh V Pa eV mol Ω`; with a prefix
   only (a bare letter is too often something else): `A` (ampere), `B` (byte), `b` (bit), `L` (litre);
   without a prefix: `K`, `min`, `h`, `hr`, `hrs`, `yr`, `yrs`;
 * words, singular or plural, with the same prefixes spelled out: second, minute, hour, day, week, month,
@@ -30,6 +31,7 @@ through.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Final
 
 import attrs
@@ -64,6 +66,7 @@ SYMBOLS: Final[dict[str, tuple[str, bool, bool]]] = {
     "N": ("newton", True, True),
     "J": ("joule", True, True),
     "W": ("watt", True, True),
+    "Wh": ("watt_hour", True, True),
     "V": ("volt", True, True),
     "Pa": ("pascal", True, True),
     "eV": ("electron_volt", True, True),
@@ -133,7 +136,8 @@ _MINUS = "\N{MINUS SIGN}"
 _LETTERS = "A-Za-z\N{MICRO SIGN}\N{GREEK SMALL LETTER MU}\N{OHM SIGN}\N{GREEK CAPITAL LETTER OMEGA}"
 _TERM = re.compile(
     rf"(?P<name>[{_LETTERS}]{{1,30}})(?![{_LETTERS}0-9_])"
-    rf"(?:[ \t]*(?:\^|\*\*)[ \t]*(?P<exponent>[-+{_MINUS}]?[0-9]{{1,3}})|(?P<superscript>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]{{1,4}}))?"
+    rf"(?:[ \t]*(?:\^|\*\*)[ \t]*\(?(?P<exponent>[-+{_MINUS}]?[0-9]{{1,3}}(?:/[1-9][0-9]?|\.[0-9]{{1,3}})?)\)?"
+    rf"|(?P<superscript>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]{{1,4}}))?"
 )
 _GAP = re.compile(r"(?:[ \t\r\n~]|\\[,;:! ])*")
 _SEPARATOR = re.compile(
@@ -156,14 +160,21 @@ _FACTOR = re.compile(
 )
 
 
+type Power = int | Fraction
+"""A term's exponent: whole (`s^-1`) or a fraction (`d^{-1/2}`, kept as a `Fraction` only when not whole)."""
+
+
 @attrs.frozen
 class Unit:
     """A unit as terms (pint name, exponent), merged and sorted; `written` is only for messages, and so is
-    `qualifier`, a word the text writes between the numeral and the unit (`10 GPU hours`: hours, of GPUs)."""
+    `qualifier`, a word the text writes between the numeral and the unit (`10 GPU hours`: hours, of GPUs).
+    `factor` is a factor of mathematics the text writes between the numeral and this unit (`\\sqrt{\\tau}` of
+    `1.3\\times10^{-7}\\sqrt{\\tau}~m`): the unit is then the product's, not the numeral's alone."""
 
-    terms: tuple[tuple[str, int], ...]
+    terms: tuple[tuple[str, Power], ...]
     written: str = attrs.field(eq=False)
     qualifier: str | None = attrs.field(default=None, eq=False)
+    factor: str | None = attrs.field(default=None, eq=False)
 
     @property
     def text(self) -> str:
@@ -173,7 +184,9 @@ class Unit:
         return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
 
 
-def _term_text(name: str, power: int) -> str:
+def _term_text(name: str, power: Power) -> str:
+    if isinstance(power, Fraction):
+        return f"{name}^({power})"
     return name if power == 1 else f"{name}^{power}"
 
 
@@ -244,16 +257,16 @@ def read_unit(text: str, start: int = 0, *, alone: bool = False) -> tuple[Unit, 
         (name, power), next_end = following
         terms.append((name, -power if separator["op"] in _DIVIDES else power))
         end = next_end
-    merged: dict[str, int] = {}
+    merged: dict[str, Power] = {}
     for name, power in terms:
-        merged[name] = merged.get(name, 0) + power
+        merged[name] = _power(merged.get(name, 0) + power)
     canonical = tuple(sorted((name, power) for name, power in merged.items() if power != 0))
     if not canonical:
         return None
     return Unit(canonical, " ".join(text[position:end].split()), qualifier), end
 
 
-def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, int], int] | None:
+def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, Power], int] | None:
     match = _TERM.match(text, position)
     if match is None or (not spaced and (match["name"] in SPACED or count_term(match["name"]) is not None)):
         return None
@@ -261,15 +274,25 @@ def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, 
     if name is None:
         return None
     raw = match["exponent"] or (match["superscript"] or "").translate(_SUPERSCRIPTS)
-    power = 1
+    power: Power = 1
     if raw:
         digits = raw.lstrip("+-" + _MINUS)
-        if not digits:
+        if not digits or digits[0] == ".":
             return None
-        power = -int(digits) if raw[0] in ("-", _MINUS) else int(digits)
-        if power == 0 or abs(power) > MAX_UNIT_EXPONENT:
+        value = Fraction(digits)
+        power = _power(-value if raw[0] in ("-", _MINUS) else value)
+        if value == 0 or value > MAX_UNIT_EXPONENT:
             return (name, 1), match.end("name")  # the exponent is not the unit's: leave it to the reader
-    return (name, power), match.end()
+    end = match.end()
+    if match["exponent"] and text[match.start("exponent") - 1] == "(" and text[end - 1] != ")":
+        end = match.end("exponent")  # `d^(1/2` without its closing parenthesis: the exponent is what was read
+    return (name, power), end
+
+
+def _power(value: Fraction | int) -> Power:
+    """An exponent as an int when it is whole (so `s^2` reads and prints as before), else the fraction."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else value
 
 
 def unit_after(text: str, end: int) -> Unit | None:
@@ -288,7 +311,7 @@ def unit_after(text: str, end: int) -> Unit | None:
     if factor is None:
         return found[0]
     written = " ".join(clean_unit_text(factor.group()).split())
-    return attrs.evolve(found[0], written=f"{written} {found[0].written}")
+    return attrs.evolve(found[0], written=f"{written} {found[0].written}", factor=written)
 
 
 def clean_unit_text(text: str) -> str:

@@ -9,7 +9,6 @@ claims). Numerals are credencegraph's reading of the chunk's text, the one form 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -69,28 +68,10 @@ def _written(value: float) -> str:
 
 
 def numerals_in(text: str) -> set[float]:
-    """credencegraph's `numerals(text)`, which never raises: credencegraph 0.4.1 raises ValueError on a
-    letter after an exponent marker ("DE-FG02-94ER408", a grant number: its sign class `[+-\u2212]` is a
-    range that holds the letters; docs/credencegraph-upstream.md). A numeral whose exponent does not read
-    as an integer is then read without it, as the pattern means (`94ER408` writes 94)."""
-    from decimal import Decimal, InvalidOperation
+    """credencegraph's `numerals(text)`, never raising (cgx_core.graph.numerals)."""
+    from cgx_core.graph.numerals import numerals
 
-    from credencegraph.rubric import numerals
-    from credencegraph.rubric.faithfulness import _NUMERAL
-
-    try:
-        return set(numerals(text))
-    except (ValueError, ArithmeticError):
-        found: set[float] = set()
-        for match in _NUMERAL.finditer(text):
-            try:
-                found |= numerals(match[0])
-            except (ValueError, ArithmeticError):
-                try:
-                    found.add(float(Decimal(re.sub(r"[^\d.]", "", match["digits"]))))
-                except InvalidOperation:
-                    continue
-        return found
+    return numerals(text)
 
 
 def coverage(graph: Graph) -> Coverage:

@@ -70,14 +70,18 @@ def test_round_is_half_away_from_zero_and_sig_keeps_significant_digits() -> None
 
 
 def test_a_rounding_coarser_than_the_reported_numeral_is_refused_not_passed() -> None:
-    # 8.46 is not 8.50; rounded to one decimal it would be, so a free n could pass it by construction.
-    error = refused("round(8.46, 1)", "8.50", ["8.46 against 8.50"])
+    # 8.46 is not 8.51; rounded to one decimal it would be 8.5, so a free n could pass it by construction.
+    error = refused("round(8.46, 1)", "8.51", ["8.46 against 8.51"])
     assert error.code == ArithmeticCode.ROUNDING_TOO_COARSE
-    assert "coarser than 8.50 is written (2 decimals, 3 significant digits)" in error.message
-    assert refused("round(8.46, 1) == 8.50", "identical", ["8.46 is identical to 8.50"]).code == (
+    assert "coarser than 8.51 is written (2 decimals, 3 significant digits)" in error.message
+    assert refused("round(8.46, 1) == 8.51", "identical", ["8.46 is identical to 8.51"]).code == (
         ArithmeticCode.ROUNDING_TOO_COARSE
     )
-    assert refused("sig(8.46, 2)", "8.50", ["8.46 against 8.50"]).code == ArithmeticCode.ROUNDING_TOO_COARSE
+    assert refused("sig(8.46, 2)", "8.51", ["8.46 against 8.51"]).code == ArithmeticCode.ROUNDING_TOO_COARSE
+    # A padded zero states no digit: 8.50 states 8.5, so a rounding to one decimal is compared with it, but
+    # not one coarser than its significant digits.
+    assert number("round(8.46, 1)", "8.50", ["8.46 against 8.50"]).outcome == "passed"
+    assert refused("round(8.46, 0)", "8.50", ["8.46 against 8.50"]).code == ArithmeticCode.ROUNDING_TOO_COARSE
     # A rounding compared with no numeral has nothing bounding it.
     assert refused("round(8.46, 1) + 1", "9.5", ["8.46 and 1 make 9.5"]).code == ArithmeticCode.ROUNDING_TOO_COARSE
 

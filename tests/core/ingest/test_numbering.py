@@ -106,7 +106,8 @@ def test_a_label_binds_as_latex_binds_it() -> None:
     assert found["fig:early"] == ("section", "1")  # LaTeX prints the section's number for it
     assert found["fig:left"] == ("figure", "2a") and found["fig:right"] == ("figure", "2b")
     assert found["fig:both"] == ("figure", "2")
-    assert found["thm:main"][1] is None and found["alg:one"][1] is None  # not numbered by this reading
+    assert found["thm:main"] == ("theorem", "1")  # a theorem-like environment is numbered (issue 40)
+    assert found["alg:one"][1] is None  # not numbered by this reading
 
 
 def test_a_representation_it_cannot_read_gives_no_number_rather_than_a_guess() -> None:

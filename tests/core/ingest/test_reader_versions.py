@@ -13,8 +13,8 @@ import pytest
 from cgx_core.audit.replay import replay
 from cgx_core.errors import CgxError
 from cgx_core.ingest import documents
-from cgx_core.ingest.environment_macros import Expansion
 from cgx_core.ingest.paper import Ingested, IngestRequest, ingest_paper
+from cgx_core.ingest.paper_macros import Expansion
 from cgx_core.ingest.readers import READERS_VERSION
 from cgx_core.tooling.registry import call_tool
 from support import ROOT
@@ -33,7 +33,7 @@ def start(run: Path, **extra: Any) -> dict[str, Any]:
 def test_a_run_records_its_readers_version_and_replays_when_the_reading_is_unchanged(tmp_path: Path) -> None:
     start(tmp_path / "run")
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_bytes())
-    assert manifest["versions"]["readers"] == READERS_VERSION == 3
+    assert manifest["versions"]["readers"] == READERS_VERSION == 4
     assert replay(tmp_path / "run", source=None, sources=None).identical
 
 
@@ -45,7 +45,7 @@ def test_a_run_read_by_the_readers_before_a_change_fails_replay_naming_both_vers
 
     def old_reading(request: IngestRequest, budget: object) -> Ingested:
         with monkeypatch.context() as old:
-            old.setattr(documents, "expand_environment_macros", lambda texts: Expansion(texts))
+            old.setattr(documents, "expand_paper_macros", lambda texts: Expansion(texts))
             return ingest_paper(request)
 
     with monkeypatch.context() as before:

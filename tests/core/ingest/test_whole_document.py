@@ -16,8 +16,8 @@ from report_runs import listed
 
 from cgx_core.audit.replay import replay
 from cgx_core.ingest.documents import read_document
-from cgx_core.ingest.environment_macros import expand_environment_macros
 from cgx_core.ingest.paper import read_numbering
+from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.report.coverage import numerals_in
 from cgx_core.report.html import html_report
 from cgx_core.report.integrity import Integrity, not_run
@@ -80,7 +80,7 @@ def test_expansion_keeps_every_line_and_leaves_balanced_macros_and_class_files_a
         "paper.tex": HEP_TH.read_text(encoding="utf-8"),
         "local.sty": "\\renewenvironment{abstract}{\\begin{quote}}{\\end{quote}}\n",
     }
-    expansion = expand_environment_macros(texts)
+    expansion = expand_paper_macros(texts)
     assert expansion.expanded == ("\\beqn", "\\eeqn", "\\beq", "\\eeq", "\\bea", "{beqa}")
     prepared = expansion.texts["paper.tex"]
     assert prepared.count("\n") == texts["paper.tex"].count("\n")
@@ -89,7 +89,7 @@ def test_expansion_keeps_every_line_and_leaves_balanced_macros_and_class_files_a
     assert "\\begin{eqnarray}\\label{eq:energy}" in prepared
     assert expansion.texts["local.sty"] == texts["local.sty"]
     plain = {"paper.tex": "\\newcommand{\\x}{\\begin{center}x\\end{center}}\n\\begin{document}\\x\\end{document}\n"}
-    assert expand_environment_macros(plain).texts == plain
+    assert expand_paper_macros(plain).texts == plain
 
 
 SHORT = r"""\documentclass{article}

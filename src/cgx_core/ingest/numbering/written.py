@@ -23,8 +23,9 @@ _WORDS: Final[tuple[tuple[str, Kind], ...]] = (
     (r"tables?|tabs?|tbls?", "table"),
     (r"figures?|figs?", "figure"),
     (r"sections?|sects?|secs?|appendix|appendices|apps?|§§?", "section"),
+    (r"theorems?|thms?|lemmas?|propositions?|props?|corollar(?:y|ies)|cors?|definitions?|defs?", "theorem"),
 )
-_NUMBER: Final = r"(?:[A-Z]{0,2}\d{1,4}(?:\.\d{1,4})*|[A-Z](?:\.\d{1,4})*)[a-z]?"
+_NUMBER: Final = r"(?:[A-Z]{0,2}\d{1,4}(?:\.\d{1,4})*|[A-Z](?:\.\d{1,4})*)(?:[a-z]|\([a-z]\)(?=[\s~.,;:)\-\u2013]|$))?"
 _MORE: Final = re.compile(
     r"[\s~]*(?P<joint>,[\s~]*(?:and[\s~]+|&[\s~]*)?|[\s~]+(?:and|&|or)[\s~]+|[\s~]*(?:-{1,3}|\u2013|[\s~]+to[\s~]+)[\s~]*)"
     r"(?i:eqs?\.?|eqns?\.?|tables?|figs?\.?|figures?|sections?|secs?\.?)?[\s~]*(?P<open>\()?"
@@ -63,7 +64,7 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
     found: list[tuple[int, dict[str, str | bool | list[str]]]] = []
     for match in _LABEL_REF.finditer(text):
         word = _WORD_BEFORE.search(text, max(0, match.start() - 30), match.start())
-        for label in match["labels"].split(","):
+        for label in _labels(match["labels"]):
             if label.strip():
                 entry: dict[str, str | bool | list[str]] = {"written": match[0], "label": label.strip()}
                 if word is not None:  # "Table~\ref{...}": the word says what kind of object the label must name
@@ -75,7 +76,7 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
         if match.start() < covered:
             continue
         kind = _kind_of(match)
-        number = match["number"]
+        number = _panel(match["number"])
         if kind != "section" and not any(char.isdigit() for char in number):
             continue  # "Table A shows": a letter alone numbers only appendices
         numbers, end, open_range = [number], match.end(), False
@@ -83,7 +84,7 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
             if kind != "section" and not any(char.isdigit() for char in more["number"]):
                 break
             if more["joint"].strip(" ,&").lower() in ("and", "or", ""):
-                numbers.append(more["number"])
+                numbers.append(_panel(more["number"]))
             else:  # a range: every whole number in it, or open
                 span = _span(numbers[-1], more["number"])
                 open_range = open_range or span is None
@@ -103,6 +104,22 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
             reference["another_work"] = True
         found.append((match.start(), reference))
     return [entry for _, entry in sorted(found, key=lambda item: item[0])]
+
+
+def _labels(written: str) -> list[str]:
+    """The labels of `\\cref{a,b}`: split at each comma outside brackets, so `eq:g(n,e)` is one label."""
+    labels, depth, start = [], 0, 0
+    for index, char in enumerate(written):
+        depth += 1 if char in "([" else -1 if char in ")]" and depth else 0
+        if char == "," and depth == 0:
+            labels.append(written[start:index])
+            start = index + 1
+    return [*labels, written[start:]]
+
+
+def _panel(number: str) -> str:
+    """A panel as LaTeX prints it: "4(b)" is panel 4b."""
+    return number[:-3] + number[-2] if number.endswith(")") else number
 
 
 def _span(first: str, last: str) -> list[str] | None:

@@ -10,7 +10,7 @@ it has read (the same files, by name: nothing else is opened), then
 * `TableReading.cites` adds the keys cells cite to those whose `.bib` entries become references;
 * `TableReading.add_to` adds a node per row to the graph (ids, order and text: see `graph` and `rows`).
 
-Reading is deterministic (same files, same bytes) and bounded: see `paper` (the walk), `grid` (rows and
+Reading is deterministic (same files, same bytes) and bounded: see `paper` (the visitor), `grid` (rows and
 cells), `render` (macro expansion budgets) and `cgx_core.base.limits`. Errors are `CgxError`s: a row wider than
 `MAX_TABLE_COLUMNS` cells or more rows than the chunk limit allows is `paper-too-large`, a paper nested too
 deeply to walk is `paper-invalid`. docs/tables.md is the user's account.
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
     from cgx_core.ingest.documents import Document
+    from cgx_core.ingest.tables.paper import TableVisitor
     from cgx_core.ingest.tables.rows import TableRow
 
 # Environments credencegraph does not read as prose (with everything inside them, across \input).
@@ -94,48 +95,39 @@ class TableReading:
         return graph, list(dict.fromkeys([*unresolved, *missing]))
 
 
-_TABULAR_BEGIN = re.compile(
-    r"\\begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr)"
-)
-
-
 def read_tables(
-    document: Document, chunk_count: int | None = None, captions: Mapping[tuple[str, int], str | None] | None = None
+    document: Document,
+    visitor: TableVisitor,
+    captions: Mapping[tuple[str, int], str | None],
+    chunk_count: int | None = None,
 ) -> TableReading:
-    """Every body row of the paper's tables (none for a PDF, or a paper without a tabular environment).
+    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF).
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
-    (cgx_core.ingest.numbering, the authority on them); without it, the walk's own count titles the rows."""
-    if document.format != "latex":
-        return TableReading()
-    files = dict(document.texts)
-    if not any(_TABULAR_BEGIN.search(text) for text in files.values()):
+    (cgx_core.ingest.numbering, the one authority on them)."""
+    if not visitor.pending:
         return TableReading()
     try:
         count = len(document.chunks) if chunk_count is None else chunk_count
-        return _read(files, document.main.name, count, captions)
+        return _read(visitor, count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
-def _read(
-    files: Mapping[str, str], main: str, chunk_count: int, captions: Mapping[tuple[str, int], str | None] | None
-) -> TableReading:
-    from cgx_core.ingest.tables.paper import PaperWalk, macro_names
+def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+    from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
     from cgx_core.ingest.tables.rows import raw_rows, table_rows
 
-    walk = PaperWalk(files, main)
-    walk.walk()
-    found = [(table, raw_rows(table)) for table in walk.tables]
+    found = [(table, raw_rows(table)) for table in visitor.found()]
     names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
-    renderer = CellRenderer(walk.definitions_for(names))
+    renderer = CellRenderer(visitor.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count
     rows: list[TableRow] = []
     regions: list[_Region] = []
     read = 0
     for index, (table, raw) in enumerate(found):
-        read += len(raw)
+        read += len(raw) + len(table.notes)
         if read > budget:
             raise CgxError(
                 Code.PAPER_TOO_LARGE,
@@ -147,7 +139,7 @@ def _read(
             scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in _ancestors(table.scope)
         ):
             regions.append(_region(table))
-    return TableReading(tuple(rows), dict(walk.chains), tuple(regions))
+    return TableReading(tuple(rows), dict(visitor.chains), tuple(regions))
 
 
 def _ancestors(scope: Any) -> list[Any]:

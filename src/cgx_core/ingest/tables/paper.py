@@ -1,12 +1,9 @@
-r"""The tables of a LaTeX paper, found by walking its files in reading order with pylatexenc.
+r"""The tables of a LaTeX paper, found by walking its body in reading order with pylatexenc.
 
 The walk reads only the files the ingestion already resolved (`Document.files`, by name), so it opens no
-path of its own. It starts at the main file (its preamble for macro definitions, its `document`
-environment for content) and follows `\input`, `\include`, `\import` and `\subimport` in place, as LaTeX
-reads them: a table in an `\input` file inside a `table` float belongs to that float. A name resolves
-relative to the main file's directory (`x`, then `x.tex`), as credencegraph resolves `\input`; `\import{dir}
-{file}` names `dir/file` and `\subimport` a path relative to the importing file's directory. A name that is
-not in the file list is not read.
+path of its own, and follows `\input`, `\include`, `\import` and `\subimport` where they stand, by the rules
+every reader shares (cgx_core.ingest.latex_text): a table in an `\input` file inside a `table` float belongs to
+that float. It starts at the main file's `document` environment (the whole file when it has none).
 
 Along the way it keeps what a table's rows need:
 
@@ -16,13 +13,8 @@ Along the way it keeps what a table's rows need:
   that cell; a tabular in a `\newcommand` body, in maths, or in `verbatim`/`comment` is not a table;
 * the float it is in (`table`, `table*`, `sidewaystable`, `wraptable`, `figure`, ... or a longtable, which
   is its own float), the caption that names it (the innermost environment's, a subtable's subcaption with
-  its float's caption) and the `\label` after that caption;
-* the numbers LaTeX prints: each numbered `\caption` of a float steps its counter (a longtable steps the
-  table counter where it begins), `\captionof{table}` too; subcaptions are lettered within their float;
-  `\setcounter`, `\addtocounter`, `\stepcounter` and `\refstepcounter` of `table` and `figure` are
-  followed, and a `\chapter` resets both and prefixes them (`3.2`), lettered after `\appendix`. This count
-  is only a fallback: start_run titles the rows with the paper's numbering (cgx_core.ingest.numbering, which
-  follows `\counterwithin` and a redefined `\thetable` too), by the line of each caption;
+  its float's caption) and the `\label` after that caption. The number LaTeX prints for the caption is the
+  paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers), found by the caption's line;
 * the macros the paper defines (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`), collected as
   credencegraph collects them, so cells are rendered as credencegraph renders prose;
 * where each file is read from (the lines of the `\input` chain that reaches it), so rows can be placed
@@ -35,15 +27,15 @@ other loop is linear in the text.
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
-import string
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
+from cgx_core.ingest.latex_text import Definition, PaperFiles, skip_space
+from cgx_core.ingest.latex_walk import At, Text
 from cgx_core.ingest.tables.source import Source, Span, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
@@ -82,20 +74,30 @@ _FLOATS: Mapping[str, tuple[str, str]] = {
 }
 _SUBFLOATS = frozenset({"subtable", "subfigure"})
 _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": "[", "adjustbox": "{"}
-# Environments whose content is no table of the paper (credencegraph skips the same, and comments).
-_OPAQUE = frozenset({"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "tikzpicture"})
+# An environment whose content is no table of the paper (credencegraph skips it; the walk skips verbatim ones).
+_OPAQUE = frozenset({"tikzpicture"})
 _DEFINING = frozenset({"newcommand", "renewcommand", "providecommand"})
-_OPAQUE_MACROS = frozenset({*_DEFINING, "newenvironment", "renewenvironment", "DeclareMathOperator", "newcolumntype"})
-_INPUTS = frozenset({"input", "include"})
-_IMPORTS = frozenset({"import", "subimport", "inputfrom", "includefrom", "subinputfrom", "subincludefrom"})
-_COUNTER_MACROS = frozenset({"setcounter", "addtocounter", "stepcounter", "refstepcounter"})
-# What in a file's text may hold or change a table (a false match only costs a parse).
-_MATTERS = re.compile(
-    r"\\(?:begin\s*\{\s*(?:tabular|longtable|xltabular|supertabular|xtabular|NiceTabular|tblr|longtblr|talltblr"
-    r"|table|figure|sidewaystable|sidewaysfigure|wraptable|wrapfigure|SCtable|SCfigure|subtable|subfigure)"
-    r"|caption|subcaption|subfloat|setcounter|addtocounter|stepcounter|refstepcounter|chapter|appendix"
-    r"|input|include|import|subimport|subinputfrom|subincludefrom)"
-)
+_CAPTIONS = frozenset({"caption", "captionof", "subcaption", "label"})
+_ASIDE = {
+    "chapter": "[{",
+    "setcounter": "{{",
+    "addtocounter": "{{",
+    "stepcounter": "{",
+    "refstepcounter": "{",
+    "appendix": "",
+    "newcolumntype": "{[[{",
+    "DeclareMathOperator": "{{",
+    "newcommand": "{[[{",
+    "renewcommand": "{[[{",
+    "providecommand": "{[[{",
+    "newenvironment": "{[[{{",
+    "renewenvironment": "{[[{{",
+}
+"""Macros whose arguments hold no table, caption or label of the paper (an unstarred chapter's title included),
+with their arguments."""
+_LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
+_ITEM = re.compile(r"\\item(?![A-Za-z@])")
+_MAX_OPTIONAL = 100_000
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
 _MACROS = {
@@ -190,26 +192,22 @@ def _arguments(node: Any) -> list[Any]:
     return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
 
 
-def _alpha(number: int) -> str:
-    """1 -> a, 26 -> z, 27 -> aa: LaTeX's \\alph, continued past z instead of failing."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = string.ascii_lowercase[rest] + letters
-    return letters or "?"
-
-
 @attrs.define(eq=False)
 class Caption:
-    """A caption as LaTeX numbers it, where it is, and the label that names it."""
+    """A caption, where it is, and the labels that may name it (its printed number is the paper's numbering's,
+    found by its file and line: cgx_core.ingest.numbering)."""
 
     kind: str  # "table" or "figure"
-    source: Source
-    node: Any = attrs.field(repr=False)
+    source: Text
+    start: int
+    """Where `\\caption` is written."""
+    end: int
+    """Just after its text's closing brace."""
+    text: str
+    """Its text as written (the last argument, comments included)."""
     event: int
-    number: str | None  # None: unnumbered (\caption*), or not numbered yet (a subcaption's float)
-    sub: int = 0  # a subcaption's index within its float (1 -> a)
-    float_scope: Scope | None = None
+    sub: bool = False
+    """A panel's caption (a subtable's, a `\\subcaption`, a `\\subfloat`'s)."""
     scope: Scope | None = None
     """The scope the caption is written in, whose labels may name it."""
     labels: list[str] = attrs.field(factory=list)
@@ -217,19 +215,13 @@ class Caption:
 
     @property
     def locator(self) -> str:
-        return self.source.locator(int(self.node.pos), int(self.node.pos) + int(self.node.len))
+        first, last = self.source.lines(self.start, self.end)
+        return f"file={self.source.located};lines={first}-{last}"
 
     @property
-    def text(self) -> str:
-        arguments = _arguments(self.node)
-        return argument_text(arguments[-1]) if arguments else ""
-
-    def printed(self) -> str | None:
-        """The number LaTeX prints for it: `2`, `3.1`, `1a`; None when it is unnumbered."""
-        if self.sub:
-            main = self.float_scope.main_number() if self.float_scope is not None else None
-            return None if main is None else f"{main}{_alpha(self.sub)}"
-        return self.number
+    def line(self) -> tuple[str, int]:
+        """The file (as a locator names it) and the line the caption starts on."""
+        return self.source.located, self.source.lines(self.start, self.end)[0]
 
 
 @attrs.define(eq=False)
@@ -241,10 +233,8 @@ class Scope:
     name: str = ""  # the environment's name ("" for the document and a subfloat's argument)
     kind: str | None = None  # the float kind when this scope is a float
     sub: bool = False  # a subtable, subfigure or \subfloat
-    long_number: str | None = None  # a longtable's number, stepped where it begins
     captions: list[Caption] = attrs.field(factory=list)
     labels: list[tuple[int, str]] = attrs.field(factory=list)
-    subcaptions: int = 0
 
     def chain(self) -> Iterator[Scope]:
         scope: Scope | None = self
@@ -256,12 +246,6 @@ class Scope:
 
     def float_of(self) -> Scope | None:
         return next((scope for scope in self.chain() if scope.kind is not None), None)
-
-    def main_number(self) -> str | None:
-        if self.long_number is not None:
-            return self.long_number
-        numbered = [caption.number for caption in self.captions if not caption.sub and caption.number is not None]
-        return numbered[0] if numbered else None
 
     def label_of(self, caption: Caption) -> str | None:
         """The label that names a caption: one inside its text, else the first label after it in the same
@@ -291,6 +275,8 @@ class FoundTable:
     """Where it is in reading order: the lines of the \\input chain that reaches its file, then its line."""
     spec: str
     body: list[Span] = attrs.field(repr=False)
+    notes: tuple[TableNote, ...] = ()
+    """The notes written under it in its float (threeparttable's `tablenotes`)."""
 
     def captions(self) -> tuple[Caption | None, Caption | None]:
         """The caption that names the table (a float's, a minipage's, a longtable's) and its subcaption."""
@@ -362,120 +348,286 @@ class Definitions:
         )
 
 
-@attrs.define
-class _Counters:
-    table: int = 0
-    figure: int = 0
-    chapter: int = 0
-    chapters: bool = False
-    appendix: bool = False
+@attrs.frozen
+class TableNote:
+    """One `\\item[a] ...` of a `tablenotes` environment: its mark, its text as written, where it is."""
 
-    def prefix(self) -> str:
-        if not self.chapters:
-            return ""
-        chapter = _alpha(self.chapter).upper() if self.appendix else str(self.chapter)
-        return f"{chapter}."
+    mark: str
+    text: str
+    locator: str
+    scope: Scope = attrs.field(repr=False)
 
-    def step(self, kind: str) -> str:
-        value = getattr(self, kind) + 1
-        setattr(self, kind, value)
-        return f"{self.prefix()}{value}"
+
+@attrs.define(eq=False)
+class _Frame:
+    """An environment the walk is in: its scope, and whether what is inside is no content of the tables' walk (a
+    tabular's body, a `tikzpicture`)."""
+
+    name: str
+    scope: Scope
+    braces: int
+    closed: bool = False
+    table: _Pending | None = None
+    start: int = 0
+    """Where its content starts (a `tablenotes`'s items)."""
 
 
 @attrs.frozen
-class _Place:
-    r"""Where the walk is: the file (`source`) and scope it reads, the chain of `\input` lines that led to the
-    file, whether it is in the document's body, how deeply it is nested, and the folder an `\import` set."""
+class _Pending:
+    """A tabular met by the walk, found again in pylatexenc's parse of its file when the walk is over."""
 
-    source: Source
+    name: str
+    file: str
+    start: int
     scope: Scope
     chain: tuple[int, ...]
-    in_body: bool
-    depth: int
     import_dir: str | None
-
-    def deeper(self, scope: Scope | None = None) -> _Place:
-        """One group or environment further in (with its own scope, when it opens one)."""
-        return attrs.evolve(self, scope=scope or self.scope, depth=self.depth + 1)
+    reading: tuple[str, ...]
 
 
-class PaperWalk:
-    """One walk over a paper's files; `walk()` fills `tables` and `chains`."""
+@attrs.frozen
+class _Aside:
+    """Arguments the tables' walk reads no content in (a caption's text, a chapter's title), up to `end`; a
+    `\\label` in a caption's text names the caption."""
 
-    def __init__(self, files: Mapping[str, str], main: str) -> None:
-        from pylatexenc.latexwalker import LatexWalker
+    file: str
+    end: int
+    caption: Caption | None = None
 
-        self._walker_class = LatexWalker
-        self.files = files
-        self.main = main
-        self.main_dir = posixpath.dirname(main)
-        self.context = latex_context()
+
+@attrs.frozen
+class _Panel:
+    """A `\\subfloat`'s arguments, up to `end`: read in a panel's scope."""
+
+    file: str
+    end: int
+    scope: Scope
+
+
+class TableVisitor:
+    """The tables' visitor of the paper's one walk (cgx_core.ingest.latex_walk); `found()` is what it read."""
+
+    def __init__(self, files: PaperFiles) -> None:
+        self.paper = files
+        self.context: Any = None
         self.parsed: dict[str, Source] = {}
-        self.tables: list[FoundTable] = []
+        self.pending: list[tuple[_Pending, int]] = []
         self.chains: dict[str, tuple[int, ...]] = {}
         """For each file read in the body (by its locator name), the lines of the \\input chain that first
         reaches it."""
-        self.counters = _Counters()
         self.events = 0
-        self.stack: list[str] = []
+        self.frames: list[_Frame] = []
+        self.root = Scope(None)
+        self.asides: list[_Aside] = []
+        self.panels: list[_Panel] = []
+        self.notes: list[TableNote] = []
 
-    # -- files ---------------------------------------------------------------------------------------
+    # -- the walk's visits ---------------------------------------------------------------------------
+
+    def file(self, source: Text, chain: tuple[int, ...], in_body: bool) -> None:
+        if in_body or not chain:
+            self.chains.setdefault(source.located, chain)
+
+    def begin(self, at: At) -> int:
+        if not at.in_body or at.name == "document":
+            return at.position
+        reads = self.reads(at)
+        frame = _Frame(at.name, self.scope(at), at.braces, closed=not reads)
+        if reads and at.name in TABULARS:
+            frame.closed = True
+            if at.name in _LONG:  # its own float, holding its caption and label
+                frame.scope = Scope(frame.scope, at.name, kind="table")
+            frame.table = _Pending(at.name, at.source.name, at.start, frame.scope, at.chain, at.import_dir, at.reading)
+        elif reads:
+            frame.closed = at.name in _OPAQUE
+            kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
+            frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
+            if at.name == "tablenotes":
+                frame.start = _written(at.source, at.position, "[").end
+        self.frames.append(frame)
+        return at.position
+
+    def end(self, at: At) -> None:
+        index = next((i for i in range(len(self.frames) - 1, -1, -1) if self.frames[i].name == at.name), None)
+        if index is None:
+            return
+        frame = self.frames[index]
+        del self.frames[index:]
+        if frame.table is not None:
+            self.pending.append((frame.table, self.next_event()))
+        if frame.name == "tablenotes" and not frame.closed:
+            self.notes.extend(_notes(at.source, frame.start, at.start, frame.scope))
+
+    def row_break(self, at: At) -> None:
+        return None
+
+    def define(self, definition: Definition, at: At) -> None:
+        return None
+
+    def macro(self, at: At) -> int:
+        if at.name in _CAPTIONS and self.in_long_table(at):
+            self.caption_or_label(at)
+        elif not self.reads(at):
+            if at.name == "label":
+                self.caption_label(at)
+        elif at.name in _ASIDE and not (at.name == "chapter" and at.starred):
+            self.asides.append(_Aside(at.source.name, _written(at.source, at.position, _ASIDE[at.name]).end))
+        elif at.name in _CAPTIONS:
+            self.caption_or_label(at)
+        elif at.name == "subfloat":
+            self.subfloat(at)
+        return at.position
+
+    # -- where the walk is ---------------------------------------------------------------------------
+
+    def reads(self, at: At) -> bool:
+        """Whether the tables' walk reads what is here: the body, outside maths, a tabular's body and asides."""
+        depth = at.braces + len(self.frames) + len(at.reading) - 1  # groups, environments and files around it
+        if not at.in_body or at.math or depth > MAX_TABLE_NESTING or any(frame.closed for frame in self.frames):
+            return False
+        here = at.source.name
+        self.asides = [aside for aside in self.asides if aside.file != here or aside.end > at.start]
+        self.panels = [panel for panel in self.panels if panel.file != here or panel.end > at.start]
+        return not any(aside.file == here for aside in self.asides)
+
+    def in_long_table(self, at: At) -> bool:
+        """A caption or label at the top of a longtable's body (it names the longtable)."""
+        frame = self.frames[-1] if self.frames else None
+        return bool(frame and frame.table and frame.name in _LONG and frame.braces == at.braces and not at.math)
+
+    def scope(self, at: At) -> Scope:
+        frame = self.frames[-1] if self.frames else None
+        panel = self.panels[-1] if self.panels else None
+        if (
+            panel is not None
+            and panel.file == at.source.name
+            and (frame is None or frame.scope in _ancestors(panel.scope))
+        ):
+            return panel.scope
+        return frame.scope if frame is not None else self.root
+
+    def next_event(self) -> int:
+        self.events += 1
+        return self.events
+
+    # -- captions and labels ---------------------------------------------------------------------------
+
+    def caption_label(self, at: At) -> None:
+        """A `\\label` inside a caption's text names that caption."""
+        caption = next((aside.caption for aside in reversed(self.asides) if aside.caption is not None), None)
+        if caption is not None and at.source.name == caption.source.name and not any(f.closed for f in self.frames):
+            written = _written(at.source, at.position, "{")
+            if written.groups:
+                caption.labels.append(written.raw(0).strip())
+
+    def caption_or_label(self, at: At) -> None:
+        scope = self.scope(at)
+        if at.name == "label":
+            label = _written(at.source, at.position, "{")
+            if label.groups:
+                scope.labels.append((self.next_event(), label.raw(0).strip()))
+            return
+        float_scope = scope.float_of()
+        event = self.next_event()
+        written = _written(at.source, at.position, "{[{" if at.name == "captionof" else "[{")
+        if not written.groups or written.groups[-1][2]:
+            return
+        end, text = written.end, written.raw(-1)
+        if at.name == "captionof":
+            named = written.raw(0).strip()
+            kind = named if named in ("table", "figure") else "table"
+            caption = Caption(kind, at.source, at.start, end, text, event)
+        elif float_scope is None:
+            self.asides.append(_Aside(at.source.name, end))
+            return  # a \\caption outside any float prints nothing LaTeX would number
+        else:
+            sub = at.name == "subcaption" or any(inner.sub for inner in scope.chain())
+            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, sub)
+        caption.scope = scope
+        scope.captions.append(caption)
+        self.asides.append(_Aside(at.source.name, end, caption))
+
+    def subfloat(self, at: At) -> None:
+        """`\\subfloat[entry][caption]{content}`: a panel's scope over its arguments; its second optional
+        argument, when written, is its caption."""
+        scope = Scope(self.scope(at), sub=True)
+        written = _written(at.source, at.position, "[[{")
+        self.panels.append(_Panel(at.source.name, written.end, scope))
+        brackets = [index for index, group in enumerate(written.groups) if group[2]]
+        float_scope = scope.float_of()
+        if len(brackets) < 2 or float_scope is None or float_scope.kind is None:
+            return
+        if not written.raw(brackets[1]).strip():
+            return
+        text = written.raw(brackets[1])
+        caption = Caption(float_scope.kind, at.source, at.start, written.end, text, self.next_event(), True)
+        start, stop, _ = written.groups[brackets[1]]
+        caption.labels.extend(label.strip() for label in _LABEL.findall(at.source.text[start:stop]))
+        caption.scope = scope
+        scope.captions.append(caption)
+
+    # -- after the walk ------------------------------------------------------------------------------
 
     def source(self, name: str) -> Source:
         if name not in self.parsed:
-            text = self.files[name]
-            walker = self._walker_class(text, latex_context=self.context, tolerant_parsing=True)
+            from pylatexenc.latexwalker import LatexWalker
+
+            if self.context is None:
+                self.context = latex_context()
+            text = self.paper.files[name]
+            walker = LatexWalker(text, latex_context=self.context, tolerant_parsing=True)
             nodes, _, _ = walker.get_latex_nodes()
-            self.parsed[name] = Source(name, self.located(name), text, walker, list(nodes))
+            self.parsed[name] = Source(name, self.paper.located(name), text, walker, list(nodes))
         return self.parsed[name]
 
-    def resolve(self, argument: str, base: str | None = None) -> str | None:
-        """The file list's name for an \\input argument, relative to `base` (default: the main file's
-        directory): the name as written, then with `.tex`; None when neither is in the list."""
-        written = argument.strip()
-        if not written:
-            return None
-        directory = self.main_dir if base is None else base
-        name = posixpath.normpath(posixpath.join(directory, written)) if directory else posixpath.normpath(written)
-        for candidate in (name, name + ".tex") if not name.endswith(".tex") else (name,):
-            if candidate in self.files and not candidate.endswith((".bbl", ".bib")):
-                return candidate
-        return None
+    def found(self) -> list[FoundTable]:
+        """The tables met, in order, each with its node in pylatexenc's parse of its file (one pylatexenc
+        misreads is left out)."""
+        from credencegraph.ingest.latex import _walk
 
-    def walk(self) -> None:
-        main = self.source(self.main)
-        self.stack.append(self.main)
-        document = next(
-            (node for node in main.nodes if _env_name(node) == "document"),
-            None,
-        )
-        root = Scope(None)
-        if document is None:
-            self.chains[main.located] = ()
-            self.nodes(main.nodes, _Place(main, root, (), True, 0, None))
-        else:
-            before = [node for node in main.nodes if node is not None and node.pos < document.pos]
-            self.nodes(before, _Place(main, root, (), False, 0, None))
-            self.chains[main.located] = ()
-            self.nodes(document.nodelist, _Place(main, root, (), True, 0, None))
-        self.stack.pop()
+        tables = []
+        for pending, event in self.pending:
+            source = self.source(pending.file)
+            node = next(
+                (
+                    node
+                    for node in _walk(source.nodes)
+                    if _env_name(node) == pending.name and int(node.pos) == pending.start
+                ),
+                None,
+            )
+            if node is None:
+                continue
+            arguments = _arguments(node)
+            spec_index = TABULARS[pending.name][1]
+            spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
+            body = list(self.body(node.nodelist, source, pending.import_dir, list(pending.reading), depth=0))
+            line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
+            key = (*pending.chain, line)
+            tables.append(FoundTable(pending.name, source, node, pending.scope, event, key, spec, body))
+        last = {id(table.float_scope()): table for table in tables if table.float_scope() is not None}
+        for note in self.notes:  # a float's notes are under its last table
+            table = last.get(id(note.scope.float_of()))
+            if table is not None:
+                table.notes = (*table.notes, note)
+        return tables
 
-    def read_file(self, name: str, place: _Place) -> None:
-        """Walk a file read from the body. A file the preamble reads holds no content (its macro definitions
-        are read when a cell needs them), and a file with no table, float, caption, counter or input in its
-        text cannot change a table: neither is parsed."""
-        if not place.in_body or name in self.stack or place.depth > MAX_TABLE_NESTING:
-            return
-        self.chains.setdefault(self.located(name), place.chain)
-        if _MATTERS.search(self.files[name]) is None and not any(scope.kind for scope in _scopes(place.scope)):
-            return
-        source = self.source(name)
-        self.stack.append(name)
-        self.nodes(source.nodes, attrs.evolve(place, source=source).deeper())
-        self.stack.pop()
-
-    def located(self, name: str) -> str:
-        return posixpath.relpath(name, self.main_dir or ".")
+    def body(
+        self, nodes: list[Any] | None, source: Source, import_dir: str | None, stack: list[str], depth: int
+    ) -> Iterator[Span]:
+        r"""A tabular's body as spans, with an `\\input` of rows spliced in where it stands."""
+        for node in nodes or ():
+            if node is None:
+                continue
+            macro = getattr(node, "macroname", None)
+            arguments = _arguments(node)
+            if macro == "input" and arguments and depth < 8:
+                target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
+                if target is not None and target not in stack:
+                    spliced = self.source(target)
+                    yield from self.body(spliced.nodes, spliced, import_dir, [*stack, target], depth + 1)
+                    continue
+            yield node_span(source, node)
 
     def definitions_for(self, names: set[str]) -> dict[str, Any]:
         """The paper's definitions of the macros `names` use (and of those their bodies use), collected as
@@ -484,10 +636,9 @@ class PaperWalk:
         from credencegraph.ingest.latex import _walk
 
         wanted = set(names)
-        definitions = Definitions()
         while True:
             definitions = Definitions()
-            for name, text in self.files.items():
+            for name, text in self.paper.files.items():
                 if name.endswith((".bbl", ".bib")) or not _DEFINES.search(text):
                     continue
                 if not any(_defines(macro).search(text) for macro in wanted if "\\" + macro in text):
@@ -502,184 +653,77 @@ class PaperWalk:
                 return {name: item for name, item in definitions.items.items() if name in wanted}
             wanted |= used
 
-    # -- nodes ---------------------------------------------------------------------------------------
 
-    def next_event(self) -> int:
-        self.events += 1
-        return self.events
+@attrs.frozen
+class _Written:
+    """A macro's arguments as written after it: each group's content (start, stop, and whether in brackets), and
+    where the last one ends."""
 
-    def nodes(self, nodes: list[Any] | None, place: _Place) -> None:
-        if place.depth > MAX_TABLE_NESTING:
-            return
-        skip_def = 0
-        for node in nodes or ():
-            if node is None:
-                continue
-            kind = type(node).__name__
-            if skip_def:  # the name, parameters and body of a \def: a definition, not content
-                skip_def = 0 if kind == "LatexGroupNode" else 2
-                continue
-            if kind == "LatexMacroNode":
-                skip_def = self.macro(node, place)
-            elif kind == "LatexEnvironmentNode":
-                self.environment(node, place)
-            elif kind == "LatexGroupNode":
-                self.nodes(node.nodelist, place.deeper())
+    source: Text
+    groups: list[tuple[int, int, bool]]
+    end: int
 
-    def macro(self, node: Any, place: _Place) -> int:
-        """Read a macro; return 1 when it is a \\def whose name and body follow."""
-        source, scope, import_dir = place.source, place.scope, place.import_dir
-        name = str(node.macroname)
-        arguments = _arguments(node)
-        if name == "def":
-            return 1
-        if name in _OPAQUE_MACROS:
-            return 0
-        line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0] if name in _INPUTS | _IMPORTS else 0
-        if name in _INPUTS and arguments:
-            base = import_dir if import_dir is not None else None
-            target = self.resolve(argument_text(arguments[-1]), base) or self.resolve(argument_text(arguments[-1]))
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line)))
-            return 0
-        if name in _IMPORTS and len(arguments) >= 2:
-            directory, file = argument_text(arguments[-2]).strip(), argument_text(arguments[-1])
-            relative = name.startswith("sub")
-            here = posixpath.dirname(source.name) if relative else self.main_dir
-            folder = posixpath.normpath(posixpath.join(here, directory)) if here or directory else ""
-            target = self.resolve(file, folder)
-            if target is not None:
-                self.read_file(target, attrs.evolve(place, chain=(*place.chain, line), import_dir=folder))
-            return 0
-        if name in _COUNTER_MACROS:
-            self.counter(name, arguments)
-            return 0
-        if name == "chapter" and arguments and arguments[0] is None:
-            self.counters.chapters = True
-            self.counters.chapter += 1
-            self.counters.table = self.counters.figure = 0
-            return 0
-        if name == "appendix":
-            if self.counters.chapters:
-                self.counters.appendix = True
-                self.counters.chapter = 0
-            return 0
-        if not place.in_body:
-            return 0
-        if name in ("caption", "captionof", "subcaption"):
-            self.caption(node, source, scope)
-            return 0
-        if name == "label" and arguments:
-            scope.labels.append((self.next_event(), argument_text(arguments[-1]).strip()))
-            return 0
-        inner = Scope(scope, sub=True) if name == "subfloat" else scope
-        if name == "subfloat" and arguments and arguments[1] is not None:
-            self.subfloat_caption(node, arguments[1], source, inner)
-        for argument in arguments:
-            if argument is not None and type(argument).__name__ == "LatexGroupNode":
-                self.nodes(argument.nodelist, place.deeper(inner))
-        return 0
+    def raw(self, index: int) -> str:
+        start, stop, _ = self.groups[index]
+        return self.source.raw[start:stop]
 
-    def counter(self, name: str, arguments: list[Any]) -> None:
-        which = argument_text(arguments[0]).strip() if arguments else ""
-        if which not in ("table", "figure"):
-            return
-        value = argument_text(arguments[1]).strip() if len(arguments) > 1 else ""
-        number = int(value) if value.lstrip("-").isdigit() and len(value) < 7 else None
-        current = getattr(self.counters, which)
-        if name == "setcounter" and number is not None:
-            setattr(self.counters, which, number)
-        elif name == "addtocounter" and number is not None:
-            setattr(self.counters, which, current + number)
-        elif name in ("stepcounter", "refstepcounter"):
-            setattr(self.counters, which, current + 1)
 
-    def caption(self, node: Any, source: Source, scope: Scope) -> None:
-        name = str(node.macroname)
-        arguments = _arguments(node)
-        starred = bool(arguments) and arguments[0] is not None and name != "captionof"
-        float_scope = scope.float_of()
-        event = self.next_event()
-        if name == "captionof":
-            starred = bool(arguments) and arguments[0] is not None
-            kind = argument_text(arguments[1]).strip() if len(arguments) > 1 else ""
-            kind = kind if kind in ("table", "figure") else "table"
-            number = None if starred else self.counters.step(kind)
-            caption = Caption(kind, source, node, event, number)
-        elif float_scope is None:
-            return  # a \caption outside any float prints nothing LaTeX would number
-        elif name == "subcaption" or any(inner.sub for inner in scope.chain()):
-            float_scope.subcaptions += 1
-            caption = Caption(str(float_scope.kind), source, node, event, None, float_scope.subcaptions, float_scope)
-        elif float_scope.long_number is not None:
-            caption = Caption(str(float_scope.kind), source, node, event, None if starred else float_scope.long_number)
-        else:
-            number = None if starred else self.counters.step(str(float_scope.kind))
-            caption = Caption(str(float_scope.kind), source, node, event, number)
-        if arguments and arguments[-1] is not None:
-            caption.labels.extend(_labels_in(arguments[-1]))
-        caption.scope = scope
-        scope.captions.append(caption)
+def _written(source: Text, position: int, spec: str) -> _Written:
+    """The arguments `spec` names (`[` optional, `{` required, as pylatexenc's specs), read from `position`: a
+    missing optional one is passed over, a missing required one ends them."""
+    text = source.text
+    groups: list[tuple[int, int, bool]] = []
+    end = position
+    for kind in spec:
+        index = skip_space(text, end)
+        if kind == "[":
+            after = _bracket_end(text, index)
+            if after > index:
+                groups.append((index + 1, after - 1, True))
+                end = after
+            continue
+        group = source.braces.closing().get(index)
+        if group is None:
+            break
+        groups.append((index + 1, group, False))
+        end = group + 1
+    return _Written(source, groups, end)
 
-    def subfloat_caption(self, node: Any, text: Any, source: Source, scope: Scope) -> None:
-        float_scope = scope.float_of()
-        if float_scope is None or float_scope.kind is None or not argument_text(text).strip():
-            return
-        float_scope.subcaptions += 1
-        caption = Caption(float_scope.kind, source, node, self.next_event(), None, float_scope.subcaptions, float_scope)
-        caption.labels.extend(_labels_in(text))
-        caption.scope = scope
-        scope.captions.append(caption)
 
-    def environment(self, node: Any, place: _Place) -> None:
-        name = str(node.environmentname)
-        if name in _OPAQUE:
-            return
-        if name in TABULARS:
-            if place.in_body:
-                self.table(node, place)
-            return
-        if name in _FLOATS:
-            inner = Scope(place.scope, name, kind=_FLOATS[name][0])
-        elif name in _SUBFLOATS:
-            inner = Scope(place.scope, name, sub=True)
-        else:
-            inner = Scope(place.scope, name)
-        self.nodes(node.nodelist, place.deeper(inner))
+def _notes(source: Text, start: int, end: int, scope: Scope) -> list[TableNote]:
+    """The `\\item`s of a `tablenotes` environment's text (`\\item[a] The mean of 5 runs.`)."""
+    items = [match.end() for match in _ITEM.finditer(source.text, start, end)]
+    notes = []
+    for begin, stop in zip(items, [position - 5 for position in items[1:]] + [end], strict=True):
+        mark = _written(source, begin, "[")
+        after = mark.end if mark.groups else begin
+        text = source.raw[after:stop].strip()
+        if text:
+            first, last = source.lines(after, stop)
+            label = mark.raw(0).strip() if mark.groups else ""
+            notes.append(TableNote(label, text, f"file={source.located};lines={first}-{last}", scope))
+    return notes
 
-    def table(self, node: Any, place: _Place) -> None:
-        source, scope, chain, import_dir = place.source, place.scope, place.chain, place.import_dir
-        name = str(node.environmentname)
-        arguments = _arguments(node)
-        spec_index = TABULARS[name][1]
-        spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
-        body = list(self.body(node.nodelist, source, import_dir, depth=0))
-        if name in _LONG:
-            scope = Scope(scope, name, kind="table", long_number=self.counters.step("table"))
-            for span in body:
-                macro = getattr(span.node, "macroname", None)
-                if macro in ("caption", "label"):
-                    self.macro(span.node, attrs.evolve(place, source=span.source, scope=scope, in_body=True, depth=1))
-        line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
-        self.tables.append(FoundTable(name, source, node, scope, self.next_event(), (*chain, line), spec, body))
 
-    def body(self, nodes: list[Any] | None, source: Source, import_dir: str | None, depth: int) -> Iterator[Span]:
-        r"""A tabular's body as spans, with an `\input` of rows spliced in where it stands."""
-        for node in nodes or ():
-            if node is None:
-                continue
-            macro = getattr(node, "macroname", None)
-            arguments = _arguments(node)
-            if macro == "input" and arguments and depth < 8:
-                written = argument_text(arguments[-1])
-                target = (self.resolve(written, import_dir) if import_dir else None) or self.resolve(written)
-                if target is not None and target not in self.stack:
-                    spliced = self.source(target)
-                    self.stack.append(target)
-                    yield from self.body(spliced.nodes, spliced, import_dir, depth + 1)
-                    self.stack.pop()
-                    continue
-            yield node_span(source, node)
+def _bracket_end(text: str, index: int) -> int:
+    """Just after the `[...]` group that opens at `index` (brackets nested in it counted), or `index` when none
+    opens there or it does not close."""
+    if not text.startswith("[", index):
+        return index
+    depth = 0
+    for position in range(index, min(len(text), index + _MAX_OPTIONAL)):
+        depth += {"[": 1, "]": -1}.get(text[position], 0)
+        if depth == 0:
+            return position + 1
+    return index
+
+
+def _ancestors(scope: Scope | None) -> list[Scope]:
+    found = []
+    while scope is not None:
+        found.append(scope)
+        scope = scope.parent
+    return found
 
 
 @functools.lru_cache(maxsize=1024)
@@ -689,12 +733,6 @@ def _defines(name: str) -> re.Pattern[str]:
     return re.compile(
         rf"\\(?:(?:re)?newcommand|providecommand)\*?\s*\{{?\s*\\{escaped}(?![A-Za-z@])|\\def\s*\\{escaped}(?![A-Za-z@])"
     )
-
-
-def _scopes(scope: Scope | None) -> Iterator[Scope]:
-    while scope is not None:
-        yield scope
-        scope = scope.parent
 
 
 def macro_names(spans: Iterable[Span]) -> set[str]:
@@ -712,15 +750,3 @@ def _env_name(node: Any) -> str | None:
     if node is not None and type(node).__name__ == "LatexEnvironmentNode":
         return str(node.environmentname)
     return None
-
-
-def _labels_in(node: Any) -> list[str]:
-    from credencegraph.ingest.latex import _walk
-
-    found = []
-    for inner in _walk(getattr(node, "nodelist", None) or [node]):
-        if getattr(inner, "macroname", None) == "label":
-            arguments = _arguments(inner)
-            if arguments:
-                found.append(argument_text(arguments[-1]).strip())
-    return found

@@ -157,21 +157,16 @@ def _row_body(row: BodyRow) -> str:
     return "; ".join(parts)
 
 
-def _printed(caption: Caption | None, printed: Mapping[tuple[str, int], str | None] | None) -> str | None:
-    """A caption's printed number: the paper's numbering's (by the caption's file and line), else the walk's."""
-    if caption is None:
-        return None
-    if printed is None:
-        return caption.printed()
-    line = caption.source.lines(int(caption.node.pos), int(caption.node.pos) + int(caption.node.len))[0]
-    return printed.get((caption.source.located, line))
+def _printed(caption: Caption | None, printed: Mapping[tuple[str, int], str | None]) -> str | None:
+    """A caption's printed number: the paper's numbering's, by the caption's file and line."""
+    return None if caption is None else printed.get(caption.line)
 
 
 def _title(
     table: FoundTable,
     main: Caption | None,
     sub: Caption | None,
-    printed: Mapping[tuple[str, int], str | None] | None = None,
+    printed: Mapping[tuple[str, int], str | None],
 ) -> tuple[str, dict[str, Any]]:
     kind = (main or sub).kind if (main or sub) is not None else (table.float_kind() or "table")  # type: ignore[union-attr]
     number = _printed(sub, printed) or _printed(main, printed)
@@ -217,7 +212,7 @@ def table_rows(
     index: int,
     raw_rows: list[RawRow],
     renderer: CellRenderer,
-    printed: Mapping[tuple[str, int], str | None] | None = None,
+    printed: Mapping[tuple[str, int], str | None],
 ) -> list[TableRow]:
     """The chunks of one table's body rows, in order (titled with the `printed` numbers: see _title)."""
     text = TableText(table, renderer)
@@ -234,7 +229,7 @@ def table_rows(
         for caption in (sub, main)
         if caption is not None
     )
-    return [
+    rows = [
         TableRow(
             title=title,
             body=_row_body(row),
@@ -247,6 +242,11 @@ def table_rows(
         )
         for row in shaped.rows
     ]
+    for note in table.notes:  # a note under the table qualifies its rows: a chunk of the table too
+        rendered, cites = renderer.render_text(note.text)
+        body = f"note {note.mark}: {rendered}" if note.mark else f"note: {rendered}"
+        rows.append(attrs.evolve(rows[-1], body=body, locator=note.locator, cites=tuple(cites)))
+    return rows
 
 
 row_body = _row_body

@@ -10,6 +10,8 @@ from typing import Any
 
 import attrs
 
+from cgx_core.ingest.latex_text import visible
+
 
 @attrs.frozen(eq=False)
 class Source:
@@ -23,14 +25,8 @@ class Source:
     nodes: list[Any] = attrs.field(repr=False)
 
     def lines(self, start: int, end: int) -> tuple[int, int]:
-        """The first and last line of `text[start:end]`, from its first to its last visible character
-        (credencegraph's rule for a chunk's locator)."""
-        while end > start + 1 and self.text[end - 1].isspace():
-            end -= 1
-        while start < end - 1 and self.text[start].isspace():
-            start += 1
-        first, _ = self.walker.pos_to_lineno_colno(start)
-        last, _ = self.walker.pos_to_lineno_colno(max(start, end - 1))
+        """The first and last line of `text[start:end]`, from its first to its last visible character."""
+        first, last = (self.walker.pos_to_lineno_colno(position)[0] for position in visible(self.text, start, end))
         return int(first), int(last)
 
     def locator(self, start: int, end: int) -> str:

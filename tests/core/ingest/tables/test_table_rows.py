@@ -529,3 +529,40 @@ def test_each_row_records_the_number_of_columns_its_table_prints(
 ) -> None:
     counted = table_columns(paper(tmp_path, table))
     assert counted and set(counted) == {columns}
+
+
+def test_a_tables_notes_are_chunks_of_the_table(tmp_path: Path) -> None:
+    r"""threeparttable's `tablenotes` under a table qualify its rows ("Mean over 5 seeds"): credencegraph skips the
+    float they are in, so each note is a chunk of the table, after its rows (issue 40)."""
+    main = paper(
+        tmp_path,
+        r"""\begin{table}
+\begin{threeparttable}
+\caption{Accuracy.}\label{tab:acc}
+\begin{tabular}{ll}
+Model & Accuracy \\ \hline
+A & 91.2\tnote{a} \\
+\end{tabular}
+\begin{tablenotes}
+\item[a] Mean over 5 seeds.
+\item Trained for 90 epochs.
+\end{tablenotes}
+\end{threeparttable}
+\end{table}
+\begin{tablenotes}\item[b] Outside any float: prose, read by credencegraph.\end{tablenotes}""",
+    )
+    assert [row.split("); ", 1)[1] for row in rows(main)] == [
+        "row Model: A; Accuracy: 91.2\\tnote{a}",
+        "note a: Mean over 5 seeds.",
+        "note: Trained for 90 epochs.",
+    ]
+
+
+def test_a_tabular_in_maths_is_no_table_and_an_unclosed_dollar_ends_with_its_paragraph(tmp_path: Path) -> None:
+    main = paper(
+        tmp_path,
+        r"""Inline maths $\begin{tabular}{l} in & maths \\ \end{tabular}$ and a price of 5$ never closed.
+
+\begin{tabular}{ll} after & the paragraph \\ \end{tabular}""",
+    )
+    assert [text.split("; ", 1)[1] for text in rows(main)] == ["row after; the paragraph"]
