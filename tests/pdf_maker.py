@@ -17,14 +17,36 @@ class Text:
     size: float = 10.0
     bold: bool = False
     rise: float = 0.0
+    mono: bool = False
+    """Set in Courier, a typewriter font, as code and file names are."""
     after: tuple[tuple[str, float, float], ...] = ()
     """Runs set right after this one, on from where it ends, each as (text, size, rise): `before` then a
     raised `12` glued to it, as a journal prints a superscript citation."""
 
 
-def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
-    """A valid PDF 1.4 (cross-reference offsets exact) with each run of text where it is placed."""
+@attrs.frozen
+class Link:
+    """A link annotation to `uri` over the rectangle (left, bottom, right, top) in points, as a journal's
+    PDF links an entry's journal reference to its DOI."""
+
+    box: tuple[float, float, float, float]
+    uri: str
+
+
+def placed_pdf(pages: Sequence[Sequence[Text]], links: Sequence[Sequence[Link]] = ()) -> bytes:
+    """A valid PDF 1.4 (cross-reference offsets exact) with each run of text where it is placed, and on each
+    page the links `links` gives it."""
     count = len(pages)
+    annotations: list[bytes] = []
+    page_annotations: list[str] = []
+    for index in range(count):
+        numbers = []
+        for link in links[index] if index < len(links) else ():
+            numbers.append(f"{5 + 2 * count + len(annotations)} 0 R")
+            rect = " ".join(str(value) for value in link.box)
+            action = f"<< /S /URI /URI ({link.uri}) >>"
+            annotations.append(f"<< /Type /Annot /Subtype /Link /Rect [{rect}] /Border [0 0 0] /A {action} >>".encode())
+        page_annotations.append(f" /Annots [{' '.join(numbers)}]" if numbers else "")
     kids = " ".join(f"{5 + 2 * index} 0 R" for index in range(count))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -32,11 +54,14 @@ def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
     ]
+    typewriter = ""  # Courier, only in a PDF that sets a run in it (every other PDF keeps its bytes)
+    if any(run.mono for runs in pages for run in runs):
+        typewriter = f" /F3 {5 + 2 * count + len(annotations)} 0 R"
     for index, runs in enumerate(pages):
         operators = []
         for run in runs:
             escaped = run.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            font = "/F2" if run.bold else "/F1"
+            font = "/F3" if run.mono else "/F2" if run.bold else "/F1"
             shown = f"{font} {run.size} Tf {run.rise} Ts ({escaped}) Tj"
             for text, size, rise in run.after:
                 piece = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
@@ -46,10 +71,14 @@ def placed_pdf(pages: Sequence[Sequence[Text]]) -> bytes:
         objects.append(
             (
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents {6 + 2 * index} 0 R >>"
+                f"/Resources << /Font << /F1 3 0 R /F2 4 0 R{typewriter} >> >> /Contents {6 + 2 * index} 0 R"
+                f"{page_annotations[index]} >>"
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.extend(annotations)
+    if typewriter:
+        objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -127,6 +127,37 @@ def test_reviews_show_in_the_report_and_cover_what_awaited_them(reviewed: Path) 
     assert f"credencegraph-extract review {shlex.quote(os.path.abspath(reviewed))} --node ID" in page
 
 
+FAILED_IN_TEXT = re.compile(r"^  (c-\d+) (\S+) on (\S+): ", re.MULTILINE)
+FAILED_IN_MARKDOWN = re.compile(r"^### (c-\d+) (\S+) on (\S+): failed$", re.MULTILINE)
+FAILED_IN_HTML = re.compile(
+    r'<article class="check-card v-fails" id="check-(c-\d+)">\s*<h3>c-\d+ <span class="kind">([^<]+)</span> on '
+    r'<a [^>]*href="#node-([^"]+)"'
+)
+
+
+@pytest.mark.parametrize("made", ["example", "reviewed", "hostile"])
+def test_report_json_lists_the_failed_checks_every_format_lists(made: str, request: pytest.FixtureRequest) -> None:
+    """report.json's `failed_checks` (type, target, detail) are the checks the text, Markdown and HTML list as
+    failed, in the same order; a person's review that fails a check is listed under the reviews, not here."""
+    run = EXAMPLE_RUN if made == "example" else request.getfixturevalue(made)
+    listed = json.loads((run / "report.json").read_bytes())["failed_checks"]
+    report = build_report(run, SKIPPED)
+    assert listed == [
+        {"check": check.id, "type": check.type, "target": check.target, "detail": check.detail}
+        for check in report.failed_checks
+    ]
+    assert listed, "each of these runs has a failed check"
+    expected = [(item["check"], item["type"], item["target"]) for item in listed]
+    text = text_report(report).split("Failed checks:", 1)[1].split("\n\n", 1)[0]
+    assert FAILED_IN_TEXT.findall(text) == expected
+    assert FAILED_IN_MARKDOWN.findall(markdown_report(report)) == expected
+    assert FAILED_IN_HTML.findall(html_report(report)) == expected
+    reviews = {check.id for check in report.reviews}
+    assert not reviews & {item["check"] for item in listed}
+    if made == "reviewed":  # Ada's review fails c-001: a failed check of the human-review type, kept apart
+        assert [check.type for check in report.reviews] == ["human-review", "human-review"]
+
+
 def test_a_run_that_is_not_finished_or_was_edited_is_refused(reviewed: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(reviewed, run)

@@ -19,7 +19,7 @@ from cgx_core.errors import CgxError
 from cgx_core.graph.divorce import divorced
 from cgx_core.graph.edit import replace_nodes
 from cgx_core.graph.evidence import check_record
-from cgx_core.graph.extraction import stamped_node
+from cgx_core.graph.extraction import stamped_node, tool_of
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
@@ -147,6 +147,20 @@ def references_report(graph: Graph) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
+def failed_checks(graph: Graph) -> list[dict[str, Any]]:
+    """Every check that failed, in the order the checks ran, with its type, target and one-line detail: what a
+    reviewer reads first, and what the report's formats list as the failed checks. A person's review (a check
+    the `review` tool made) is a verdict on a check, not a check that failed: the report lists it apart."""
+    found = []
+    for node in graph:
+        record = check_record(node.attributes)
+        if record is not None and record.get("result") == "failed" and tool_of(node.attributes) != REVIEW_TOOL:
+            found.append(
+                {"check": node.id, "type": node.kind, "target": record.get("target"), "detail": record.get("detail")}
+            )
+    return found
+
+
 def report(
     graph: Graph,
     rubric: Rubric,
@@ -154,8 +168,8 @@ def report(
     seq: int,
     another_source_codes: Mapping[str, frozenset[str]],
 ) -> dict[str, Any]:
-    """report.json: coverage, untied citation checks, references found wrong, unresolved or retracted,
-    uncalibrated checks, and what a reviewer needs next.
+    """report.json: coverage, the failed checks, untied citation checks, references found wrong, unresolved or
+    retracted, uncalibrated checks, and what a reviewer needs next.
 
     A check is untied when it erred with a code its check type declares as "try another source"
     (`another_source_codes`, by check type): the engine knows no check type's codes."""
@@ -227,6 +241,7 @@ def report(
         "coverage": coverage(graph, rubric),
         "verdicts": dict(sorted(verdicts.items())),
         "refused_records": len(rejections),
+        "failed_checks": failed_checks(graph),
         "untied_citation_checks": untied,
         "references": references_report(graph),
         "uncalibrated": uncalibrated,

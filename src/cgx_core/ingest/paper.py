@@ -30,6 +30,7 @@ from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography,
 from cgx_core.ingest.numbering.chunks import annotate_numbering
 from cgx_core.ingest.numbering.objects import Numbering
 from cgx_core.ingest.pdf.limits import pdf_limits
+from cgx_core.ingest.pdf.links import with_linked_identifiers
 from cgx_core.ingest.pdf.numbering import annotate_pdf_numbering
 from cgx_core.ingest.pdf.tables import read_pdf_tables
 from cgx_core.ingest.tables import TableReading, read_tables
@@ -179,8 +180,10 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     if numbering is not None:
         graph = annotate_numbering(graph, numbering)
     elif document.pdf is not None:  # numbered as printed: cross-reference reads it as a LaTeX run's
-        graph = annotate_pdf_numbering(graph, document.pdf.analysis)
+        graph = annotate_pdf_numbering(graph, document.pdf)
     graph, disagreements = annotate_references(graph, entries)
+    if document.pdf is not None:  # a DOI a PDF gives only as a link, where the entry's words give none
+        graph = with_linked_identifiers(graph, document.pdf.links)
     report = {
         "files": [bib.to_json() for bib in bibs],
         "cited_keys": len(cited),

@@ -19,6 +19,9 @@ run that diverged by itself.
    label, and "Fig. 4(b)" recorded as panel 4b; a panel without a chunk of its own held by its float's caption
    chunk; theorem-like environments numbered (kind `theorem`, "Lemma 3" written); a table's `tablenotes` items
    chunks of it; `\\gdef`, `\\edef` and `\\xdef` skipped by the numbering like `\\def`.
+4. A PDF (issue 41): a DOI or arXiv id a reference entry gives only as a link read into it; a listing of files
+   in a typewriter font removed; numbered section headings cut from the sentences they were glued to, and
+   the sections recorded on the chunks.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 3
+READERS_VERSION: Final = 4
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""

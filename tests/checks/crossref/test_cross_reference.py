@@ -265,3 +265,36 @@ def test_a_pdf_reference_by_printed_number_passes_and_fails_as_on_latex(tmp_path
     assert [check["result"] for check in result["checks"]] == ["passed", "failed"], result
     assert f"{rows['1a'][0]} belongs to Table 1" in result["checks"][1]["detail"]
     assert [item["code"] for item in result["refused"]] == ["ref-another-work"]
+
+
+def test_a_pdf_reference_to_a_section_by_its_printed_number_passes_and_fails_as_on_latex(tmp_path: Path) -> None:
+    """The warm-start paper's PDF numbers its sections as printed ("2.4 Effect of Data Augmentation", "3
+    Methodology", "3.1 Model descriptions"): a chunk belongs to the sections it is printed under, so "Section
+    2.4" and "section 3" are decided on a PDF as on its LaTeX (a chunk of 3.1 is in 3, and not in 2)."""
+    run = tmp_path / "run"
+    pdf = PAPERS / "mlrc-warmstart-repro" / "pdf" / "main.pdf"
+    call("start_run", run=str(run), paper=str(pdf), rubric=str(RUBRIC))
+    nodes = _pdf_nodes(run)
+
+    def chunk(text: str) -> str:
+        [found] = [node["id"] for node in nodes if text in node["text"]]
+        return found
+
+    two, three, two_four = (
+        chunk(text) for text in ("We report and discuss", "In section 3,", "We report our results in")
+    )
+    in_three_one = chunk("In all experiments, batch normalization")
+    in_two_four = chunk("We then perform a random horizontal flip")
+    records = [{"node": node, "type": "result"} for node in (two, three, two_four)]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    result = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            proposal(three, "section 3", [in_three_one]),
+            proposal(two_four, "Section 2.4", [in_two_four]),
+            proposal(two, "Section 2", [in_three_one]),
+        ],
+    )
+    assert [check["result"] for check in result["checks"]] == ["passed", "passed", "failed"], result
+    assert f"{in_three_one} belongs to Section 3.1" in result["checks"][2]["detail"]

@@ -5,7 +5,8 @@ Every count is of this PDF as read, so the agent can tell the person it works fo
 figures (their content is an image), the table captions with no rows found under them and the tables whose
 captions the reader did not take as captions (`Table S1`), a reference list that was not read (so no
 citation is tied to it) and the arXiv ids it prints malformed, the glyphs with no Unicode, the lines removed
-as running heads, page numbers and other page furniture, and a PDF that reads as no article at all.
+as running heads, page numbers, other page furniture and listings of files, and a PDF that reads as no
+article at all.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def pdf_limits(reading: PdfReading, tables: PdfTables, chunks: Sequence[Chunk]) 
         "glyphs": {"unreadable": reading.unreadable, "read_by_tex_font_encoding": reading.tex_encoded},
         "running_lines_removed": len(reading.running),
         "page_furniture_removed": len(reading.furniture),
+        "listing_lines_removed": len(reading.listings),
         "equations": sum(1 for chunk in chunks if chunk.unit == "equation"),
     }
     if reading.printed.style is not None:

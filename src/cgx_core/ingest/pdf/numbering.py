@@ -7,10 +7,12 @@ A PDF has no labels, only printed numbers, and this records what it prints:
 * a **table row** (`t-N`) belongs to its table (`1a`, and `1` when lettered), as its title says;
 * a **caption** belongs to its table or figure (the number credencegraph read from `Table 2:` or
   `Figure 4.`), and to each panel its text names (`(a) ... (b) ...`: panels `4a`, `4b`);
-* an **equation** belongs to every number printed beside it (`(3)`, `(4a)`).
-
-Sections are not recorded: a PDF's headings are found only when set in bold, so a chunk's section could be
-guessed wrong, and a reference to one is refused with what is numbered (never a wrong verdict).
+* an **equation** belongs to every number printed beside it (`(3)`, `(4a)`);
+* every chunk but a float's (a caption, a table row: a float is printed where it fits, which may be in the
+  next section) belongs to the **sections** open where it is printed (`2` and `2.1` in subsection 2.1), as
+  its numbered headings print them (cgx_core.ingest.pdf.sections); a PDF whose headings are not numbered,
+  or not set apart from its text, records none, and a reference to a section is then refused with what is
+  numbered (never a wrong verdict).
 """
 
 from __future__ import annotations
@@ -20,11 +22,17 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cgx_core.ingest.numbering.written import written_references
+from cgx_core.ingest.pdf.boxes import first_box
+from cgx_core.ingest.pdf.sections import block_of, open_sections, sections_in_order
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
     from credencegraph.ingest.pdf import PdfDocument
 
+    from cgx_core.ingest.pdf.reading import PdfReading
+
+_FLOATS = frozenset({"caption", "table-row"})
+"""A float is printed where it fits, not in the section that writes it: a PDF says nothing of its section."""
 _PANEL = re.compile(r"(?:^|[\s(,;])\(([a-h])\)")
 
 
@@ -58,17 +66,23 @@ def _owners(node: Any, analysis: PdfDocument) -> list[dict[str, Any]]:
     return []
 
 
-def annotate_pdf_numbering(graph: Graph, analysis: PdfDocument) -> Graph:
+def annotate_pdf_numbering(graph: Graph, reading: PdfReading) -> Graph:
     """The graph with each document chunk's printed objects and written references recorded on it."""
     from cgx_core.graph.edit import replace_nodes
 
+    analysis = reading.analysis
+    sections = sections_in_order(reading.headings, analysis.blocks)
     replaced = {}
     for node in graph:
         unit = node.attributes.get("unit")
         if node.attributes.get("origin") != "document" or unit == "reference" or len(node.sources) != 1:
             continue
         extra: dict[str, Any] = {}
+        located = first_box(node.sources[0].locator)
+        block = block_of(*located, analysis.blocks) if located is not None else None
         owners = _owners(node, analysis)
+        if unit not in _FLOATS:
+            owners += [_numbered("section", number) for number in open_sections(block, sections)]
         if owners:
             extra["numbered"] = owners
         refs = written_references(node.statement or "") if unit != "table-row" else []

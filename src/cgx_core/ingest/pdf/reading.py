@@ -35,8 +35,11 @@ from cgx_core.ingest.pdf.author_year import with_printed_references
 from cgx_core.ingest.pdf.equations import rewritten
 from cgx_core.ingest.pdf.furniture import furniture_lines
 from cgx_core.ingest.pdf.hyphens import dehyphenated
+from cgx_core.ingest.pdf.links import Link, read_links
+from cgx_core.ingest.pdf.listings import listing_lines
 from cgx_core.ingest.pdf.reference_list import PrintedList
 from cgx_core.ingest.pdf.running import running_lines
+from cgx_core.ingest.pdf.sections import PrintedHeading, printed_headings, without_heading_text
 from cgx_core.ingest.pdf.superscripts import with_superscript_citations
 
 if TYPE_CHECKING:
@@ -71,7 +74,8 @@ class PdfReading:
     """credencegraph's chunks, one-line equations written as LaTeX (cgx_core.ingest.pdf.equations), a
     printed reference list and its citations added (cgx_core.ingest.pdf.author_year), words split at a
     line's end joined (cgx_core.ingest.pdf.hyphens), superscript citations added
-    (cgx_core.ingest.pdf.superscripts)."""
+    (cgx_core.ingest.pdf.superscripts), numbered headings cut from the sentences they were glued to
+    (cgx_core.ingest.pdf.sections)."""
     superscript_citations: int = 0
     superscripts_left: tuple[str, ...] = ()
     """Each raised number in a sentence not read as a citation, with why (see superscripts)."""
@@ -79,6 +83,12 @@ class PdfReading:
     """The reference list read from its printed form when credencegraph read no `[n]` list (reference_list)."""
     furniture: tuple[str, ...] = ()
     """The sidebars, masthead and first-page imprint lines removed (cgx_core.ingest.pdf.furniture)."""
+    listings: tuple[str, ...] = ()
+    """The lines of file and folder listings removed (cgx_core.ingest.pdf.listings)."""
+    headings: tuple[PrintedHeading, ...] = ()
+    """The numbered section headings as printed (cgx_core.ingest.pdf.sections)."""
+    links: tuple[Link, ...] = ()
+    """The links to web addresses, where a reference list gives a DOI it does not print (cgx_core.ingest.pdf.links)."""
 
 
 def _made_by_tex(document: Any) -> bool:
@@ -136,10 +146,11 @@ def _tex_bitmap_text(path: Path) -> bool:
 
 
 @contextmanager
-def _without_page_furniture(removed: list[str], furniture: list[str]) -> Iterator[None]:
-    """Drop running heads, feet and page numbers (`removed`), and sidebars, the masthead and the first page's
-    imprint (`furniture`), from the lines before credencegraph builds blocks from them (its `_blocks`
-    receives the list its layout and result read next: see the module's docstring)."""
+def _without_page_furniture(removed: list[str], furniture: list[str], listings: list[str]) -> Iterator[None]:
+    """Drop running heads, feet and page numbers (`removed`), sidebars, the masthead and the first page's
+    imprint (`furniture`), and listings of files (`listings`), from the lines before credencegraph builds
+    blocks from them (its `_blocks` receives the list its layout and result read next: see the module's
+    docstring)."""
     import credencegraph.ingest.pdf as reader
 
     original: Callable[..., Any] = reader._blocks
@@ -147,9 +158,12 @@ def _without_page_furniture(removed: list[str], furniture: list[str]) -> Iterato
     def blocks(lines: list[Any]) -> Any:
         running = running_lines(lines)
         extra = furniture_lines(lines) - running
+        listed = listing_lines(lines) - running - extra
         removed.extend(lines[index].text for index in sorted(running))
         furniture.extend(lines[index].text for index in sorted(extra))
-        lines[:] = [line for index, line in enumerate(lines) if index not in running and index not in extra]
+        listings.extend(lines[index].text for index in sorted(listed))
+        dropped = running | extra | listed
+        lines[:] = [line for index, line in enumerate(lines) if index not in dropped]
         return original(lines)
 
     reader._blocks = blocks
@@ -204,8 +218,9 @@ def read_pdf_document(path: Path) -> PdfReading:
     counter = [0]
     removed: list[str] = []
     furniture: list[str] = []
+    listings: list[str] = []
     tex = _tex_bitmap_text(path)
-    with _LOCK, _without_page_furniture(removed, furniture):
+    with _LOCK, _without_page_furniture(removed, furniture, listings):
         if tex:
             with _tex_text(counter):
                 analysis = analyse_pdf(path)
@@ -216,14 +231,18 @@ def read_pdf_document(path: Path) -> PdfReading:
     chunks, printed = with_printed_references(analysis, rewritten(path, analysis.chunks, read))
     numbers = frozenset(reference.number for reference in analysis.references) or printed.numbers
     superscripts = with_superscript_citations(path, numbers, dehyphenated(chunks, analysis.lines), read)
+    headings = printed_headings(analysis.lines)
     return PdfReading(
         analysis,
         counter[0],
         unreadable,
         tuple(removed),
-        superscripts.chunks,
+        tuple(without_heading_text(superscripts.chunks, headings)),
         superscripts.read,
         superscripts.left,
         printed,
         tuple(furniture),
+        tuple(listings),
+        headings,
+        read_links(path),
     )

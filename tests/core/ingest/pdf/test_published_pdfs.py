@@ -85,3 +85,23 @@ def test_an_author_year_list_in_two_columns_gives_every_entry_with_its_identifie
     assert set(references) == {"Isi 2019", "Pacilio 2023", "Payne 2023", "The LIGO Scientific Collaboration 2021"}
     assert references["Pacilio 2023"]["attributes"]["arxiv"] == "2310.03811"
     assert references["Isi 2019"]["attributes"]["doi"] == "10.1103/PhysRevLett.123.121101"
+
+
+def test_a_doi_the_pdf_gives_only_as_a_link_is_read_into_the_entry_the_latex_run_gives_it() -> None:
+    """gw150914-comment's PDF (APS, revtex4-2) prints no DOI: each journal reference is a link to one."""
+
+    def identifiers(kind: str) -> set[tuple[str | None, str | None]]:
+        nodes = _unit("gw150914-comment", kind, "reference")
+        return {(node["attributes"].get("arxiv"), node["attributes"].get("doi")) for node in nodes}
+
+    latex, pdf = identifiers("latex"), identifiers("pdf")
+    assert len({doi for _, doi in latex if doi}) == 4
+    assert {pair for pair in latex if pair[1]} == {pair for pair in pdf if pair[1]}  # each DOI on its entry
+
+
+def test_the_listing_of_a_projects_files_is_neither_equations_nor_sentences() -> None:
+    """lamichhane's figure 1 is its project's folder in a typewriter font: four "equations" and five
+    "sentences" before; the LaTeX run has none of it."""
+    assert _unit("rescience-lamichhane", "pdf", "equation") == _unit("rescience-lamichhane", "latex", "equation") == []
+    texts = " ".join(node["statement"] for node in _nodes("rescience-lamichhane", "pdf")[0])
+    assert "Randomness/" not in texts and "exploreSeq.pl" not in texts
