@@ -29,6 +29,7 @@ class ArithmeticCode(StrEnum):
     ROUNDING_TOO_COARSE = "rounding-too-coarse"
     ENUMERATION_NOT_FOUND = "enumeration-not-found"
     COLUMNS_NOT_COUNTED = "columns-not-counted"
+    PREMISE_MISSING = "premise-missing"
 
 
 MEANINGS: Final[dict[str, str]] = {
@@ -57,4 +58,8 @@ MEANINGS: Final[dict[str, str]] = {
     ),
     ArithmeticCode.ENUMERATION_NOT_FOUND: "items(s-N) names a chunk in which no enumeration of items is found.",
     ArithmeticCode.COLUMNS_NOT_COUNTED: "cols(t-N) names a row of a table whose number of columns was not recorded.",
+    ArithmeticCode.PREMISE_MISSING: (
+        "The expression tests what the text does not write (grim, grimmer: that the data are integers) and the "
+        "proposal states no premise."
+    ),
 }

@@ -35,6 +35,7 @@ FIXES = {
         "write the expression with numerals (each with the unit the text writes after it, if any), + - * / **, "
         "parentheses, pi, e, physical constants (c, G, h, hbar, k_B, or a CODATA name) and sqrt, cbrt, root, ln, "
         "log, log10, log2, exp, abs, mean, median, min, max, the p-values p_z, p_z1, p_t, p_t1, p_r, p_chi2, p_F, "
+        "the interval functions ci_low, ci_high, ci_mid, ci_gmid, se_ci, se_ci_log, p_ci, p_ci_log, grim, grimmer, "
         "round, sig, rows(t-N), cols(t-N), items(s-N), or a predicate (a comparison, all, any, count, within, "
         "sorted_desc, sorted_asc, is_max, is_min, same_order, is_<kind>) as the whole expression"
     ),
@@ -51,7 +52,8 @@ FIXES = {
     ),
     "unknown-function": (
         "use one of sqrt, cbrt, root, ln, log, log10, log2, exp, abs, mean, median, min, max, p_z, p_z1, p_t, "
-        "p_t1, p_r, p_chi2, p_F, round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
+        "p_t1, p_r, p_chi2, p_F, ci_low, ci_high, ci_mid, ci_gmid, se_ci, se_ci_log, p_ci, p_ci_log, grim, grimmer, "
+        "round, sig, date, time, all, any, count, within, sorted_desc, sorted_asc, "
         "is_max, is_min, same_order, is_probability, is_proportion, is_percentage, is_pvalue, is_count, "
         "is_variance, is_sd, is_correlation, is_condition_number"
     ),
@@ -91,6 +93,10 @@ FIXES = {
         "count its items another way"
     ),
     "value-undecided": "the value is too close to the bound to decide: check another step",
+    "premise-missing": (
+        'add "premises": ["<why the data are whole numbers, e.g. answers on a 1 to 7 scale>"]; grim() and grimmer() '
+        "hold only for integer-valued data"
+    ),
     "columns-not-counted": (
         "check the columns another way (the headers a count names, as numerals or rows(t-N) of a table listing "
         "them); do not count them from a row's cells"
@@ -133,15 +139,14 @@ class RecomputeNumbers(CheckTypeBase):
                 "minLength": 1,
                 "maxLength": 2000,
                 "description": (
-                    "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 12000 for 12,000, "
-                    "30% for 30\\%, 11 for 'eleven'), each with any unit written after it; + - * / ** "
-                    "(whole), ( ), pi, e, c G h hbar k_B (CODATA constants), sqrt cbrt "
-                    "root(x, n) ln log(x[, b]) log10 log2 exp abs mean median min max round(x, n) sig(x, n) "
-                    "date(y[, m, d]) time(h, m); p_t(t, df) p_z p_r(r, df) 2-sided, p_t1 p_z1, p_chi2(x, df), "
-                    "p_F(F, d1, d2); rows(t-3) cols(t-3): t-3's table's rows, columns; items(s-3): its items. "
-                    "Predicates, checked true: == != < <= > >=, all(c, ...), any, within(x, lo, hi), sorted_desc, "
-                    "sorted_asc, is_max(x, a, ...), is_min, same_order(x, a) (x10, premised), is_<kind>(x); "
-                    "count(c, ...) counts true."
+                    "Over numerals as the cited chunks write them (1.2e3 for 1.2\\times10^{3}, 30% for 30\\%), "
+                    "each with its unit; + - * / ** (whole), ( ), pi, e, c G h k_B (CODATA), sqrt cbrt root(x, n) ln "
+                    "log(x[, b]) log10 log2 exp abs mean median min max round(x, n) sig(x, n) date(y[, m, d]) time(h, "
+                    "m); p_t(t, df) p_z p_r(r, df) p_t1 p_z1 p_chi2(x, df) p_F(F, d1, d2); ci_low ci_high(est, se, "
+                    "95%) ci_mid ci_gmid(lo, hi) se_ci se_ci_log(lo, hi, 95%) p_ci p_ci_log(est, lo, hi, 95%) "
+                    "grim(mean, n[, k]) grimmer(mean, sd, n[, k]); rows(t-3) cols(t-3) items(s-3). "
+                    "Predicates (true): == != < <= > >=, all(c, ...), any, within(x, lo, hi), sorted_desc, "
+                    "sorted_asc, is_max(x, a, ...), is_min, same_order(x, a) (premised), is_<kind>(x); count(c, ...)."
                 ),
                 "examples": [
                     "(6.2 - 2.2) / 0.01 + 1",

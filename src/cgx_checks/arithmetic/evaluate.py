@@ -31,8 +31,11 @@ from math import gcd
 from typing import NamedTuple, NoReturn
 
 from cgx_checks.arithmetic.constants import constant_value
+from cgx_checks.arithmetic.estimates import ESTIMATE_ARGUMENTS, estimate
+from cgx_checks.arithmetic.grim import GRIM_ARGUMENTS, nearest_mean, nearest_variance, variances, whole
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, check_size, exact
 from cgx_checks.arithmetic.limits import MAX_EXPONENT, MAX_RESULT_BITS
+from cgx_checks.arithmetic.parse import literal_numeral
 from cgx_checks.arithmetic.predicates import (
     CALENDAR,
     CLOCK,
@@ -391,6 +394,10 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
                 )
         if name in PVALUE_ARGUMENTS:
             return Measured(pvalue(name, [operand.value for operand in operands], arithmetic.bits), ())
+        if name in ESTIMATE_ARGUMENTS:
+            return Measured(estimate(arithmetic, name, [operand.value for operand in operands]), ())
+        if name in GRIM_ARGUMENTS:
+            return Measured(_grim(arithmetic, node, operands), ())
         if name == "exp":
             return Measured(arithmetic.exp(argument.value), ())
         if name == "ln" or (name == "log" and len(operands) == 1):
@@ -404,6 +411,43 @@ def _call(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measu
 
 
 _STATISTICS = frozenset({"mean", "median", "min", "max"})
+
+
+def _grim(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Interval:
+    """grim(mean, n[, items]): the achievable mean nearest the printed one; grimmer(mean, sd, n[, items]): the
+    achievable standard deviation nearest the printed one (`grim.py`). The mean and sd are read as printed,
+    since their digits are what the test tests."""
+    printed = 1 if node.name == "grim" else 2
+    mean, half = printed_numeral(node, 0)
+    counts = [operand.value for operand in operands[printed:]]
+    if not all(count.exact for count in counts):
+        raise ValueError(f"{node.name} takes n and the number of items as whole numbers")
+    n = whole(counts[0].lo, "n")
+    items = whole(counts[1].lo, "the number of items") if len(counts) > 1 else 1
+    if node.name == "grim":
+        return exact(nearest_mean(mean, n * items))
+    sd = printed_numeral(node, 1)[0]
+    if n < 2 or sd < 0:
+        raise ValueError("a standard deviation needs n of at least 2 and is not negative")
+    variance = nearest_variance(sd, *variances(mean, half, sd, n, items))
+    return arithmetic.root(exact(variance), 2)
+
+
+def printed_numeral(node: Call, index: int) -> tuple[Fraction, Fraction]:
+    """The value and rounding (half a unit of its last digit) of a numeral argument as the text prints it."""
+    argument = node.arguments[index]
+    sign = 1
+    if isinstance(argument, Unary):
+        sign = -1 if argument.op == "-" else 1
+        argument = argument.operand
+    if not isinstance(argument, Literal) or argument.unit is not None:
+        raise CgxError(
+            Code.EXPRESSION_INVALID,
+            f"{_show(node)} takes its argument {index + 1} as the text prints it (a numeral without a unit), "
+            "since its digits set the precision it is tested at",
+        )
+    numeral = literal_numeral(argument.text, argument.column)
+    return sign * numeral.value, numeral.half_unit
 
 
 def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Measured:

@@ -25,6 +25,8 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
 from cgx_checks.arithmetic.constants import SAFE_ALIASES, physical_constant
+from cgx_checks.arithmetic.estimates import ESTIMATE_ARGUMENTS
+from cgx_checks.arithmetic.grim import GRIM_ARGUMENTS
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS, MAX_EXPRESSION_CHARS, MAX_NESTING
 from cgx_checks.arithmetic.predicates import (
     PREDICATE_FUNCTIONS,
@@ -62,6 +64,8 @@ FUNCTIONS: dict[str, range] = {"sqrt": range(1, 2), "cbrt": range(1, 2), "root":
 FUNCTIONS |= {"log": range(1, 3), "log10": range(1, 2), "log2": range(1, 2), "exp": range(1, 2), "abs": range(1, 2)}
 FUNCTIONS |= {name: range(1, MAX_ARGUMENTS + 1) for name in ("mean", "median", "min", "max")}
 FUNCTIONS |= {name: range(count, count + 1) for name, count in PVALUE_ARGUMENTS.items()}
+FUNCTIONS |= {name: range(count, count + 1) for name, count in ESTIMATE_ARGUMENTS.items()}
+FUNCTIONS |= GRIM_ARGUMENTS
 FUNCTIONS |= PREDICATE_FUNCTIONS
 """The functions an expression may call, with the numbers of arguments each takes. mean, median, min and max
 take any number of values (a table's column, the runs of an experiment), so the count of an average is

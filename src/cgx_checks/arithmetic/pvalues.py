@@ -16,6 +16,7 @@ text, or arithmetic on them); the caps keep every evaluation short whatever an a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Final
 
@@ -63,17 +64,61 @@ def pvalue(name: str, arguments: list[Interval], bits: int) -> Interval:
     _check_domain(name, values)
     if bits > MAX_PVALUE_BITS:
         raise Undecided(f"p-values are computed to {MAX_PVALUE_BITS} bits at most")
+    return _enclosed(lambda mpmath: _evaluate(name, [mpmath.mpf(v.numerator) / v.denominator for v in values]), bits)
+
+
+def pvalue_between(name: str, statistic: Interval, bits: int, *others: Interval) -> Interval:
+    """The enclosure of every p-value `name` gives a statistic anywhere in `statistic` (with exact `others`,
+    the degrees of freedom): each p-value falls as its statistic grows (the two-sided ones as its magnitude
+    grows), so the ends of the statistic give the ends of the p-values."""
+    if statistic.exact:
+        return pvalue(name, [statistic, *others], bits)
+    if name in _TWO_SIDED:
+        statistic = (
+            Interval(Fraction(0), max(-statistic.lo, statistic.hi))
+            if statistic.lo < 0 < statistic.hi
+            else (Interval(min(abs(statistic.lo), abs(statistic.hi)), max(abs(statistic.lo), abs(statistic.hi))))
+        )
+    elif name in ("p_chi2", "p_F") and statistic.lo < 0 <= statistic.hi:
+        statistic = Interval(Fraction(0), statistic.hi)
+    smallest = pvalue(name, [Interval(statistic.hi, statistic.hi), *others], bits)
+    largest = pvalue(name, [Interval(statistic.lo, statistic.lo), *others], bits)
+    return Interval(smallest.lo, largest.hi)
+
+
+_TWO_SIDED: Final = frozenset({"p_z", "p_t", "p_r"})
+
+
+def normal_quantile(probability: Fraction, bits: int) -> Interval:
+    """The enclosure of the standard normal quantile of `probability` (strictly between 0 and 1): 1.959964...
+    for 0.975, the z of a 95% interval."""
+    if bits > MAX_PVALUE_BITS:
+        raise Undecided(f"quantiles are computed to {MAX_PVALUE_BITS} bits at most")
+    return _enclosed(
+        lambda mpmath: (
+            mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(probability.numerator) / probability.denominator - 1)
+        ),
+        bits,
+        upper=None,
+    )
+
+
+def _enclosed(compute: Callable[[Any], Any], bits: int, upper: Fraction | None = Fraction(1)) -> Interval:
+    """The value `compute` gives at two working precisions, widened by their difference and a relative
+    2^-bits (and kept within [0, upper] for a probability)."""
     mpmath = _mpmath()
     found = []
     for guard in _GUARDS:
         with mpmath.workprec(bits + guard):
-            value = _evaluate(name, [mpmath.mpf(v.numerator) / v.denominator for v in values])
-            if value < mpmath.ldexp(1, -TINY_BITS):  # beyond any digits a paper writes; never built exactly
+            value = compute(mpmath)
+            if upper is not None and value < mpmath.ldexp(1, -TINY_BITS):  # beyond any digits a paper writes
                 return Interval(Fraction(0), Fraction(1, 2**TINY_BITS))
             found.append(_fraction(value))
     coarse, fine = found
     width = abs(fine - coarse) + abs(fine) / 2**bits
-    return Interval(max(Fraction(0), fine - width), min(Fraction(1), fine + width))
+    if upper is None:
+        return Interval(fine - width, fine + width)
+    return Interval(max(Fraction(0), fine - width), min(upper, fine + width))
 
 
 def _check_domain(name: str, values: list[Fraction]) -> None:

@@ -38,7 +38,8 @@ from cgx_checks.arithmetic.cited import CitedTexts, read_cited, unit_doubts, whe
 from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.enumeration import without_labels
-from cgx_checks.arithmetic.evaluate import Measured, evaluate_pair, measure
+from cgx_checks.arithmetic.evaluate import Measured, evaluate, evaluate_pair, measure, printed_numeral
+from cgx_checks.arithmetic.grim import GRIM_ARGUMENTS, certificate
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, exact
 from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.predicate_check import (
@@ -57,6 +58,17 @@ from cgx_checks.arithmetic.predicate_check import (
     rounding_problems,
 )
 from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, is_truth
+from cgx_checks.arithmetic.printed import (
+    PVALUES,
+    Printed,
+    Range,
+    decide_range,
+    decision_error,
+    middle,
+    printed_arguments,
+    printed_range,
+    range_text,
+)
 from cgx_checks.arithmetic.relation_words import word_meaning
 from cgx_checks.arithmetic.tree import (
     Call,
@@ -152,6 +164,10 @@ class Recomputation:
     """The physical constants of the expression, by CODATA name (recorded with their values and source)."""
     dimensions: tuple[str, str] | None = None
     """For a failure by dimensions: the expression's dimension and the reported result's."""
+    printed: tuple[Fraction, Fraction] | None = None
+    """For a reported statistic that fails as written: the least and most values its printed numerals give."""
+    decision_error: bool = False
+    """Whether a failed p-value is a decision error (reported significant at .05 and not, or the reverse)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (keys sorted, fractions as `p/q`, decimals as strings)."""
@@ -186,6 +202,10 @@ class Recomputation:
             record["constants"] = constants_json(self.constants)
         if self.dimensions is not None:
             record["dimensions"] = {"expression": self.dimensions[0], "result": self.dimensions[1]}
+        if self.printed is not None:
+            record["printed_range"] = [decimal_text(end, DECIMAL_DIGITS) for end in self.printed]
+        if self.decision_error:
+            record["decision_error"] = True
         return dict(sorted(record.items()))
 
 
@@ -286,6 +306,7 @@ def _recompute(
     occurrences = written + cited.header_read
     counts, problems = _counts(tree, known)
     problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
+    problems += _integer_premise_problems(tree, premised)
     if is_truth(tree):
         problems[:0] = _operand_problems(operands, occurrences, chunks)
         if relation is not None:
@@ -311,7 +332,16 @@ def _recompute(
     relations, license = license_problems(tree, None, texts, premised)
     problems += license + rounding_problems(tree, numeral)
     reported = _check_against_texts(
-        operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, problems, premised
+        operands,
+        numeral,
+        unit,
+        relation,
+        dict(tolerances or {}),
+        occurrences,
+        chunks,
+        problems,
+        premised,
+        tests_numeral=_grim_test(render(tree)),
     )
     _check_percent_columns(operands, numeral, cited.header_read)
     bound = bind_rows(tree, counts)
@@ -324,6 +354,22 @@ def _recompute(
     if restated:
         raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
     return _named_where(decided, cited, operands, numeral.written)
+
+
+def _integer_premise_problems(tree: Node, premised: bool) -> list[Problem]:
+    """grim() and grimmer() test a mean as one of integer data, which the text does not write: the proposal
+    states it as a premise (an assumption for review), or the check is refused."""
+    named = sorted({node.name for node in walk(tree) if isinstance(node, Call) and node.name in GRIM_ARGUMENTS})
+    if premised or not named:
+        return []
+    return [
+        (
+            ArithmeticCode.PREMISE_MISSING,
+            f"{' and '.join(named)} test{'s' if len(named) == 1 else ''} a mean of integer-valued data, which the "
+            "text does not state",
+            'add `{"premises": ["the ratings are whole numbers (a 1 to 7 scale)"]}`, saying why the data are integers',
+        )
+    ]
 
 
 def _named_where[Checked: (Recomputation, PredicateCheck)](
@@ -497,7 +543,10 @@ def _check_against_texts(
     chunks: Iterable[Chunk],
     earlier: Sequence[Problem] = (),
     premised: bool = False,
+    tests_numeral: bool = False,
 ) -> _Reported:
+    """The reported result as the text writes it, or every problem of the proposal at once. An expression that
+    `tests_numeral` (GRIM) takes the result among its operands by design, so it is no restatement."""
     problems = _operand_problems(operands, occurrences, chunks) + list(earlier)
     results = [
         item
@@ -518,7 +567,7 @@ def _check_against_texts(
         reported, relation_problems = _relation(numeral, unit, relation, tolerances, results, premised)
         problems.extend(relation_problems)
     problems.extend(_units_missing(operands, numeral, unit, occurrences))
-    free = _free_evidence(operands, numeral)
+    free = None if tests_numeral else _free_evidence(operands, numeral)
     if free:
         problems.append((ArithmeticCode.EXPRESSION_IS_RESULT, free))
     if problems:
@@ -763,7 +812,7 @@ def _restated_operand(
     sentence that writes both picks the result out of the text, whatever the function (max, abs, min, a
     product by 1), so it recomputes nothing."""
     value = abs(decided.value)
-    if value != abs(numeral.value):
+    if value != abs(numeral.value) or _grim_test(decided.expression):
         return None
     picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
     if not picked:
@@ -783,6 +832,12 @@ def _restated_operand(
         "recomputes nothing (cite the chunk that writes the operand apart from the result, or recompute the "
         "result from other numbers)"
     )
+
+
+def _grim_test(expression: str) -> bool:
+    """Whether the expression is a GRIM or GRIMMER test, whose value is the printed mean or sd when it passes
+    (the nearest achievable one): a test of the numeral, not the numeral picked out of the text."""
+    return expression.startswith(("grim(", "grimmer("))
 
 
 def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:
@@ -834,8 +889,80 @@ def _decide(
     relations: tuple[tuple[str, str], ...] = (),
     doubts: Callable[[], Sequence[str]] | None = None,
 ) -> Recomputation:
-    """Decide the check. `doubts` says why not every unit is the text's (`cited.unit_doubts`, asked only on a
-    mismatch; None: not known):
+    """Decide the check with its numerals as written; a reported statistic that fails so is decided again at
+    the precision its numerals are printed with (`printed.py`), and a p-value that then still fails and
+    crosses .05 is named a decision error. A check that passes as written records what it always did."""
+    decided = _decide_as_written(tree, operands, reported, relations, doubts)
+    if decided.outcome == "failed" and isinstance(tree, Call) and tree.name in GRIM_ARGUMENTS:
+        return attrs.evolve(decided, detail=f"{decided.detail} ({_grim_certificate(tree)})")
+    printed = printed_arguments(tree)
+    if decided.outcome == "passed" or decided.dimensions is not None or not isinstance(tree, Call):
+        return decided
+    if not printed and tree.name not in PVALUES:
+        return decided
+    found = _printed_range(tree, printed, decided)
+    if found is None:
+        return decided
+    outcome = decide_range(found, reported.relation, reported.numeral.value, band(reported)) if printed else "failed"
+    if outcome is None:
+        raise CgxError(
+            ArithmeticCode.VALUE_UNDECIDED,
+            f"the values of {decided.expression} over the printed rounding of its numerals reach the bound of the "
+            f"reported {reported.numeral.written}: it cannot be decided",
+        )
+    notes = [f"at the printed precision, {range_text(printed, found)}"] if printed else []
+    error = decision_error(tree.name, found, reported.relation, reported.numeral.value) if outcome == "failed" else None
+    if error is not None:
+        notes.append(error)
+    if not notes:
+        return decided
+    head = decided.detail.rpartition(": ")[0]
+    return attrs.evolve(
+        decided,
+        outcome=outcome,
+        detail=f"{head}: {outcome} ({'; '.join(notes)})",
+        printed=(middle(found.least), middle(found.most)) if printed else None,
+        decision_error=error is not None,
+    )
+
+
+def _grim_certificate(tree: Call) -> str:
+    """The achievable means (or standard deviations) nearest the printed one, for a failed GRIM (GRIMMER)."""
+    mean, half = printed_numeral(tree, 0)
+    counts = [int(evaluate(argument)) for argument in tree.arguments[1 if tree.name == "grim" else 2 :]]
+    sd = printed_numeral(tree, 1)[0] if tree.name == "grimmer" else None
+    return certificate(mean, half, counts[0], counts[1] if len(counts) > 1 else 1, sd)
+
+
+def _printed_range(tree: Call, printed: tuple[Printed, ...], decided: Recomputation) -> Range | None:
+    """The range of the call over its printed arguments at the lowest precision that decides it (the value as
+    written when none is printed); None when a value of the printed rounding is outside a function's domain
+    (the check then stands as decided with its numerals as written)."""
+    if not printed:
+        value = exact(decided.value) if decided.precision is None else None
+        if value is None:
+            measured = measure(tree, decided.precision or PRECISIONS[0]).value
+            return Range(measured, measured)
+        return Range(value, value)
+    for bits in PRECISIONS:
+        try:
+            return printed_range(tree, printed, bits)
+        except Undecided:
+            continue
+        except CgxError:
+            return None
+    return None
+
+
+def _decide_as_written(
+    tree: Node,
+    operands: tuple[LiteralNode, ...],
+    reported: _Reported,
+    relations: tuple[tuple[str, str], ...] = (),
+    doubts: Callable[[], Sequence[str]] | None = None,
+) -> Recomputation:
+    """Decide the check with every numeral exactly as written. `doubts` says why not every unit is the text's
+    (`cited.unit_doubts`, asked only on a mismatch; None: not known):
     when there are none, an expression whose dimension is not the result's fails (the paper's error, with
     both dimensions); otherwise the proposal is refused (`unit-incompatible`), naming them."""
     numeral = reported.numeral
