@@ -98,9 +98,11 @@ SUMMARY_PARTS: tuple[str, ...] = (
     "types",
     "hedges",
     "checks",
+    "candidates",
 )
 """The lists of start_run's summary that get_state's `summary` gives whole, a page at a time (the summary
-shows the first few of each)."""
+shows the first few of each), and `candidates`: the checkable statements the text writes, with proposals
+(`tooling.candidates`; not part of start_run's result, so no run's log changes)."""
 
 
 GET_STATE_ARGUMENTS: dict[str, Any] = reading(
@@ -134,7 +136,8 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
             "type": "string",
             "enum": ["all", *SUMMARY_PARTS],
             "description": (
-                "Optional: start_run's summary again ('all'), or one of its lists whole, paged with start and limit."
+                "Optional: start_run's summary ('all') or one of its lists, or 'candidates' (checks the text "
+                "suggests, with proposals); paged with start, limit."
             ),
         },
     },

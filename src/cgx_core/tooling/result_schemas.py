@@ -310,7 +310,7 @@ GET_STATE: Final[Json] = _result(
                 "next": _nullable(_integer()),
             },
             ["part", "total", "start", "items", "next"],
-            "What `summary: <part>` returns: a page of one list of start_run's summary, whole.",
+            "What `summary: <part>` returns: a page of one list of start_run's summary, whole, or of the candidates.",
         ),
     },
     ["run", "fence", "progress", "total", "start", "nodes", "next", "awaiting_review"],

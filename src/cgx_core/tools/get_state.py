@@ -182,16 +182,12 @@ def _summary(paths: RunPaths, manifest: Mapping[str, Any], args: Mapping[str, An
     from cgx_core.tooling.registry import handler_for
     from cgx_core.tooling.start_summary import shown_result, summary_items
 
-    run = Run(paths.root, handler_for)
     part = args["summary"]
+    if part == "candidates":
+        return _page(manifest, args, _candidates(_state_json(paths, manifest)["graph"]["nodes"]))
+    run = Run(paths.root, handler_for)
     if part != "all":
-        items = summary_items(part, manifest, run.rubric)
-        start = args.get("start", 0)
-        result: Json = {"run": manifest["run"], "summary": {"part": part, "total": len(items), "start": start}}
-        budget = MAX_RESULT_CHARS - len(result_text(result)) - len(',"items":[],"next":') - len(str(len(items)))
-        shown, following = page_of(items, start, args.get("limit", DEFAULT_LIMIT), budget, _same, at_least_one=True)
-        result["summary"].update({"items": shown, "next": following})
-        return result
+        return _page(manifest, args, summary_items(part, manifest, run.rubric))
     with paths.log.open("rb") as handle:
         first = parse_line(handle.readline().removesuffix(b"\n"))
     if first is None or first.tool != "start_run":
@@ -199,6 +195,30 @@ def _summary(paths: RunPaths, manifest: Mapping[str, Any], args: Mapping[str, An
     context = CallContext(run, 1, "recover", first.model, first)
     effect = handler_for("start_run")(context, run.initial_state(), first.args)
     return {"run": manifest["run"], "start_run": shown_result(effect.result, manifest)}
+
+
+def _page(manifest: Mapping[str, Any], args: Mapping[str, Any], items: list[Any]) -> Json:
+    """One page of a list of `summary`, from `start`, within the result's character budget."""
+    start = args.get("start", 0)
+    result: Json = {"run": manifest["run"], "summary": {"part": args["summary"], "total": len(items), "start": start}}
+    budget = MAX_RESULT_CHARS - len(result_text(result)) - len(',"items":[],"next":') - len(str(len(items)))
+    shown, following = page_of(items, start, args.get("limit", DEFAULT_LIMIT), budget, _same, at_least_one=True)
+    result["summary"].update({"items": shown, "next": following})
+    return result
+
+
+def _candidates(nodes: list[Json]) -> list[Json]:
+    """The checkable statements the document's chunks write, each with a ready proposal (`tooling.candidates`):
+    computed from the chunks' texts on every call, never logged, so a run's log and replay are as they were."""
+    from cgx_core.numbers.columns import TABLE_ROW, cells_text
+    from cgx_core.tooling.candidates import candidates
+
+    chunks = []
+    for node in nodes:
+        unit = node["attributes"].get("unit")
+        if origin_of(node) == "document" and unit not in (None, "reference") and isinstance(node["statement"], str):
+            chunks.append((str(node["id"]), cells_text(node["statement"]) if unit == TABLE_ROW else node["statement"]))
+    return candidates(chunks)
 
 
 def _same(item: Any) -> Any:

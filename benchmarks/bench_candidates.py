@@ -1,0 +1,111 @@
+"""Figures sc1-sc2: the candidate scan's precision and recall (issue 42), and its counts on the shared papers.
+
+Precision is the share of listed candidates that are checkable statements of the paper, checked by the
+annotation's verdict when the candidate's proposal is sent; recall the share of the annotated statements the
+list finds. The annotated paper is tests/checks/arithmetic/statistics_paper/paper.tex, whose every checkable
+statement and verdict `tests/checks/arithmetic/test_arith_candidates_paper.py` lists (EXPECTED). The shared
+papers of tests/papers are not annotated (none is a psychology paper): the figure counts their candidates by
+kind, and how many of the proposals run_checks then refuses (a refused proposal is a wrong candidate), which
+bounds precision there from below. Run alone with `uv run python benchmarks/bench_candidates.py`.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from synthetic import MODEL, PAPERS, ROOT
+
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "checks" / "arithmetic"))
+
+RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
+ANNOTATED = ROOT / "tests" / "checks" / "arithmetic" / "statistics_paper" / "paper.tex"
+SHARED = {
+    "farr-normal-normal": "src/tex/ms.tex",
+    "hastings-powell-replication": "article/article.tex",
+    "mlrc-warmstart-repro": "2020/mohtashami2021reproducibility/openreview/main.tex",
+    "dynonet-paper": "doc/paper/ms.tex",
+    "mlrc-cgn-repro": "2021/bagad2022reproducibility/journal/article.tex",
+}
+
+
+def call(tool: str, **arguments: Any) -> dict[str, Any]:
+    from cgx_core.tooling.registry import TOOLS, call_tool
+
+    model = {"model": MODEL} if TOOLS[tool].changes_run else {}
+    payload, is_error = call_tool(tool, {**model, **arguments})
+    if is_error:
+        raise RuntimeError(f"{tool}: {payload}")
+    return payload
+
+
+def scanned(paper: Path, run: Path, root: Path | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The candidates of a paper, and what run_checks made of each proposal (a check or a refusal)."""
+    rooted = {} if root is None else {"root": str(root)}
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), **rooted)
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page = call("get_state", run=str(run), summary="candidates", start=start, limit=200)["summary"]
+        found += page["items"]
+        start = page["next"]
+    targets = sorted({item["node"] for item in found})
+    if targets:
+        records = [{"node": node, "type": "method", "form": {"kind": "procedure"}} for node in targets]
+        call("classify", run=str(run), records=records)
+    outcomes: list[dict[str, Any]] = []
+    for first in range(0, len(found), 20):
+        batch = [item["proposal"] for item in found[first : first + 20]]
+        result = call("run_checks", run=str(run), proposals=batch)
+        refused = {item.get("index"): item for item in result.get("refused", [])}
+        checks = iter(result.get("checks", []))
+        outcomes += [refused[index] if index in refused else next(checks) for index in range(len(batch))]
+    return found, outcomes
+
+
+def annotated(workspace: Path) -> str:
+    from test_arith_candidates_paper import EXPECTED
+
+    found, outcomes = scanned(ANNOTATED, workspace / "annotated")
+    right = sum(
+        1
+        for item, outcome in zip(found, outcomes, strict=True)
+        if EXPECTED.get((item["proposal"]["expression"], item["proposal"]["result"])) == outcome.get("result")
+    )
+    listed = {(item["proposal"]["expression"], item["proposal"]["result"]) for item in found}
+    recalled = sum(1 for key in EXPECTED if key in listed)
+    return (
+        f"sc1 annotated paper: precision {right}/{len(found)} = {right / max(len(found), 1):.2f} (the verdict the "
+        f"annotation gives), recall {recalled}/{len(EXPECTED)} = {recalled / len(EXPECTED):.2f}"
+    )
+
+
+def shared(workspace: Path) -> list[str]:
+    lines = []
+    for name, main in SHARED.items():
+        paper = PAPERS / name / main
+        if not paper.is_file():
+            lines.append(f"sc2 {name}: skipped (the paper is not at {paper})")
+            continue
+        found, outcomes = scanned(paper, workspace / name, PAPERS / name)
+        kinds = collections.Counter(item["kind"] for item in found)
+        verdicts = collections.Counter(outcome.get("result", "refused") for outcome in outcomes)
+        shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())) or "none"
+        lines.append(f"sc2 {name}: {len(found)} candidates ({shown}); sent: {dict(sorted(verdicts.items()))}")
+    return lines
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        workspace = Path(folder)
+        print(annotated(workspace))
+        for line in shared(workspace):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()

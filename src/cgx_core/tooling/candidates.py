@@ -1,0 +1,238 @@
+"""Candidates: the checkable statements a paper's text writes, each with a recompute-numbers proposal ready to
+send.
+
+An agent checks what it happens to read closely; statcheck's value is that it finds every reported test by
+itself. This scan reads every chunk of the document, in order, with fixed patterns, and lists what it
+recognises:
+
+* `reported-test`: a t, F, chi-square, z or r test with its degrees of freedom and p-value, in APA style and as
+  LaTeX writes it (`t(28) = 2.20, p = .04`, `$t_{28} = 2.20$, $p < .001$`, `\\chi^2(1) = 3.84, p = .05`):
+  `p_t(2.20, 28)` against `.04`;
+* `percent-of`: "X of Y (Z%)": `X / Y` against `Z%`;
+* `change`: "from A to B (a C% increase)": `(B - A) / A` against `C%` (`(A - B) / A` for a decrease);
+* `total`: "N things (A ..., B ... and C ...)": `A + B + C` against `N`;
+* `interval`: an estimate with its interval and its standard error or p-value (`ci_low`, `ci_high`, `p_ci`,
+  `p_ci_log` for a ratio), or its interval alone (`ci_mid`, `ci_gmid` for a ratio);
+* `mean`: a mean with its n in a chunk that names integer data (a scale, ratings, items, counts): `grim`, and
+  `grimmer` with its SD, each premised on the data being whole numbers (the premise names the chunk's word).
+
+The scan is deterministic (same chunks, same list, byte for byte) and reads nothing but the chunks' texts. It
+never records anything: get_state shows the list (`summary: "candidates"`), the agent decides what to send.
+A proposal targets the chunk that writes the statement, which must be typed with a type the rubric declares
+recompute-numbers for before run_checks accepts it. `docs/candidates.md` lists the patterns and what they miss.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+
+Json = dict[str, Any]
+
+CHECK_TYPE: Final = "recompute-numbers"
+
+_NUMBER: Final = r"-?(?:\d+(?:\.\d+)?|\.\d+)"
+_COUNT: Final = r"\d{1,3}(?:,\d{3})+|\d+"
+_WORD_NUMBERS: Final = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+_FUNCTIONS: Final = {"t": "p_t", "F": "p_F", "r": "p_r", "z": "p_z", "Z": "p_z", "chi2": "p_chi2"}
+_SIDES: Final = {"t": "two-sided", "r": "two-sided", "z": "two-sided", "Z": "two-sided"}
+
+_TEST: Final = re.compile(
+    r"(?<![A-Za-z\\])(?P<stat>chi2|t|F|r|z|Z)\s*"
+    r"(?:\(\s*(?P<df>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?)\s*(?:,\s*N\s*=\s*\d[\d,]*\s*)?\)|_\s*(?P<sub>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?))?"
+    rf"\s*=\s*(?P<value>{_NUMBER})\s*[,;]?\s*(?:and\s+)?p\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+|\d+)"
+)
+_PERCENT_OF: Final = re.compile(
+    rf"(?<![\d.,])(?P<part>{_COUNT})\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?P<whole>{_COUNT})(?![\d.])"
+    r"[^()%]{0,60}?\(\s*(?P<percent>\d+(?:\.\d+)?)\s*%\s*\)"
+)
+_CHANGE: Final = re.compile(
+    rf"from\s+(?P<a>{_NUMBER})\s*(?P<ap>%)?\s+to\s+(?P<b>{_NUMBER})\s*(?P<bp>%)?[^()]{{0,30}}?\(\s*(?:an?\s+)?"
+    r"(?P<c>\d+(?:\.\d+)?)\s*%\s+(?P<direction>increase|rise|gain|improvement|growth|decrease|reduction|drop|"
+    r"decline|fall|loss)"
+)
+_TOTAL: Final = re.compile(rf"(?<![\d.,])(?P<total>{_COUNT})\s+(?P<what>[A-Za-z][A-Za-z-]*)\s*\((?P<parts>[^()]*)\)")
+_PART: Final = re.compile(rf"(?<![\d.,%=])(?:{_COUNT})(?![\d.%])")
+_INTERVAL: Final = re.compile(
+    rf"(?P<est>{_NUMBER})\s*[(\[,;]\s*(?:SE\s*=?\s*(?P<se>\d*\.\d+)\s*[,;]\s*)?(?P<level>\d+(?:\.\d+)?)\s*%\s*"
+    rf"(?:CI|confidence interval)\s*[:=,]?\s*\[?\s*(?P<lo>{_NUMBER})\s*(?:to|,|--|-|\u2013)\s*(?P<hi>{_NUMBER})\s*\]?"
+)
+_SE: Final = re.compile(r"\bSE\s*=?\s*(?P<se>\d*\.\d+)")
+_P_AFTER: Final = re.compile(r"^[^.;]{0,40}?\bp\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+)")
+_RATIO: Final = re.compile(r"\b(?:OR|RR|HR|IRR|odds ratio|risk ratio|hazard ratio|rate ratio)\b[^.;]{0,25}$")
+_MEAN: Final = re.compile(r"\bM\s*=\s*(?P<mean>-?\d*\.\d+)(?:\s*,\s*SD\s*=\s*(?P<sd>\d*\.\d+))?")
+_N: Final = re.compile(r"\b[nN]\s*=\s*(?P<n>\d+)\b")
+_ITEMS: Final = re.compile(r"\b(?P<k>\d+|two|three|four|five|six|seven|eight|nine)[- ]item\b", re.IGNORECASE)
+_INTEGER_DATA: Final = re.compile(
+    r"\b(?:Likert|rating|ratings|rated|scale|items?|scores?|counts?|number of|responses?)\b", re.IGNORECASE
+)
+
+_LATEX: Final = (
+    (re.compile(r"\\(?:text|textit|textrm|mathit|mathrm|emph|it|rm)\b"), ""),
+    (re.compile(r"\\chi\s*\^\s*\{?\s*2\s*\}?|χ\s*(?:\^\s*2|2|²)|\bchi\s*-?\s*(?:square|squared|\^2|2)\b"), "chi2"),
+    (re.compile(r"\\(?:leq|le)\b|≤"), "<="),
+    (re.compile(r"\\(?:geq|ge)\b|≥"), ">="),
+    (re.compile(r"\\lt\b"), "<"),
+    (re.compile(r"\\gt\b"), ">"),
+    (re.compile(r"\\left|\\right"), ""),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\\[,;:! ]|~"), " "),
+    (re.compile(r"[${}]"), ""),
+    (re.compile("\u2212"), "-"),
+)
+
+
+def plain(text: str) -> str:
+    """The text with the LaTeX that hides a statistic from the patterns removed; its numerals stay as written."""
+    for pattern, replacement in _LATEX:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def candidates(chunks: Iterable[tuple[str, str]]) -> list[Json]:
+    """Every candidate of the chunks (id, text), in document order and, within a chunk, in the order of the
+    patterns above and of the text."""
+    found: list[Json] = []
+    for node, text in chunks:
+        seen: set[tuple[str, str]] = set()
+        for item in _scan(node, plain(text)):
+            key = (item["proposal"]["expression"], item["proposal"]["result"])
+            if key not in seen:  # two patterns reading one statement propose it once
+                seen.add(key)
+                found.append(item)
+    return found
+
+
+def _scan(node: str, text: str) -> Iterator[Json]:
+    yield from _tests(node, text)
+    yield from _percents(node, text)
+    yield from _changes(node, text)
+    yield from _totals(node, text)
+    yield from _intervals(node, text)
+    yield from _means(node, text)
+
+
+def _candidate(
+    node: str, kind: str, match: re.Match[str], computes: str, expression: str, result: str, **extra: Any
+) -> Json:
+    proposal: Json = {"type": CHECK_TYPE, "target": node, "cites": [node], "expression": expression, "result": result}
+    proposal.update(extra)
+    return {
+        "node": node,
+        "kind": kind,
+        "text": match.group(0).strip()[:160],
+        "computes": computes,
+        "proposal": proposal,
+    }
+
+
+def _tests(node: str, text: str) -> Iterator[Json]:
+    for match in _TEST.finditer(text):
+        stat = match["stat"]
+        df = [part.strip() for part in (match["df"] or match["sub"] or "").split(",") if part.strip()]
+        if len(df) != {"z": 0, "Z": 0, "F": 2}.get(stat, 1):
+            continue
+        function = _FUNCTIONS[stat]
+        expression = f"{function}({', '.join([match['value'], *df])})"
+        relation = match["relation"]
+        sides = _SIDES.get(stat, "upper tail")
+        computes = (
+            f"the {sides} p-value of {stat}{'(' + ', '.join(df) + ')' if df else ''} = {match['value']}, "
+            f"against p {relation} {match['p']} (a failure across .05 is a decision error)"
+        )
+        extra = {"relation": relation} if relation != "=" else {}
+        yield _candidate(node, "reported-test", match, computes, expression, match["p"], **extra)
+
+
+def _percents(node: str, text: str) -> Iterator[Json]:
+    for match in _PERCENT_OF.finditer(text):
+        part, whole = _count(match["part"]), _count(match["whole"])
+        if int(whole) == 0 or int(part) > int(whole):
+            continue
+        computes = f"{part} of {whole} as a percentage, against {match['percent']}%"
+        yield _candidate(node, "percent-of", match, computes, f"{part} / {whole}", f"{match['percent']}%")
+
+
+def _changes(node: str, text: str) -> Iterator[Json]:
+    for match in _CHANGE.finditer(text):
+        a, b = match["a"] + (match["ap"] or ""), match["b"] + (match["bp"] or "")
+        rising = match["direction"] in ("increase", "rise", "gain", "improvement", "growth")
+        expression = f"({b} - {a}) / {a}" if rising else f"({a} - {b}) / {a}"
+        computes = f"the relative {'increase' if rising else 'decrease'} from {a} to {b}, against {match['c']}%"
+        yield _candidate(node, "change", match, computes, expression, f"{match['c']}%")
+
+
+def _totals(node: str, text: str) -> Iterator[Json]:
+    for match in _TOTAL.finditer(text):
+        inside = match["parts"]
+        if "%" in inside or "=" in inside or "CI" in inside or re.search(r"\d\.\d", inside):
+            continue
+        parts = [_count(part) for part in _PART.findall(inside)]
+        total = _count(match["total"])
+        if not 2 <= len(parts) <= 8 or " and " not in f" {inside} " or any(int(p) >= int(total) for p in parts):
+            continue
+        computes = f"the sum of the parts {', '.join(parts)}, against the stated total {total}"
+        yield _candidate(node, "total", match, computes, " + ".join(parts), total)
+
+
+def _intervals(node: str, text: str) -> Iterator[Json]:
+    for match in _INTERVAL.finditer(text):
+        est, lo, hi, level = match["est"], match["lo"], match["hi"], f"{match['level']}%"
+        ratio = _RATIO.search(text[: match.start("est")]) is not None
+        before = _SE.search(text[max(0, match.start() - 40) : match.start()])
+        se = match["se"] or (before["se"] if before else None)
+        after = _P_AFTER.search(text[match.end() :])
+        found = False
+        if se is not None and not ratio:
+            found = True
+            for function, end in (("ci_low", lo), ("ci_high", hi)):
+                computes = f"the {function[3:]} end of the {level} interval of {est} with SE {se}, against {end}"
+                yield _candidate(node, "interval", match, computes, f"{function}({est}, {se}, {level})", end)
+        if after is not None:
+            found = True
+            function = "p_ci_log" if ratio else "p_ci"
+            computes = (
+                f"the p-value the {level} interval {lo} to {hi} implies for {est}"
+                f"{' on the log scale' if ratio else ''}, against p {after['relation']} {after['p']}"
+            )
+            extra = {"relation": after["relation"]} if after["relation"] != "=" else {}
+            expression = f"{function}({est}, {lo}, {hi}, {level})"
+            yield _candidate(node, "interval", match, computes, expression, after["p"], **extra)
+        if not found:
+            function = "ci_gmid" if ratio else "ci_mid"
+            scale = "geometric middle (a ratio's)" if ratio else "middle"
+            computes = f"the {scale} of the interval {lo} to {hi}, against the estimate {est}"
+            yield _candidate(node, "interval", match, computes, f"{function}({lo}, {hi})", est)
+
+
+def _means(node: str, text: str) -> Iterator[Json]:
+    word = _INTEGER_DATA.search(text)
+    size = _N.search(text)
+    if word is None or size is None:
+        return
+    n = size["n"]
+    items = _ITEMS.search(text)
+    k = None if items is None else str(_WORD_NUMBERS.get(items["k"].lower(), items["k"]))
+    count = int(n) * (int(k) if k else 1)
+    premise = f"the values averaged are whole numbers (the text's '{word.group(0)}')"
+    for match in _MEAN.finditer(text):
+        mean, sd = match["mean"].lstrip("-"), match["sd"]
+        decimals = len(mean.partition(".")[2])
+        if count >= 10**decimals:  # every mean of that many whole numbers prints at these digits
+            continue
+        counts = f"{n}, {k}" if k else n
+        computes = f"whether {count} whole numbers can have a mean that prints as {match['mean']}"
+        yield _candidate(
+            node, "mean", match, computes, f"grim({match['mean']}, {counts})", match["mean"], premises=[premise]
+        )
+        if sd is not None:
+            computes = f"whether {n} values with that mean can have an SD that prints as {sd}"
+            expression = f"grimmer({match['mean']}, {sd}, {counts})"
+            yield _candidate(node, "mean", match, computes, expression, sd, premises=[premise])
+
+
+def _count(written: str) -> str:
+    """A count as the grammar writes it (12,000 is 12000)."""
+    return written.replace(",", "")

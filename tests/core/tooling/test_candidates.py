@@ -1,0 +1,133 @@
+r"""The candidate scan (cgx_core.tooling.candidates): the forms papers write a checkable statement in, each
+read into the proposal that checks it, and the look-alikes it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from cgx_core.tooling.candidates import candidates
+
+
+def proposals(text: str) -> list[tuple[str, str]]:
+    return [(item["proposal"]["expression"], item["proposal"]["result"]) for item in candidates([("s-1", text)])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("t(28) = 2.20, p = .04", ("p_t(2.20, 28)", ".04")),
+        ("$t_{28} = 2.20$, $p = .04$", ("p_t(2.20, 28)", ".04")),
+        ("$t(28)=2.20, p=.04$", ("p_t(2.20, 28)", ".04")),
+        ("t(27.5) = -2.20, p = .036", ("p_t(-2.20, 27.5)", ".036")),
+        ("F(2, 57) = 3.15, p < .05", ("p_F(3.15, 2, 57)", ".05")),
+        ("$F_{2,57} = 3.15$, $p<.05$", ("p_F(3.15, 2, 57)", ".05")),
+        ("$\\chi^2(1) = 3.84$, $p = 0.050$", ("p_chi2(3.84, 1)", "0.050")),
+        ("$\\chi^{2}(3, N = 1{,}204) = 8.2$, $p = .042$", ("p_chi2(8.2, 3)", ".042")),
+        ("χ2(1) = 3.84, p = .05", ("p_chi2(3.84, 1)", ".05")),
+        ("z = 1.96, p = .05", ("p_z(1.96)", ".05")),
+        ("r(48) = .32, p < .001", ("p_r(.32, 48)", ".001")),
+        ("r(48) = .32, $p \\leq .02$", ("p_r(.32, 48)", ".02")),
+        ("\\textit{t}(28) = 2.20, \\textit{p} = .04", ("p_t(2.20, 28)", ".04")),
+    ],
+)
+def test_a_reported_test_in_each_form_gives_its_p_value_proposal(text: str, expected: tuple[str, str]) -> None:
+    assert proposals(text) == [expected]
+
+
+def test_the_relation_the_text_writes_is_named_when_it_is_not_equality() -> None:
+    (item,) = candidates([("s-4", "F(2, 57) = 3.15, p < .05")])
+    assert item["proposal"] == {
+        "type": "recompute-numbers",
+        "target": "s-4",
+        "cites": ["s-4"],
+        "expression": "p_F(3.15, 2, 57)",
+        "result": ".05",
+        "relation": "<",
+    }
+    assert item["kind"] == "reported-test"
+    assert "upper tail p-value of F(2, 57) = 3.15, against p < .05" in item["computes"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "t(28) = 2.20 with a small effect",  # no p
+        "F(2) = 3.15, p = .05",  # an F needs two degrees of freedom
+        "t = 2.20, p = .04",  # a t needs its degrees of freedom
+        "the set(28) = 2.20, p = .04",  # a letter inside a word is no statistic
+        "n.s.",
+    ],
+)
+def test_a_look_alike_is_no_reported_test(text: str) -> None:
+    assert [item for item in candidates([("s-1", text)]) if item["kind"] == "reported-test"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("In all, 45 of 60 participants (75\\%) completed it.", [("45 / 60", "75%")]),
+        ("1,204 of 12,000 records (10.0%) were flagged.", [("1204 / 12000", "10.0%")]),
+        ("rose from 60 to 75 (a 25\\% increase)", [("(75 - 60) / 60", "25%")]),
+        ("fell from 16.3 to 4.52 (a 72% reduction)", [("(16.3 - 4.52) / 16.3", "72%")]),
+        ("from 25.4\\% to 93.2\\% (a 267\\% increase)", [("(93.2% - 25.4%) / 25.4%", "267%")]),
+        ("We recruited 60 participants (28 women and 32 men).", [("28 + 32", "60")]),
+        ("120 samples (40 soil, 40 water and 40 air)", [("40 + 40 + 40", "120")]),
+    ],
+)
+def test_percentages_changes_and_totals(text: str, expected: list[tuple[str, str]]) -> None:
+    assert proposals(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "60 participants (95% CI 50 to 70)",  # an interval, not parts
+        "60 participants (aged 18 to 65)",  # a range, not a sum
+        "60 runs (Table 2)",  # one number
+        "3 of 4 (see above)",  # no percentage
+    ],
+)
+def test_look_alikes_of_totals_and_percentages_are_left_alone(text: str) -> None:
+    assert [item for item in candidates([("s-1", text)]) if item["kind"] in ("total", "percent-of")] == []
+
+
+def test_an_interval_with_its_standard_error_its_p_value_or_alone() -> None:
+    assert proposals("The effect was 1.20 (SE 0.30; 95% CI 0.61 to 1.79).") == [
+        ("ci_low(1.20, 0.30, 95%)", "0.61"),
+        ("ci_high(1.20, 0.30, 95%)", "1.79"),
+    ]
+    assert proposals("a difference of 0.40 (95% CI 0.10 to 0.70), p = .009") == [
+        ("p_ci(0.40, 0.10, 0.70, 95%)", ".009")
+    ]
+    assert proposals("OR 2.10 (95% CI 1.32 to 3.34), p < .001") == [("p_ci_log(2.10, 1.32, 3.34, 95%)", ".001")]
+    assert proposals("a hazard ratio of 0.80 [95% CI: 0.65, 0.98]") == [("ci_gmid(0.65, 0.98)", "0.80")]
+    assert proposals("a mean difference of 4.2 (95% CI 1.1--7.3)") == [("ci_mid(1.1, 7.3)", "4.2")]
+
+
+def test_a_mean_of_integer_data_with_its_n_gives_grim_and_grimmer_with_their_premise() -> None:
+    (grim, grimmer) = candidates([("s-2", "Ratings on a 7-point scale (M = 3.47, SD = 1.12, n = 19).")])
+    assert (grim["proposal"]["expression"], grimmer["proposal"]["expression"]) == (
+        "grim(3.47, 19)",
+        "grimmer(3.47, 1.12, 19)",
+    )
+    assert grim["proposal"]["premises"] == ["the values averaged are whole numbers (the text's 'Ratings')"]
+    assert proposals("On the five-item scale scores averaged M = 2.50 (n = 12).") == [("grim(2.50, 12, 5)", "2.50")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The temperature averaged M = 21.35 (n = 19).",  # nothing says the data are whole numbers
+        "Ratings averaged M = 3.4 (n = 19).",  # 19 whole numbers reach every mean of one decimal
+        "Ratings averaged M = 3.47.",  # no n
+    ],
+)
+def test_a_mean_grim_cannot_test_is_left_alone(text: str) -> None:
+    assert proposals(text) == []
+
+
+def test_the_scan_is_the_same_list_every_time_in_document_order() -> None:
+    chunks = [("s-1", "z = 1.96, p = .05"), ("s-2", "t(28) = 2.20, p = .04"), ("s-3", "45 of 60 (75%)")]
+    first = candidates(chunks)
+    assert first == candidates(chunks)
+    assert [item["node"] for item in first] == ["s-1", "s-2", "s-3"]
