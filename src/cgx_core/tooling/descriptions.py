@@ -130,14 +130,13 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "description": "Optional: a check type or tool name; returns its full schema instead of the run.",
+            "description": "Optional: a check type or tool; returns its full schema, not the run.",
         },
         "summary": {
             "type": "string",
             "enum": ["all", *SUMMARY_PARTS],
             "description": (
-                "Optional: start_run's summary ('all') or one of its lists, or 'candidates' (checks the text "
-                "suggests, with proposals); paged with start, limit."
+                "Optional: start_run's summary ('all') or one list of it, or 'candidates' (checks to send); paged."
             ),
         },
     },
