@@ -333,6 +333,16 @@ ROWS = [
         ),
     ),
     Row(
+        "GRIM without the premise that the data are integers",
+        "premise-missing",
+        ("run_checks", proposal(target="s-3", cites=["s-3"], expression="grim(961, 1000)", result="961")),
+        lambda args, refusal: (
+            mended(args, premises=[agent("each realisation either stays below 1% or not: a whole count")])
+            if '"premises"' in refusal["fix"]
+            else None
+        ),
+    ),
+    Row(
         "a target whose type has no base",
         Code.CHECK_TARGET_NO_BASE,
         ("run_checks", proposal(target="s-7")),
