@@ -36,7 +36,7 @@ The rules, and why:
 * Number words ("eleven", "twenty-four", "two hundred", "half", "twice"; `words.py`) are exact.
 * siunitx macros are read with siunitx's own input rules (`siunitx.py`), their units included.
 * The arguments of `\ref`, `\eqref`, `\cref`, `\label`, `\cite...`, `\url`, `\includegraphics` and the like
-  are names, not numbers, and are skipped.
+  are names, not numbers, and are skipped (`names.py`: the same rule the hand-written references follow).
 * A numeral with more than MAX_NUMERAL_DIGITS digits is not read, so a hostile text costs linear time
   and never builds a huge number.
 """
@@ -54,6 +54,7 @@ import attrs
 from cgx_core.codes import Code
 from cgx_core.numbers.dates import ISO_DATE
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
+from cgx_core.numbers.names import NAME_ARGUMENT
 from cgx_core.numbers.numeral import Numeral, NumeralError, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
 from cgx_core.numbers.siunitx import expand_siunitx
@@ -121,11 +122,6 @@ _MATH_DELIMITER = re.compile(
 )
 _CLOSER = {"(": ")", "[": "]"}
 
-_NAMES = re.compile(
-    r"\\(?:ref|eqref|cref|Cref|autoref|pageref|label|cite[A-Za-z]*|url|href|hyperref|includegraphics|input|include)"
-    r"\*?(?:\s*\[[^\[\]]*\])*\s*\{[^{}]*\}"
-)
-
 _BINARY_BEFORE = frozenset(".)]}'")
 _AGENT_NOISE = re.compile(r"[$]")  # math delimiters around a number an agent copied from the text
 _NOT_DIGIT = re.compile(r"[^0-9]")
@@ -133,7 +129,7 @@ _NOT_DIGIT = re.compile(r"[^0-9]")
 
 def read_text(text: str) -> tuple[Occurrence, ...]:
     """Every numeral of a chunk's text where it is written, in order (rules: module docstring)."""
-    source = ISO_DATE.sub(_blank, _NAMES.sub(" ", expand_siunitx(text)))
+    source = ISO_DATE.sub(_blank, NAME_ARGUMENT.sub(" ", expand_siunitx(text)))
     spans = _math_spans(source)
     starts = [start for start, _ in spans]
     found: list[tuple[int, int, Occurrence]] = []
