@@ -126,7 +126,10 @@ def test_a_percent_with_a_relation_carries_it() -> None:
         ("circa 5", "~", "circa"),
         (r"$\approx 5$", "~", "\N{ALMOST EQUAL TO}"),
         (r"$\sim$5", "~", "~"),
-        ("& ~5 &", "~", "~"),
+        ("& ~5 &", "=", None),  # an ASCII `~` is LaTeX's tie, printed as a space: no tilde to read
+        ("~5", "=", None),
+        (r"& {\textasciitilde}5 &", "~", "~"),  # a printed tilde
+        (r"\textasciitilde 5", "~", "~"),
         ("takes approximately~5 hours", "~", "approximately"),
         ("bandwidth~5", "=", None),  # LaTeX's tie between a word and a number is a space
         ("5", "=", None),
