@@ -313,6 +313,7 @@ def _recompute(
     reported = _check_against_texts(
         operands, numeral, unit, relation, dict(tolerances or {}), occurrences, chunks, problems, premised
     )
+    numeral = reported.numeral  # as the text writes it (a word is exact)
     _check_percent_columns(operands, numeral, cited.header_read)
     bound = bind_rows(tree, counts)
     decided = _decide(
@@ -504,6 +505,10 @@ def _check_against_texts(
         for item in occurrences
         if item.reported and item.numeral.written == numeral.written and (unit is None or item.unit == unit)
     ]
+    if results and all(item.numeral.half_unit != numeral.half_unit for item in results):
+        # The text's writing sets the rounding: "zero mean" is an exact 0 (a word writes no digit to round) even
+        # when the agent writes `0`, and a `0` the text prints has its +- 0.5 even when the agent writes "zero".
+        numeral = results[0].numeral
     reported = _Reported(numeral, unit, relation or "=", None, None)
     if not results:
         with_unit = f" with the unit {unit.written}" if unit is not None else ""
@@ -1011,7 +1016,8 @@ def _detail(
     approximate = "" if precision is None else f" (enclosed at {precision} bits)"
     computed = f"{shown} = {decimal_text(value, DETAIL_DIGITS)}{in_unit}{approximate}"
     if reported.relation == "=":
-        rounding = decimal_text(numeral.half_unit, DECIMAL_DIGITS)
+        exact = "0 (a number word is exact)"
+        rounding = decimal_text(numeral.half_unit, DECIMAL_DIGITS) if numeral.half_unit else exact
         return f"{computed}, reported {stated}{in_unit} +- {rounding}: {outcome}"
     if reported.relation == "~" and reported.tolerance is not None:
         low, high = band(reported)

@@ -33,7 +33,8 @@ The rules, and why:
   is far more often a figure panel.)
 * A percent sign inside or outside mathematics (`95\%`, `95%`, `7 %`, `$<2$\%`, `\SI{95}{\percent}`) or the
   word percent ("7 percent", "7 per cent") gives `95%` (value 19/20), and the number `95` too.
-* Number words ("eleven", "twenty-four", "two hundred", "half", "twice"; `words.py`) are exact.
+* Number words ("eleven", "twenty-four", "two hundred", "half", "twice"; `words.py`) are exact: their
+  `half_unit` is 0, since a word writes no digit to round ("zero mean" is 0, not 0 +- 0.5).
 * siunitx macros are read with siunitx's own input rules (`siunitx.py`), their units included.
 * The arguments of `\ref`, `\eqref`, `\cref`, `\label`, `\cite...`, `\url`, `\includegraphics` and the like
   are names, not numbers, and are skipped.
@@ -166,11 +167,16 @@ def find_numerals(text: str) -> tuple[Numeral, ...]:
 
 
 def _exact(value: Fraction) -> Numeral:
-    """A number word's value as a numeral: a whole number, or the decimal of a factor such as 1/2."""
+    """A number word's value as a numeral: a whole number, or the decimal of a factor such as 1/2, written as its
+    digits would be but exact (`half_unit` 0). A word writes no digits, so it implies no rounding: "zero mean"
+    states 0, not 0 +- 0.5 (which every mean of small values would pass), and "half" states 1/2, not anything
+    from 0 to 1. A count computed from counts is a whole number, so it meets "eleven" exactly all the same."""
     if value.denominator == 1:
-        return numeral_from_parts(value < 0, str(abs(value.numerator)), "", None, False)
-    integer, _, fraction = str(float(value)).partition(".")
-    return numeral_from_parts(False, integer, fraction, None, False)
+        written = numeral_from_parts(value < 0, str(abs(value.numerator)), "", None, False)
+    else:
+        integer, _, fraction = str(float(value)).partition(".")
+        written = numeral_from_parts(False, integer, fraction, None, False)
+    return attrs.evolve(written, half_unit=Fraction(0))
 
 
 def _math_spans(source: str) -> list[tuple[int, int]]:

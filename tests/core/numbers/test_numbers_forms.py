@@ -22,7 +22,8 @@ def reported(text: str) -> list[tuple[str, F, str | None, str, str | None]]:
     ]
 
 
-# (form, text as a chunk stores it, the first reported numeral: (written, exact value, half_unit))
+# (form, text as a chunk stores it, the first reported numeral: (written, exact value, half_unit)); a number word
+# writes no digit to round, so it is exact (half_unit 0)
 FORMS: list[tuple[str, str, tuple[str, F, F]]] = [
     ("times", r"$4.1\times10^{-3}$", ("4.1e-3", F(41, 10_000), F(1, 20_000))),
     ("cdot", r"$4.1 \cdot 10^{-3}$", ("4.1e-3", F(41, 10_000), F(1, 20_000))),
@@ -48,11 +49,11 @@ FORMS: list[tuple[str, str, tuple[str, F, F]]] = [
     ("hyphen minus", "-4", ("-4", F(-4), F(1, 2))),
     ("unicode minus", "\N{MINUS SIGN}4", ("-4", F(-4), F(1, 2))),
     ("plus sign", "+4", ("4", F(4), F(1, 2))),
-    ("number word", "eleven runs", ("11", F(11), F(1, 2))),
-    ("number word, capitalised", "Four seeds", ("4", F(4), F(1, 2))),
-    ("compound number word", "twenty-four hours", ("24", F(24), F(1, 2))),
-    ("scaled number word", "two hundred samples", ("200", F(200), F(1, 2))),
-    ("half", "half of the data", ("0.5", F(1, 2), F(1, 20))),
+    ("number word", "eleven runs", ("11", F(11), F(0))),
+    ("number word, capitalised", "Four seeds", ("4", F(4), F(0))),
+    ("compound number word", "twenty-four hours", ("24", F(24), F(0))),
+    ("scaled number word", "two hundred samples", ("200", F(200), F(0))),
+    ("half", "half of the data", ("0.5", F(1, 2), F(0))),
     ("thousand suffix", "50k images", ("50e3", F(50_000), F(500))),
     ("million suffix", "1.2M images", ("1.2e6", F(1_200_000), F(50_000))),
     ("million word", "12 million images", ("12e6", F(12_000_000), F(500_000))),
