@@ -91,6 +91,14 @@ def test_hastings_powell_steps_evaluate_to_exactly_401() -> None:
     )
 
 
+def test_hastings_powell_ten_thousand_written_with_a_space_is_one_numeral() -> None:
+    # "between 0 and 10 000, then kept the last 1000 ... between 9000 and 10 000": 10 000 - 9000 is the 1000 kept.
+    sentence = chunk(HASTINGS, "between 9000 and 10 000")
+    assert [n.written for n in find_numerals(sentence)][:4] == ["1", "0", "10000", "1000"]
+    assert recompute("10000 - 9000", "1000", [sentence]).outcome == "passed"
+    assert recompute("10000 / 9000", "1000", [sentence]).outcome == "failed"
+
+
 # -- mlrc: 3 learning rates x 4 batch sizes ----------------------------------------------------------------
 
 
