@@ -12,7 +12,8 @@ record is printed: a session written against older code shows where it drifted.
 With `--calibrate`, `credencegraph-extract calibrate` fits `examples/rubrics/paper.toml` on every run (those
 marked `held_out` kept out of the fit), adding the maths soundness corpus's counts
 (`calibration/maths-corpus.json`), writes the rubric back with the version and date of `calibration/set.toml`,
-and writes `calibration/result.json` (the counts, the fit and the scores). See calibration/README.md.
+and writes `calibration/result.json` (the counts, the fit and the scores against the hand-picked values the
+rubric had before, `calibration/hand-picked.toml`). See calibration/README.md.
 """
 
 from __future__ import annotations
@@ -120,9 +121,8 @@ def main() -> int:
     from cgx_cli.main import main as cli
 
     settings = tomllib.loads((HERE / "set.toml").read_text(encoding="utf-8"))
-    argv = ["calibrate"]
-    for name, (run, data) in built.items():
-        argv.append(f"{run}={options.out / 'keys' / f'{name}.toml'}")
+    argv = ["calibrate", *(f"{run}={options.out / 'keys' / f'{name}.toml'}" for name, (run, _) in built.items())]
+    for run, data in built.values():
         if data.get("held_out"):
             argv += ["--held-out", str(run)]
     argv += [
@@ -136,6 +136,7 @@ def main() -> int:
         str(settings["date"]),
     ]
     argv += ["--counts", str(HERE / "maths-corpus.json"), "--json", str(HERE / "result.json")]
+    argv += ["--baseline", str(HERE / "hand-picked.toml")]
     return cli(argv)
 
 

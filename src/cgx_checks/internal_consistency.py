@@ -12,13 +12,20 @@ observation per node, never two of one node.
 It is proposed through run_checks, like every check on the paper's own nodes; judge_citation is for what a
 cited work says. verify re-finds the passages and gives the recorded judgement back: it re-derives what the tool
 decided, never the judgement.
+
+Computation before opinion: when the target's passage and another passage both write numbers (a caption's
+"256 steps" against the text's 128), a computation can state what the judgement states, and anyone can re-run
+it. The judgement is still recorded, and its result carries a `computable` notice with the recompute-numbers
+proposal to send instead (the other passage's number against the target's, premised on their being the same
+quantity), so an agent learns it at the moment it reached for an opinion.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from cgx_checks.consistency_codes import MEANINGS, ConsistencyCode
 from cgx_core.codes import Code
@@ -36,6 +43,13 @@ from cgx_core.plugin_api import (
 )
 
 MAX_WITH = 10
+SAME_QUANTITY: Final = "the two passages state the same quantity"
+"""The premise of the computation a `computable` notice proposes: an identification, never a number."""
+_REFERENCE: Final = re.compile(
+    r"\b(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eqn?s?|equations?|appendix|refs?|chapters?|algorithms?|"
+    r"theorems?|lemmas?|steps?\s+\d+\s+of)\.?(?:\s|~)*\(?\d+[a-z]?\)?",
+    re.IGNORECASE,
+)
 
 
 def _paper_node(run: RunView, node_id: str) -> NodeView | None:
@@ -212,11 +226,52 @@ class InternalConsistency(CheckTypeBase):
         if inputs.get("note"):
             detail += f": {inputs['note']}"
         output = {"passages": found, "consistent": consistent}
-        return Outcome("passed" if consistent else "failed", " ".join(detail.split()), output=output)
+        notice = computable_notice(str(inputs["target"]), _passages(inputs["passages"]))
+        result = "passed" if consistent else "failed"
+        return Outcome(result, " ".join(detail.split()), output=output, notices=[notice] if notice else [])
 
 
 def _passages(raw: Sequence[Any]) -> list[dict[str, str]]:
     return [{"node": str(item["node"]), "text": str(item["text"])} for item in raw]
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers a passage reports, as written (a figure's, table's or equation's number left out)."""
+    from cgx_core.numbers.numeral import NumeralError
+    from cgx_core.numbers.reader import read_text
+
+    try:
+        found = read_text(_REFERENCE.sub(" ", text))
+    except NumeralError:
+        return []
+    return list(dict.fromkeys(item.numeral.written for item in found if item.reported))
+
+
+def computable_notice(target: str, passages: Sequence[Mapping[str, str]]) -> dict[str, Any] | None:
+    """The `computable` notice of a judgement whose target passage and another passage both write numbers:
+    the recompute-numbers proposal that states the comparison instead (None when no two passages do)."""
+    numbers = {item["node"]: _numbers(item["text"]) for item in passages}
+    mine = numbers.get(target) or []
+    other = next((node for node, found in numbers.items() if node != target and found), None)
+    if not mine or other is None:
+        return None
+    proposal = {
+        "type": "recompute-numbers",
+        "target": target,
+        "cites": [target, other],
+        "expression": numbers[other][0],
+        "result": mine[0],
+        "premises": [SAME_QUANTITY],
+    }
+    written = "; ".join(f"{node}: {', '.join(found)}" for node, found in numbers.items() if found)
+    return {
+        "type": "computable",
+        "message": (
+            f"both passages write numbers ({written}): a computation states this comparison and verify re-runs it, "
+            "where a judgement is only recorded. Send `proposal` (edit the numbers to the ones compared)"
+        ),
+        "proposal": proposal,
+    }
 
 
 @hookimpl

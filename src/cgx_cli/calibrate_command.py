@@ -35,6 +35,7 @@ def calibrate_command(
     held_out: Sequence[str],
     counts: str | None,
     json_file: str | None,
+    baseline: str | None = None,
 ) -> int:
     from cgx_core.calibration.calibrate import calibrate
     from cgx_core.calibration.counts import read_extra
@@ -51,7 +52,8 @@ def calibrate_command(
             labelled.append(load_run(path, read_key(key) if key else None, held_out=path.resolve() in held))
         extra = read_extra(Path(counts)) if counts else None
         text = _rubric_text(Path(rubric))
-        made = calibrate(labelled, text, version=version, on=on, extra=extra)
+        before = _rubric_text(Path(baseline)) if baseline else None
+        made = calibrate(labelled, text, version=version, on=on, extra=extra, baseline=before)
         write_atomic(Path(out), made.rubric.encode("utf-8"))
         if json_file:
             data = json.dumps(made.to_json(), indent=2, sort_keys=True) + "\n"
@@ -90,6 +92,10 @@ def _summary(made: dict[str, object], out: str) -> str:
         seen = counts["bases"][name]
         where = "premises" if name == "premises" else f"types.{name}"
         lines.append(f"  {where}.base: {value} ({seen['true']} true, {seen['false']} false)")
+    for name, value in sorted(fitted["strengths"].items()):
+        seen = counts["propagation"][name]
+        with_one = f"with one false parent: {seen['true']} true, {seen['false']} false"
+        lines.append(f"  types.{name}.rests_on.strength: {value} ({with_one})")
     for name, why in sorted(fitted["kept"].items()):
         lines.append(f"  {name}: kept ({why})")
     lines.append("scores (lower is better)         Brier before -> after    log loss before -> after    nodes")
@@ -103,9 +109,16 @@ def _summary(made: dict[str, object], out: str) -> str:
         )
     against = made["against_verdict"]
     assert isinstance(against, dict)
-    for run, nodes in against.items():
-        lines.append(f"  against their verdict in {run}: {', '.join(nodes)}")
-    if not against:
-        lines.append("  no node's credence moves against its verdict in any run")
+    raised = {run: found["fails"] for run, found in against.items() if found.get("fails")}
+    for run, nodes in raised.items():
+        lines.append(f"  failing nodes raised in {run}: {', '.join(nodes)}")
+    if not raised:
+        lines.append("  no failing node's credence rises in any run")
+    for run, found in against.items():
+        if found.get("holds"):
+            lines.append(
+                f"  holding nodes lowered in {run} (a failed parent, or a false node one aspect of which passed): "
+                f"{', '.join(found['holds'])}"
+            )
     lines.append(f"wrote {out}")
     return "\n".join(lines) + "\n"

@@ -182,6 +182,9 @@ def _calibrate_arguments(parser: ArgumentParser) -> None:
         "--held-out", action="append", default=[], metavar="RUN", help="a run kept out of the fit, scored on"
     )
     parser.add_argument("--counts", help="extra counts by check type, as JSON (the maths soundness corpus)")
+    parser.add_argument(
+        "--baseline", metavar="RUBRIC", help="score 'before' with this rubric's values (default: --rubric's)"
+    )
     parser.add_argument("--json", metavar="FILE", help="write the counts, the fit and the scores as JSON")
 
 
@@ -196,6 +199,7 @@ def _calibrate(options: Namespace) -> int:
         date=options.date,
         held_out=options.held_out,
         counts=options.counts,
+        baseline=options.baseline,
         json_file=options.json,
     )
 
@@ -333,7 +337,8 @@ COMMANDS: dict[str, Command] = {
     "rubrics": Command(
         "list the rubrics this package ships, or copy one to edit",
         "A run needs a rubric: 'paper' is for real papers (types for chunks that assert nothing), 'example-paper' "
-        "for the bundled example. Every number in them is illustrative.",
+        "for the bundled example. 'paper' is calibrated on labelled runs (its [calibration] says on what); "
+        "'example-paper''s numbers are illustrative.",
         _rubrics_arguments,
         _rubrics,
     ),

@@ -39,8 +39,10 @@ class Calibration:
     against: str
     scores: Mapping[str, Mapping[str, Scores]]
     """By way of scoring (in_sample, leave_one_run_out, leave_one_paper_out, held_out): before and after."""
-    against_verdict: Mapping[str, Sequence[str]]
-    """By run (fitted on or held out), the nodes the calibrated credences move against their verdict."""
+    against_verdict: Mapping[str, Mapping[str, Sequence[str]]]
+    """By run (fitted on or held out) and verdict, the nodes the calibrated credences move against it: `fails`,
+    failing nodes raised (the bar is none); `holds`, holding nodes lowered (a failed parent they rest on, or a
+    passing check of one aspect of a false statement: worth a reviewer's look, and often right)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,12 +52,16 @@ class Calibration:
                 "sensitivity": dict(self.fitted.sensitivity),
                 "false_pass": dict(self.fitted.false_pass),
                 "bases": dict(self.fitted.bases),
+                "strengths": dict(self.fitted.strengths),
                 "kept": dict(self.fitted.kept),
             },
             "scores": {
                 way: {side: found.to_json() for side, found in sides.items()} for way, sides in self.scores.items()
             },
-            "against_verdict": {name: list(nodes) for name, nodes in self.against_verdict.items()},
+            "against_verdict": {
+                name: {verdict: list(nodes) for verdict, nodes in sorted(found.items())}
+                for name, found in self.against_verdict.items()
+            },
         }
 
 
@@ -66,14 +72,18 @@ def calibrate(
     version: str,
     on: datetime.date,
     extra: Mapping[str, ExtraCounts] | None = None,
+    baseline: str | None = None,
 ) -> Calibration:
-    """Fit `rubric_text` on `runs` (but the held-out ones), write it as calibrated, and score both."""
+    """Fit `rubric_text` on `runs` (but the held-out ones), write it as calibrated, and score both: the fitted
+    values against `baseline`'s (a rubric's text; by default `rubric_text`'s own values, which re-fitting an
+    already calibrated rubric would make the fit itself)."""
     runs = sorted(runs, key=lambda run: run.name)
     fitted_on = [run for run in runs if not run.held_out]
     held = [run for run in runs if run.held_out]
     if not fitted_on:
         raise CgxError(Code.CALIBRATION_INVALID, "every run is held out: no run is left to fit the rubric on")
     before = load_rubric_bytes(rubric_text.encode("utf-8"), "the rubric")
+    compared = before if baseline is None else load_rubric_bytes(baseline.encode("utf-8"), "the baseline rubric")
     counts = counted(fitted_on, extra)
     fitted = fit(counts, before)
     against = _against(fitted_on, held, counts, extra or {})
@@ -90,16 +100,16 @@ def calibrate(
 
     by_paper: dict[str, Rubric] = {}
     found: dict[str, dict[str, Scores]] = {
-        "in_sample": _both(fitted_on, before, lambda run: after),
-        "leave_one_run_out": _both(fitted_on, before, lambda run: refit(lambda other: other.name == run.name)),
+        "in_sample": _both(fitted_on, compared, lambda run: after),
+        "leave_one_run_out": _both(fitted_on, compared, lambda run: refit(lambda other: other.name == run.name)),
         "leave_one_paper_out": _both(
             fitted_on,
-            before,
+            compared,
             lambda run: by_paper.setdefault(run.paper, refit(lambda other: other.paper == run.paper)),
         ),
     }
     if held:
-        found["held_out"] = _both(held, before, lambda run: after)
+        found["held_out"] = _both(held, compared, lambda run: after)
     against_verdicts = {run.name: nodes for run in runs if (nodes := against_verdict(run, after))}
     return Calibration(text, fitted, counts, against, found, against_verdicts)
 

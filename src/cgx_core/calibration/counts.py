@@ -7,6 +7,10 @@
   parent holds (a base is P(node | everything it requires holds)). Assumptions of both origins are one
   count, `premises`: the rubric keeps `premises.base`, the assumption type's base and the reading type's
   base equal (every analyst node's base is `premises.base`).
+- **propagation**: for each type with a `requires` rule, how many of its nodes hold and how many do not among
+  those with exactly one false `requires` parent of the document's (and every other parent holding): how
+  often a false statement takes what rests on it down, which sets the rule's `strength`. A claim resting on
+  a table of which one row is wrong mostly still holds; a derivation from a wrong equation mostly does not.
 - **extra**: counts from outside the runs (the maths soundness corpus), added to a type's checks.
 """
 
@@ -71,11 +75,15 @@ class Counts:
 
     checks: dict[str, CheckCounts] = attrs.field(factory=dict)
     bases: dict[str, Tally] = attrs.field(factory=dict)
+    propagation: dict[str, Tally] = attrs.field(factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "checks": {name: counts.to_json() for name, counts in sorted(self.checks.items())},
             "bases": {name: {"true": tally.yes, "false": tally.no} for name, tally in sorted(self.bases.items())},
+            "propagation": {
+                name: {"true": tally.yes, "false": tally.no} for name, tally in sorted(self.propagation.items())
+            },
         }
 
 
@@ -85,6 +93,7 @@ def counted(runs: Iterable[LabelledRun], extra: Mapping[str, ExtraCounts] | None
     for run in runs:
         _count_checks(run, counts)
         _count_bases(run, counts)
+        _count_propagation(run, counts)
     for name, more in sorted((extra or {}).items()):
         found = counts.checks.setdefault(name, CheckCounts())
         found.holding.yes += more.on_true[0]
@@ -113,10 +122,7 @@ def _count_checks(run: LabelledRun, counts: Counts) -> None:
 
 
 def _count_bases(run: LabelledRun, counts: Counts) -> None:
-    parents: dict[str, list[str]] = {}
-    for relation in run.graph.relations.values():
-        if relation.type == analyst.REQUIRES:
-            parents.setdefault(relation.target, []).append(relation.source)
+    parents = _requires_parents(run)
     for node_id, truth in run.truth.items():
         node = run.graph.nodes[node_id]
         if node.kind == analyst.READING:
@@ -125,6 +131,27 @@ def _count_bases(run: LabelledRun, counts: Counts) -> None:
             continue
         name = PREMISES if node.kind == analyst.ASSUMPTION else node.kind
         counts.bases.setdefault(name, Tally()).add(truth)
+
+
+def _count_propagation(run: LabelledRun, counts: Counts) -> None:
+    parents = _requires_parents(run)
+    for node_id, truth in run.truth.items():
+        node = run.graph.nodes[node_id]
+        found = [run.truth.get(parent) for parent in parents.get(node_id, ())]
+        if node.kind in (analyst.READING, analyst.ASSUMPTION) or None in found or found.count(False) != 1:
+            continue
+        [false_parent] = [parent for parent in parents[node_id] if run.truth[parent] is False]
+        if run.graph.nodes[false_parent].attributes.get("origin") != "document":
+            continue  # an analyst parent's strength is premises.strength, not the type's rule
+        counts.propagation.setdefault(node.kind, Tally()).add(truth)
+
+
+def _requires_parents(run: LabelledRun) -> dict[str, list[str]]:
+    parents: dict[str, list[str]] = {}
+    for relation in run.graph.relations.values():
+        if relation.type == analyst.REQUIRES:
+            parents.setdefault(relation.target, []).append(relation.source)
+    return parents
 
 
 @attrs.frozen

@@ -2,7 +2,10 @@
 
 A check type's `sensitivity` is P(pass | the node it observes holds): beta(1 + passes, 1 + fails) over the
 checks on nodes that hold; its `false_pass` is P(pass | that node does not hold), the same over nodes that do
-not. A type's `base` is beta(1 + holding, 1 + failing) over its nodes whose every `requires` parent holds.
+not. A type's `base` is beta(1 + holding, 1 + failing) over its nodes whose every `requires` parent holds. A type's
+`rests_on` strength s (P(the node fails | one parent it requires fails), beyond its base) solves
+P(holds | one false parent) = base * (1 - s), with that probability the posterior mean over its nodes with
+exactly one false parent (at least MIN_PROPAGATION of them), written as a number to two places.
 What no labelled run observed keeps the rubric's value, and so does a check type whose counts would make a
 pass no evidence (mean sensitivity not above mean false_pass, which credencegraph refuses): the fit says so.
 """
@@ -21,6 +24,10 @@ if TYPE_CHECKING:
 
 PRIOR = 1
 """The uniform prior's pseudo-count on each side: beta(1, 1)."""
+MIN_PROPAGATION = 5
+"""The fewest nodes with one false parent a strength is fitted on (fewer: the rubric's is kept)."""
+STRENGTH_RANGE = (0.05, 0.95)
+"""A fitted strength is kept within this range: no parent is irrelevant or certain death for its child."""
 
 
 @attrs.frozen
@@ -31,6 +38,8 @@ class Fitted:
     false_pass: Mapping[str, str]
     bases: Mapping[str, str]
     """By type, and `premises` for premises.base (and the bases that equal it)."""
+    strengths: Mapping[str, str]
+    """By type: its `rests_on` rule's strength."""
     kept: Mapping[str, str]
     """What keeps the rubric's value, and why."""
 
@@ -78,7 +87,25 @@ def fit(counts: Counts, rubric: Rubric) -> Fitted:
     for name, node_type in sorted(rubric.types.items()):
         if node_type.base is not None and name not in bases and name not in (PREMISES, "assumption", "reading"):
             kept[f"types.{name}.base"] = "no labelled node whose requirements all hold"
-    return Fitted(sensitivity, false_pass, bases, kept)
+    strengths = _strengths(counts, rubric, bases, kept)
+    return Fitted(sensitivity, false_pass, bases, strengths, kept)
+
+
+def _strengths(counts: Counts, rubric: Rubric, bases: Mapping[str, str], kept: dict[str, str]) -> dict[str, str]:
+    strengths: dict[str, str] = {}
+    for name, node_type in sorted(rubric.types.items()):
+        rule = node_type.rests_on
+        if rule is None or rule.relation != "requires":
+            continue
+        tally = counts.propagation.get(name, Tally())
+        if tally.total < MIN_PROPAGATION:
+            kept[f"types.{name}.rests_on.strength"] = f"{tally.total} labelled nodes with one false parent"
+            continue
+        base = mean(bases[name]) if name in bases else mean(_written(node_type.base))
+        holds = (PRIOR + tally.yes) / (2 * PRIOR + tally.total)
+        low, high = STRENGTH_RANGE
+        strengths[name] = f"{min(high, max(low, 1 - holds / base)):.2f}"
+    return strengths
 
 
 def _written(credence: object) -> str:

@@ -53,6 +53,8 @@ def calibrated_rubric(text: str, fitted: Fitted, *, version: str, against: str, 
                     types[equal]["base"] = value
         else:
             types[name]["base"] = value
+    for name, value in fitted.strengths.items():
+        types[name]["rests_on"]["strength"] = float(value)
     written = tomlkit.dumps(document)
     load_rubric_bytes(written.encode("utf-8"), "the calibrated rubric")  # credencegraph's own checks
     return written

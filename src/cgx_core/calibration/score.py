@@ -98,9 +98,10 @@ def credences(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) ->
     return {node_id: float(marginals.true[network.index(node_id)]) for node_id in scored_nodes(run)}
 
 
-def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) -> list[str]:
+def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) -> dict[str, list[str]]:
     """The run's nodes whose credence the observations (reviews left out) moved against their verdict under
-    `rubric`: failing nodes raised, holding ones lowered (checks/credences.py flags them in a report)."""
+    `rubric`, by verdict (checks/credences.py flags them in a report): `fails` lists failing nodes raised
+    (the bar: none), `holds` holding ones lowered (a failed parent, or a pass that checked one aspect)."""
     from collections.abc import Mapping
 
     from credencegraph.semantics import compile_graph
@@ -116,13 +117,13 @@ def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = No
     }
     before = all_marginals(network, {}, budget or Budget()).true
     after = all_marginals(network, evidence, budget or Budget()).true
-    found = []
+    found: dict[str, list[str]] = {}
     for node_id in credenced_nodes(graph):
         assessment = graph.nodes[node_id].attributes.get("assessment")
         verdict = assessment.get("verdict") if isinstance(assessment, Mapping) else None
         index = network.index(node_id)
-        if moved_against(verdict, float(before[index]), float(after[index])):
-            found.append(node_id)
+        if isinstance(verdict, str) and moved_against(verdict, float(before[index]), float(after[index])):
+            found.setdefault(verdict, []).append(node_id)
     return found
 
 

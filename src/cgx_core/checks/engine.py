@@ -557,6 +557,8 @@ class Proposals:
             self._record(kind, prepared, key, outcome, premises)
             entry = {"proposal": index, "id": cid, "type": kind.name, "target": target, "result": outcome.result}
             entry["detail"] = recorded_detail(outcome)
+            if outcome.notices:  # what the agent must see besides the result (a retraction, a computable judgement)
+                entry["notices"] = [dict(notice) for notice in outcome.notices]
             if kind is not check_type:
                 entry["fallback_for"] = check_type.name
             self.checks.append(entry)

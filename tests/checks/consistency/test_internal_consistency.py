@@ -206,3 +206,56 @@ def test_a_passage_compared_with_the_same_words_is_refused(tmp_path: Path) -> No
     assert "'s-1' and 's-3'" in refused["message"] and "differ" in refused["fix"]
     other = judged("s-1", "s-3", {"s-1": words, "s-3": f"As noted, {words}"}, True)
     assert call("run_checks", run=str(run), proposals=[other])["refused"] == []
+
+
+STEPS_PAPER = r"""\documentclass{article}
+\begin{document}
+\section{Method}
+We integrate the orbit with 128 steps per period, as shown in Figure 2.
+\begin{figure}
+\caption{The orbit, integrated with 256 steps per period.}
+\end{figure}
+\end{document}
+"""
+
+
+def test_a_judgement_of_two_numbers_carries_the_computation_to_send_instead_which_runs(tmp_path: Path) -> None:
+    """Computation before opinion: the judgement is recorded, and its result names the recompute-numbers
+    proposal that states the same comparison; sent as it is, that proposal is accepted and fails."""
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(STEPS_PAPER, encoding="utf-8")
+    run = tmp_path / "run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    records = [
+        {"node": "s-1", "type": "method", "form": {"kind": "simulation"}},
+        {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    text = "We integrate the orbit with 128 steps per period, as shown in Figure 2."
+    caption = "The orbit, integrated with 256 steps per period."
+    proposal = {
+        "type": "internal-consistency",
+        "target": "s-2",
+        "with": ["s-1"],
+        "passages": [{"node": "s-2", "text": caption}, {"node": "s-1", "text": text}],
+        "consistent": False,
+        "note": "the caption's step count is twice the text's",
+    }
+    result = call("run_checks", run=str(run), proposals=[proposal])
+    [check] = result["checks"]
+    assert check["result"] == "failed"
+    [notice] = check["notices"]
+    assert notice["type"] == "computable" and "s-2: 256; s-1: 128" in notice["message"]  # not Figure 2's 2
+    computed = call("run_checks", run=str(run), proposals=[notice["proposal"]])
+    assert computed["refused"] == [], computed
+    [recomputed] = computed["checks"]
+    assert (recomputed["type"], recomputed["result"]) == ("recompute-numbers", "failed")
+    assert call("finish_run", run=str(run))["finished"] is True
+    assert_run_verifies(run)
+
+
+def test_a_judgement_of_words_alone_carries_no_computation(tmp_path: Path) -> None:
+    run = started(tmp_path)
+    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": SUMMARY, "s-3": LATER})])
+    assert "notices" not in result["checks"][0]

@@ -165,3 +165,21 @@ def test_the_command_writes_the_rubric_and_prints_the_scores(labelled: dict[str,
     assert unfinished.stderr.startswith("error [not-finished]:"), unfinished.stderr
     bad_date = subprocess.run([*argv[:-3], "2026-13-01", *argv[-2:]], capture_output=True, text=True, check=False)
     assert bad_date.returncode == 2 and "error [calibration-invalid]" in bad_date.stderr
+
+
+def test_a_rests_on_strength_is_fitted_from_nodes_with_one_false_parent_and_kept_with_too_few() -> None:
+    from cgx_core.calibration.counts import Counts, Tally
+    from cgx_core.calibration.fit import fit
+    from cgx_core.calibration.rubric_file import calibrated_rubric
+    from cgx_core.graph.rubric import load_rubric_bytes
+
+    rubric = load_rubric_bytes(rubric_text().encode("utf-8"), "rubric.toml")
+    counts = Counts(bases={"result": Tally(18, 0)}, propagation={"result": Tally(2, 6)})
+    fitted = fit(counts, rubric)
+    # the base is beta(19, 1), mean 0.95; with one false parent 3/10 hold: 0.3 = 0.95 * (1 - s), s = 0.68
+    assert fitted.strengths == {"result": "0.68"}
+    written = calibrated_rubric(rubric_text(), fitted, version="2", against="x", on=datetime.date(2026, 12, 6))
+    assert tomllib.loads(written)["types"]["result"]["rests_on"]["strength"] == 0.68
+    few = fit(Counts(bases={"result": Tally(18, 0)}, propagation={"result": Tally(1, 3)}), rubric)
+    assert few.strengths == {}
+    assert few.kept["types.result.rests_on.strength"] == "4 labelled nodes with one false parent"
