@@ -66,7 +66,9 @@ def _unassigned(run: Path) -> list[dict[str, Any]]:
         page = _call("get_state", {"run": str(run), "type": "unassigned", "start": start, "limit": 500})
         opening, closing = f"<data-{page['fence']['token']}>", f"</data-{page['fence']['token']}>"
         for node in page["nodes"]:
-            found.append({**node, "text": str(node.get("text", "")).removeprefix(opening).removesuffix(closing)})
+            if "text_cut" in node:  # past the page's size bound: the next page starts with it, text and all
+                continue
+            found.append({**node, "text": str(node["text"]).removeprefix(opening).removesuffix(closing)})
         start = page["next"]
     return found
 

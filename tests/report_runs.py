@@ -15,7 +15,8 @@ PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
 
 def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
-    """Every node get_state lists with these filters, page by page, as an agent reads them."""
+    """Every node get_state lists with these filters, page by page, as an agent reads them: a node past a page's
+    size bound comes without its text (`text_cut`), and the next page starts with it."""
     from cgx_core.tooling.registry import call_tool
 
     found: list[dict[str, Any]] = []
@@ -23,7 +24,7 @@ def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
     while start is not None:
         page, is_error = call_tool("get_state", {"run": str(run), **filters, "start": start})
         assert not is_error, page
-        found.extend(page["nodes"])
+        found.extend(node for node in page["nodes"] if "text_cut" not in node)
         start = page["next"]
     return found
 

@@ -146,7 +146,7 @@ def listed_nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
     while start is not None:
         page, is_error = call_tool("get_state", {"run": str(run), "start": start, **filters})
         assert not is_error, page
-        nodes.extend(page["nodes"])
+        nodes.extend(node for node in page["nodes"] if "text_cut" not in node)  # cut: on the next page
         start = page["next"]
     return nodes
 

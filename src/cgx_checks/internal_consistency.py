@@ -227,8 +227,8 @@ class InternalConsistency(CheckTypeBase):
             detail += f": {inputs['note']}"
         output = {"passages": found, "consistent": consistent}
         notice = computable_notice(str(inputs["target"]), _passages(inputs["passages"]))
-        result = "passed" if consistent else "failed"
-        return Outcome(result, " ".join(detail.split()), output=output, notices=[notice] if notice else [])
+        notices = [notice] if notice else []
+        return Outcome("passed" if consistent else "failed", " ".join(detail.split()), output=output, notices=notices)
 
 
 def _passages(raw: Sequence[Any]) -> list[dict[str, str]]:

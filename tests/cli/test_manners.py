@@ -178,7 +178,7 @@ def test_rubrics_lists_prints_and_copies_the_shipped_rubrics(tmp_path: Path) -> 
     listing = json.loads(run("rubrics").stdout)["rubrics"]
     assert {item["file"] for item in listing} == {path.name for path in (ROOT / "examples" / "rubrics").glob("*.toml")}
     paper = next(item for item in listing if item["file"] == "paper.toml")
-    assert (paper["name"], paper["version"]) == ("paper", "0.1-example")
+    assert (paper["name"], paper["version"]) == ("paper", "0.3-calibrated")
     assert run("rubrics", "paper").stdout == (ROOT / "examples" / "rubrics" / "paper.toml").read_text(encoding="utf-8")
     assert run("rubrics", "paper", "--copy", str(tmp_path)).returncode == 0
     assert (tmp_path / "paper.toml").read_bytes() == (ROOT / "examples" / "rubrics" / "paper.toml").read_bytes()

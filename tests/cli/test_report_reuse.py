@@ -78,8 +78,11 @@ def test_any_change_of_a_run_file_audits_again_and_a_tampered_run_never_passes(r
         log.write_bytes(log.read_bytes().replace(b"anthropic-claude", b"anthropic-claudf", 1))
     again = report(str(run))
     assert "reused" not in again.stdout
-    if change == "a file added":
-        assert integrity_line(again) == FRESH  # audited again: an extra file changes no result
+    if change == "a file added":  # audited again, and a file the log does not account for is named
+        assert integrity_line(again) == (
+            "Replay: error [tampered]: 'run/notes.txt' is no file of the run. "
+            "Verify: error [tampered]: 'run/notes.txt' is no file of the run."
+        )
     else:  # differences found (1) or a refusal (2) may come again; a pass kept for the run as it was never does
         for done in (again, report(str(run))):
             assert done.returncode in (1, 2) and "Verify: 0 differences" not in done.stdout, done.stdout
@@ -118,8 +121,10 @@ def test_a_replay_from_outside_the_run_and_a_run_holding_a_link_are_never_reused
     assert list(audit_cache_folder.iterdir()) == []
     (run / "link").symlink_to(run / "graph.json")
     assert audit_cache.run_digest(run) is None
-    for _ in range(2):
-        assert run_integrity(run, replay="skip", verify="reuse").verify.summary.startswith("0 differences")
+    for _ in range(2):  # audited each time, and the link, which no call made, is named
+        assert run_integrity(run, replay="skip", verify="reuse").verify.summary == (
+            "error [tampered]: 'run/link' is no file of the run"
+        )
     assert list(audit_cache_folder.iterdir()) == []
 
 

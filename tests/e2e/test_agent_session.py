@@ -19,22 +19,17 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 from mcp import Client, StdioServerParameters
 
 from cgx_core.tooling.output import result_text
 from cgx_core.tooling.paging import MAX_RESULT_CHARS
-from support import ROOT, SHARED
+from support import PAPERS, ROOT
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
-PAPER = (
-    SHARED / "papers" / "mlrc-warmstart-repro" / "2020" / "mohtashami2021reproducibility" / "openreview" / "main.tex"
-)
+PAPER = PAPERS / "mlrc-warmstart-repro" / "2020" / "mohtashami2021reproducibility" / "openreview" / "main.tex"
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 METHOD = "We choose the learning rate from"
 RESULT = "We use $0.001$ learning rate and batches of size $128$."
-
-pytestmark = pytest.mark.skipif(not PAPER.is_file(), reason="the shared papers are not here")
 
 
 class Session:

@@ -32,7 +32,7 @@ def unassigned(run: Path) -> list[dict[str, Any]]:
     while start is not None:
         page, is_error = call_tool("get_state", {"run": str(run), "type": "unassigned", "start": start})
         assert not is_error, page
-        found.extend(page["nodes"])
+        found.extend(node for node in page["nodes"] if "text_cut" not in node)  # cut: on the next page
         start = page["next"]
     return found
 

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from report_runs import listed
+
 from cgx_core.audit.replay import replay
 from cgx_core.tooling.registry import call_tool
 from support import ROOT
@@ -60,11 +62,8 @@ def unfenced(text: str) -> str:
 
 
 def nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
-    """The run's nodes as get_state lists them (a page of up to 500)."""
-    listed, is_error = call_tool("get_state", {"run": str(run), "limit": 500, **filters})
-    assert not is_error, listed
-    found: list[dict[str, Any]] = listed["nodes"]
-    return found
+    """The run's nodes as get_state lists them, every page."""
+    return listed(run, **filters)
 
 
 def test_a_check_citing_table_rows_passes_or_fails_as_their_cells_demand_and_the_run_replays(tmp_path: Path) -> None:

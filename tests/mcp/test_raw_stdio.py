@@ -24,10 +24,12 @@ INITIALIZE = {
 }
 
 
-def exchange(*messages: dict[str, Any] | bytes, until: int) -> list[str]:
+def exchange(*messages: dict[str, Any] | bytes, until: int | set[int]) -> list[str]:
     """The lines the server writes for `messages` (a frame, or a raw line's bytes), sent over stdio after
-    the MCP handshake, up to its answer to request `until` (stdin stays open until then: a request still
-    running when stdin ends is cancelled)."""
+    the MCP handshake, up to its answer to request `until` (or to each of a set of requests, which the server
+    may answer in any order: it runs calls concurrently). stdin stays open until then: a request still running
+    when stdin ends is cancelled."""
+    waiting = {until} if isinstance(until, int) else set(until)
     frames = [INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}, *messages]
     server = subprocess.Popen([CLI, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert server.stdin is not None and server.stdout is not None
@@ -38,7 +40,8 @@ def exchange(*messages: dict[str, Any] | bytes, until: int) -> list[str]:
     lines = []
     for raw in server.stdout:
         lines.append(raw.decode("utf-8"))
-        if json.loads(raw).get("id") == until:
+        waiting.discard(json.loads(raw).get("id"))
+        if not waiting:
             break
     _, stderr = server.communicate(timeout=120)
     assert server.returncode == 0, stderr
@@ -99,7 +102,7 @@ def test_arguments_that_are_not_an_object_get_the_tools_json_error_result(argume
     empty data (issue 37). The answer is the one a well-formed call with a bad argument gets."""
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_state", "arguments": arguments}}
     good = {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "get_state", "arguments": {}}}
-    lines = exchange(call, good, until=6)
+    lines = exchange(call, good, until={5, 6})
     answers = {json.loads(line).get("id"): json.loads(line) for line in lines}
     result = answers[5]["result"]
     assert result["isError"] is True

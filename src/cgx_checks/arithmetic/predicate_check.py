@@ -29,6 +29,8 @@ from cgx_checks.arithmetic.parse import literal_numeral
 from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, is_truth, rounding_places, rounding_unit
 from cgx_checks.arithmetic.relation_words import (
     MIRRORED,
+    PREFERENCE,
+    PREFERRED_RELATIONS,
     RELATION_WORDS,
     example_word,
     word_meaning,
@@ -118,6 +120,15 @@ def predicate_result(
                 _word_fix(_relation_of(tree), texts, premised),
             )
         ]
+    if meaning == PREFERENCE and not premised:
+        return meaning, [
+            (
+                ArithmeticCode.RELATION_NOT_IN_TEXT,
+                f"{result!r} ranks without saying which way the numbers go (an error is better lower, an accuracy "
+                "higher): it stands for an order only with a premise that says which way is better",
+                f"add {premises_fix(PREFERENCE)}, keeping the result {result!r}",
+            )
+        ]
     if not premised and not writes(texts, result):
         return meaning, [
             (
@@ -164,6 +175,8 @@ def license_problems(
                 )
             )
         candidates = {relation, MIRRORED.get(relation, relation)}
+        if meaning == PREFERENCE and relation in PREFERRED_RELATIONS:
+            continue  # premised (predicate_result): the premise says which way the order goes
         if meaning is not None:
             if meaning not in candidates:
                 problems.append(
@@ -211,6 +224,7 @@ EXAMPLE_PREMISES: Final[dict[str, str]] = {
     "is_min": "the value the text singles out is the smallest of those listed",
     "same_order": "a load is of the order of the paper's other loads",
     "any": "the text's claim holds for some listed value",
+    PREFERENCE: "a lower error is better, so the method the text calls worse has the higher error",
 }
 """An example premise for each relation, shown in a fix: a statement the agent reads into the paper (a relation,
 an identification or a bound, never a number)."""
@@ -406,7 +420,8 @@ def decide_predicate(
         holds = measured.value.lo == 1
         outcome: Outcome = "passed" if holds else "failed"
         shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
-        detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({meaning}): {outcome}"
+        named = "an order whose direction the premises state" if meaning == PREFERENCE else meaning
+        detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({named}): {outcome}"
         exact_only = bits == PRECISIONS[0] and not _irrational(tree)
         constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
         used_units = any(literal.unit is not None for literal in literals(tree)) or bool(constants)

@@ -339,10 +339,12 @@ def _recompute(
         dict(tolerances or {}),
         occurrences,
         chunks,
+        cited,
         problems,
         premised,
         tests_numeral=_grim_test(render(tree)),
     )
+    numeral = reported.numeral  # as the text writes it (a word is exact)
     _check_percent_columns(operands, numeral, cited.header_read)
     bound = bind_rows(tree, counts)
     decided = _decide(
@@ -541,6 +543,7 @@ def _check_against_texts(
     tolerances: Mapping[str, Fraction],
     occurrences: tuple[Occurrence, ...],
     chunks: Iterable[Chunk],
+    cited: CitedTexts,
     earlier: Sequence[Problem] = (),
     premised: bool = False,
     tests_numeral: bool = False,
@@ -553,6 +556,10 @@ def _check_against_texts(
         for item in occurrences
         if item.reported and item.numeral.written == numeral.written and (unit is None or item.unit == unit)
     ]
+    if results and all(item.numeral.half_unit != numeral.half_unit for item in results):
+        # The text's writing sets the rounding: "zero mean" is an exact 0 (a word writes no digit to round) even
+        # when the agent writes `0`, and a `0` the text prints has its +- 0.5 even when the agent writes "zero".
+        numeral = results[0].numeral
     reported = _Reported(numeral, unit, relation or "=", None, None)
     if not results:
         with_unit = f" with the unit {unit.written}" if unit is not None else ""
@@ -567,7 +574,7 @@ def _check_against_texts(
         reported, relation_problems = _relation(numeral, unit, relation, tolerances, results, premised)
         problems.extend(relation_problems)
     problems.extend(_units_missing(operands, numeral, unit, occurrences))
-    free = None if tests_numeral else _free_evidence(operands, numeral)
+    free = None if tests_numeral else _free_evidence(operands, numeral, cited)
     if free:
         problems.append((ArithmeticCode.EXPRESSION_IS_RESULT, free))
     if problems:
@@ -789,19 +796,39 @@ def _units_missing(
     ]
 
 
-def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral) -> str | None:
-    """The refusal message when the expression only restates the reported numeral."""
+def _free_evidence(operands: tuple[LiteralNode, ...], numeral: Numeral, cited: CitedTexts) -> str | None:
+    """The refusal message when the expression only restates the reported numeral, as the chunk reporting it
+    writes it. A restatement of a number another cited chunk writes is a real comparison (a sentence's 81.4
+    against a table row's 81.4 passes, against its 81.3 fails): both outcomes are recordable."""
     # The result's number by value, and by its digits without a percent sign (93.2 against 93.2%).
     result = {abs(numeral.value), abs(numeral.value) * 100 if numeral.written.endswith("%") else abs(numeral.value)}
     values = set()
     for literal in operands:
         value = Fraction(literal.numerator, literal.denominator)
         values.add(value * 100 if literal.text.endswith("%") and value * 100 in result else value)
-    if values & result and values <= result | {Fraction(0), Fraction(1)}:
+    restated = {abs(value) for value in values & result}
+    if restated and values <= result | {Fraction(0), Fraction(1)} and not _written_apart(restated, numeral, cited):
         return (
-            f"the expression only restates the result {numeral.written} (with 0 or 1 at most), so it recomputes nothing"
+            f"the expression only restates the result {numeral.written} (with 0 or 1 at most), and no cited chunk but "
+            "the one reporting the result writes it, so it recomputes nothing (cite the chunk that writes the number "
+            "apart from the result, such as a table row, to compare the two)"
         )
     return None
+
+
+def _written_apart(values: set[Fraction], numeral: Numeral, cited: CitedTexts) -> bool:
+    """Whether each of `values` is written in a cited chunk other than one that reports the result: then an
+    expression resting on it compares two places of the paper, not one place with itself. A chunk is known by
+    its id (by its text when the caller gives none), so a chunk cited twice is still one place."""
+    names = cited.ids or cited.texts
+    per_text = [(*found, *header) for found, header in zip(cited.read, cited.by_header, strict=True)]
+    reporting = {
+        names[index]
+        for index, found in enumerate(per_text)
+        if any(item.reported and item.numeral.written == numeral.written for item in found)
+    }
+    writing = [(names[index], {abs(item.numeral.value) for item in found}) for index, found in enumerate(per_text)]
+    return all(any(value in written and reporting - {name} for name, written in writing) for value in values)
 
 
 def _restated_operand(
@@ -815,16 +842,7 @@ def _restated_operand(
     if value != abs(numeral.value) or _grim_test(decided.expression):
         return None
     picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
-    if not picked:
-        return None
-    per_text = [(*found, *header) for found, header in zip(cited.read, cited.by_header, strict=True)]
-    writing = {index for index, found in enumerate(per_text) if any(abs(item.numeral.value) == value for item in found)}
-    reporting = {
-        index
-        for index, found in enumerate(per_text)
-        if any(item.reported and item.numeral.written == numeral.written for item in found)
-    }
-    if any(one != other for one in writing for other in reporting):
+    if not picked or _written_apart({value}, numeral, cited):
         return None  # one chunk writes the operand, another reports the result: a real comparison
     return (
         f"the expression's value is its own operand {picked[0].text}, the reported result {numeral.written}, "
@@ -1138,7 +1156,8 @@ def _detail(
     approximate = "" if precision is None else f" (enclosed at {precision} bits)"
     computed = f"{shown} = {decimal_text(value, DETAIL_DIGITS)}{in_unit}{approximate}"
     if reported.relation == "=":
-        rounding = decimal_text(numeral.half_unit, DECIMAL_DIGITS)
+        exact = "0 (a number word is exact)"
+        rounding = decimal_text(numeral.half_unit, DECIMAL_DIGITS) if numeral.half_unit else exact
         return f"{computed}, reported {stated}{in_unit} +- {rounding}: {outcome}"
     if reported.relation == "~" and reported.tolerance is not None:
         low, high = band(reported)

@@ -40,8 +40,9 @@ TABLE_ROW = "table-row"
 """The unit of a table row's chunk."""
 
 _ROW = re.compile(r"; (?:row |unlabelled row)")
-# The unit a header ends with: `(\%)`, `[ms]`, `(in h)`, `(GB)`.
-_HEADER_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?(?P<unit>[^()\[\]]{1,20}?)\s*[)\]]\s*$")
+# The unit a header ends with: `(\%)`, `[ms]`, `(in h)`, `(GB)`, also inside the header's formatting, whose closing
+# braces may follow it (`\textbf{Computational Cost (GPU Hours)}`).
+_HEADER_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?(?P<unit>[^()\[\]]{1,20}?)\s*[)\]][\s}]*$")
 _PERCENT = frozenset({"%", "percent", "pct"})
 
 

@@ -14,10 +14,18 @@ The rules, and why:
 
 * Digits are ASCII `0-9` only. A numeral is an integer part, an optional `.fraction` and optional
   decorations; `.5` is read as `0.5`.
-* Thousands separators (`,`, `{,}`, `\,`, thin space, narrow no-break space) join groups of exactly three
-  digits after a first group of 1-3 digits that does not start with 0: `12,000`, `12\,000` and `12{,}000`
-  are 12000, while `0,100`, `1,50` and `{128, 64}` are separate numerals. A comma is never a decimal marker
-  outside siunitx.
+* Thousands separators (`,`, `{,}`, `\,`, `\ `, `{\ }`, thin space, narrow no-break space) join groups of
+  exactly three digits after a first group of 1-3 digits that does not start with 0: `12,000`, `12\,000`,
+  `12\ 000` and `12{,}000` are 12000, while `0,100`, `1,50` and `{128, 64}` are separate numerals. A comma is
+  never a decimal marker outside siunitx.
+* A plain space or tie between digit groups (`10 000`, `10~000`) is also what separates a list ("sizes 64 128
+  256"), and a wrong reading is worse than a missed one, so it joins groups (`_spaced_groups`) only when every
+  reading but one is ruled out: the whole run of space-separated digits is one grouping (a first group of 1-3
+  digits, then groups of three), no digit group stands beside it across a comma or semicolon ("64, 128 256"),
+  and, outside mathematics, it has at least 5 digits and a later group that starts with 0, which no list
+  item writes: `10 000`, `250 000` and `1 000 000` are one numeral, while `64 128 256`, `12 345`, `2 300`
+  ("Table 2 300 samples") and `2019 100 000` stay separate. Inside mathematics a space prints nothing and a
+  tie a space inside one formula, so `$12~345$` is 12345 with the first two conditions alone.
 * A sign (`-`, `+`, or the Unicode minus U+2212) belongs to the numeral only when it does not follow a word
   character, `.`, `)`, `]`, `}` or `'`: `-4`, `=-3` and `{-3}` are negative, `5-3` and `f(x)-1` subtract.
 * Digits glued to an identifier are not numerals: after a letter (`v2`, `H2O`), after `_` (`H_0`), or
@@ -33,10 +41,11 @@ The rules, and why:
   is far more often a figure panel.)
 * A percent sign inside or outside mathematics (`95\%`, `95%`, `7 %`, `$<2$\%`, `\SI{95}{\percent}`) or the
   word percent ("7 percent", "7 per cent") gives `95%` (value 19/20), and the number `95` too.
-* Number words ("eleven", "twenty-four", "two hundred", "half", "twice"; `words.py`) are exact.
+* Number words ("eleven", "twenty-four", "two hundred", "half", "twice"; `words.py`) are exact: their
+  `half_unit` is 0, since a word writes no digit to round ("zero mean" is 0, not 0 +- 0.5).
 * siunitx macros are read with siunitx's own input rules (`siunitx.py`), their units included.
 * The arguments of `\ref`, `\eqref`, `\cref`, `\label`, `\cite...`, `\url`, `\includegraphics` and the like
-  are names, not numbers, and are skipped.
+  are names, not numbers, and are skipped (`names.py`: the same rule the hand-written references follow).
 * A numeral with more than MAX_NUMERAL_DIGITS digits is not read, so a hostile text costs linear time
   and never builds a huge number.
 """
@@ -45,7 +54,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import NoReturn
 
@@ -54,6 +63,7 @@ import attrs
 from cgx_core.codes import Code
 from cgx_core.numbers.dates import ISO_DATE
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
+from cgx_core.numbers.names import NAME_ARGUMENT
 from cgx_core.numbers.numeral import Numeral, NumeralError, numeral_from_parts
 from cgx_core.numbers.relations import relation_before
 from cgx_core.numbers.siunitx import expand_siunitx
@@ -77,7 +87,7 @@ class Occurrence:
 
 # -- reading a chunk's text ------------------------------------------------------------------------------
 
-_SEP = r"(?:,|\{,\}|\\,|\u2009|\u202f)"
+_SEP = r"(?:,|\{,\}|\\,|\\[ ]|\{\\[ ]\}|\u2009|\u202f)"
 _GAP = r"(?:\s|~|\\[,;:! ]|\$)*"  # LaTeX spacing, and math delimiters, between the parts of a numeral
 _SIGN = r"[-+\u2212]"
 _TIMES = r"(?:\\times|\\cdot|\u00d7|\u00b7|\u22c5|\*)"
@@ -121,11 +131,6 @@ _MATH_DELIMITER = re.compile(
 )
 _CLOSER = {"(": ")", "[": "]"}
 
-_NAMES = re.compile(
-    r"\\(?:ref|eqref|cref|Cref|autoref|pageref|label|cite[A-Za-z]*|url|href|hyperref|includegraphics|input|include)"
-    r"\*?(?:\s*\[[^\[\]]*\])*\s*\{[^{}]*\}"
-)
-
 _BINARY_BEFORE = frozenset(".)]}'")
 _AGENT_NOISE = re.compile(r"[$]")  # math delimiters around a number an agent copied from the text
 _NOT_DIGIT = re.compile(r"[^0-9]")
@@ -133,9 +138,10 @@ _NOT_DIGIT = re.compile(r"[^0-9]")
 
 def read_text(text: str) -> tuple[Occurrence, ...]:
     """Every numeral of a chunk's text where it is written, in order (rules: module docstring)."""
-    source = ISO_DATE.sub(_blank, _NAMES.sub(" ", expand_siunitx(text)))
+    source = ISO_DATE.sub(_blank, NAME_ARGUMENT.sub(" ", expand_siunitx(text)))
     spans = _math_spans(source)
     starts = [start for start, _ in spans]
+    source = _spaced_groups(source, lambda position: _in_math(spans, starts, position))
     found: list[tuple[int, int, Occurrence]] = []
     for match in _NUMERAL.finditer(source):
         unit = None if match["percent"] else unit_after(source, match.end())
@@ -152,6 +158,40 @@ def read_text(text: str) -> tuple[Occurrence, ...]:
     return tuple(occurrence for _, _, occurrence in found)
 
 
+# A run of digit groups separated by one space, tie or line break, taken whole (possessive: never a shorter run).
+_SPACED_RUN = re.compile(r"(?<![\w.\\])[0-9]++(?:[ \n~][0-9]++)++")
+_GROUPING = re.compile(r"[1-9][0-9]{0,2}(?:[ \n~][0-9]{3})+")
+_DIGITS_BEFORE = re.compile(r"[0-9][ \n~]*(?:[,;][ \n~]*)?\Z")
+_DIGITS_AFTER = re.compile(r"[ \n~]*(?:[,;][ \n~]*)?[0-9]")
+_GLUED_AFTER = re.compile(r"[A-Za-z_]")
+_THIN_SPACE = "\u2009"
+
+
+def _spaced_groups(source: str, in_math: Callable[[int], bool]) -> str:
+    """The source with each space or tie that separates the groups of one numeral (module docstring) made a
+    thin space, which the numeral pattern joins; every other space is left as it is. One character replaces
+    one, so every position (of a unit, a relation, a piece of mathematics) stays where it was."""
+    pieces: list[str] = []
+    last = 0
+    for match in _SPACED_RUN.finditer(source):
+        start, end = match.span()
+        if _GROUPING.fullmatch(match[0]) is None or _GLUED_AFTER.match(source, end):
+            continue
+        if _DIGITS_BEFORE.search(source, max(0, start - 8), start) or _DIGITS_AFTER.match(source, end):
+            continue  # a digit group beside it: a list ("64, 128 256")
+        groups = re.split(r"[ \n~]", match[0])
+        if not in_math(start) and (len("".join(groups)) < 5 or not any(group[0] == "0" for group in groups[1:])):
+            continue
+        pieces += [source[last:start], _THIN_SPACE.join(groups)]
+        last = end
+    return "".join([*pieces, source[last:]]) if pieces else source
+
+
+def _outside_math(position: int) -> bool:
+    """An agent's numeral is read as prose (its `$` are dropped): nowhere inside mathematics."""
+    return False
+
+
 def _blank(match: re.Match[str]) -> str:
     """A date the text writes, as spaces: `2019-03-04` is one date, not the numerals 2019, -3 and -4."""
     return " " * len(match[0])
@@ -166,11 +206,16 @@ def find_numerals(text: str) -> tuple[Numeral, ...]:
 
 
 def _exact(value: Fraction) -> Numeral:
-    """A number word's value as a numeral: a whole number, or the decimal of a factor such as 1/2."""
+    """A number word's value as a numeral: a whole number, or the decimal of a factor such as 1/2, written as its
+    digits would be but exact (`half_unit` 0). A word writes no digits, so it implies no rounding: "zero mean"
+    states 0, not 0 +- 0.5 (which every mean of small values would pass), and "half" states 1/2, not anything
+    from 0 to 1. A count computed from counts is a whole number, so it meets "eleven" exactly all the same."""
     if value.denominator == 1:
-        return numeral_from_parts(value < 0, str(abs(value.numerator)), "", None, False)
-    integer, _, fraction = str(float(value)).partition(".")
-    return numeral_from_parts(False, integer, fraction, None, False)
+        written = numeral_from_parts(value < 0, str(abs(value.numerator)), "", None, False)
+    else:
+        integer, _, fraction = str(float(value)).partition(".")
+        written = numeral_from_parts(False, integer, fraction, None, False)
+    return attrs.evolve(written, half_unit=Fraction(0))
 
 
 def _math_spans(source: str) -> list[tuple[int, int]]:
@@ -304,7 +349,7 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
             Code.EXPRESSION_TOO_LARGE,
             f"the {role} has {len(text)} characters; at most {MAX_RESULT_CHARS} are accepted",
         )
-    cleaned = _AGENT_NOISE.sub("", expand_siunitx(text).replace("{,}", ",")).strip()
+    cleaned = _spaced_groups(_AGENT_NOISE.sub("", expand_siunitx(text).replace("{,}", ",")).strip(), _outside_math)
     match = _NUMERAL.match(cleaned)
     word = WORD_NUMERAL.match(cleaned)
     chosen: Numeral | None = None

@@ -10,8 +10,9 @@ the agent picks: an agent cannot make a check pass by loosening "350" into "at l
 * `>`: `>`, `\gt`, more than, greater than, higher than, larger than, above, exceeding, exceeded, exceeds;
 * `>=`: `\ge`, `\geq`, `\geqslant`, U+2265, at least, no less than, not less than, no fewer than;
 * `~` (a hedge): approximately, approx., about, around, roughly, circa, ca., c., nearly, almost, on the order
-  of, of the order of, `\approx` and U+2248, `\simeq` and U+2243, `\sim` and U+223C, and a `~` glued to the
-  number after a space or `&` (`& ~35k`); anywhere else `~` is LaTeX's tie, a space.
+  of, of the order of, `\approx` and U+2248, `\simeq` and U+2243, `\sim` and U+223C, `\textasciitilde`.
+  An ASCII `~` is LaTeX's tie wherever it stands, a space: `& ~35k &` prints 35k, no tilde, so it hedges
+  nothing (the printed paper is what a reader reads; a printed tilde is written `$\sim$` or `\textasciitilde`).
 
 A hedge carries its phrase, normalised (`\approx` is U+2248, `\sim` and U+223C are `~`, words case-folded):
 the tolerance it stands for is the one the rubric's author declares for that phrase (`tolerances.py`).
@@ -81,8 +82,8 @@ def _alternatives() -> str:
     return "|".join(f"(?P<{name}>{'|'.join(patterns)})" for name, patterns in groups.items())
 
 
-_BEFORE = re.compile(rf"(?:{_alternatives()})(?:[\s$\{{]|\\[,;:! ]|~)*\Z", re.IGNORECASE)
-_GLUED_TILDE = re.compile(r"(?:^|[\s(&$])~\Z")
+# Between a relation and its numeral: spacing, ties, math delimiters and braces (`{\textasciitilde}35k`).
+_BEFORE = re.compile(rf"(?:{_alternatives()})(?:[\s$\{{\}}]|\\[,;:! ]|~)*\Z", re.IGNORECASE)
 _LOOKBACK = 40
 _RELATION_OF_GROUP: Final = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "hedge": "~"}
 
@@ -90,8 +91,6 @@ _RELATION_OF_GROUP: Final = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "hedg
 def relation_before(text: str, start: int) -> tuple[str, str | None]:
     """The relation written right before position `start`, and the hedge phrase when it is `~`."""
     before = text[max(0, start - _LOOKBACK) : start]
-    if _GLUED_TILDE.search(before):
-        return "~", "~"
     match = _BEFORE.search(before)
     if match is None or match.lastgroup is None:
         return "=", None

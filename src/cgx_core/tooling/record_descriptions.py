@@ -42,8 +42,7 @@ chunk making several statements, {"node", "split": [verbatim clauses], "children
 (number: a JSON number, 0.008 for "0.8%"; quantity: {"value", "unit"}); required fields may wait until \
 finish_run.
 - rests_on: nodes of the types the node's type rests on. hedge: whole words of the node's text \
-("suggests"); never a credence; a longer one counts as the longest listed phrase it holds ("most likely": \
-"likely"), and one holding none comes back under unmapped_hedges.
+("suggests"), never a credence, read as the longest listed phrase it holds (unmapped_hedges: none).
 - Classifying a typed node again returns it to unassigned first (refused once a check targets it).
 A refused record comes back under "refused" with a code and a "fix": send it corrected.
 Example record (the example rubric's types):

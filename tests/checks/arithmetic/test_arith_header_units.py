@@ -248,3 +248,59 @@ def test_cells_of_a_table_without_a_header_are_of_unknown_unit_too() -> None:
     assert raised.value.code == ArithmeticCode.UNIT_MISSING
     relative = recompute("(94 - 93) / 93", "1.1%", [claim + " It rose by 1.1%.", row], columns=[row])
     assert relative.outcome == "passed"
+
+
+@pytest.mark.parametrize(
+    ("header", "unit"),
+    [
+        ("\\textbf{Computational Cost (GPU Hours)}", "GPU Hours"),
+        ("\\textbf{Time (h)} ", "h"),
+        ("{\\itshape Acc. (\\%)}", "%"),
+        ("\\textbf{\\emph{Size [GB]}}", "GB"),
+    ],
+)
+def test_a_unit_inside_the_header_s_formatting_is_its_column_s(header: str, unit: str) -> None:
+    found = header_unit(header)
+    assert found == unit if isinstance(found, str) else found is not None and found.written == unit
+
+
+COST = r"""\documentclass{article}
+\begin{document}
+The reproducibility experiments took 112 GPU hours, and the additional results 50 GPU hours.
+
+\begin{table}
+\caption{Cost taxonomy.}\label{tab:cost}
+\begin{tabular}{llc}
+\textbf{Experiment type} & \textbf{Experiment name} & \textbf{Computational Cost (GPU Hours)} \\
+\hline
+Reproducibility & Inductive biases & 84.0 \\
+Reproducibility & Invariant classifiers & 14.0 \\
+Reproducibility & Ablation & 14.0 \\
+Additional & Improved training & 48.0 \\
+\end{tabular}
+\end{table}
+\end{document}
+"""
+
+
+def test_a_bold_header_s_unit_gives_its_cells_the_unit_so_a_sum_of_hours_is_decided(tmp_path: Path) -> None:
+    # cgn's cost table: `\textbf{Computational Cost (GPU Hours)}`. Without the header's unit the cells are plain
+    # numbers and `84.0 GPU hours` is refused as a unit the text does not write.
+    (tmp_path / "paper.tex").write_text(COST, encoding="utf-8")
+    run = tmp_path / "run"
+    rubric = ROOT / "examples" / "rubrics" / "paper.toml"
+    call("start_run", run=str(run), paper=str(tmp_path / "paper.tex"), rubric=str(rubric), store_source=True)
+    claim = sentence(run, "reproducibility experiments took")
+    call("classify", run=str(run), records=[{"node": claim, "type": "result", "rests_on": ["t-1", "t-2", "t-3"]}])
+    proposal = {"type": "recompute-numbers", "target": claim, "cites": [claim, "t-1", "t-2", "t-3", "t-4"]}
+    checked = call(
+        "run_checks",
+        run=str(run),
+        proposals=[
+            {**proposal, "expression": "84.0 GPU hours + 14.0 GPU hours + 14.0 GPU hours", "result": "112 GPU hours"},
+            {**proposal, "expression": "48.0 GPU hours", "result": "50 GPU hours"},
+        ],
+    )
+    assert checked["refused"] == []
+    assert [check["result"] for check in checked["checks"]] == ["passed", "failed"]
+    assert replay(run, source=None, sources=None).identical

@@ -4,6 +4,9 @@ their relation as "differ", "change", "exceeds", "match" and "coincide" do, whil
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from cgx_checks.arithmetic import recompute
@@ -18,6 +21,7 @@ from cgx_checks.arithmetic.relation_words import (
 )
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
+from cgx_core.testing import StartedRun
 
 
 @pytest.mark.parametrize(
@@ -86,3 +90,113 @@ def test_no_word_writes_two_relations() -> None:
     for relation, words in RELATION_WORDS.items():
         for word in words:
             assert seen.setdefault(word, relation) == relation, word
+
+
+# -- comparatives without "than", and words of preference ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "word", "relation"),
+    [
+        ("Our method has a lower error, 0.12 against 0.15.", "0.12 < 0.15", "lower", "<"),
+        ("Our method has a lower error, 0.12 against 0.15.", "0.15 > 0.12", "lower", "<"),  # read the other way
+        ("It makes fewer mistakes: 12 against 15.", "12 < 15", "fewer", "<"),
+        ("The error is smaller in comparison to the baseline: 12 against 15.", "12 < 15", "smaller", "<"),
+        (
+            "The error is smaller in comparison to the baseline: 12 against 15.",
+            "12 < 15",
+            "smaller in comparison to",
+            "<",
+        ),
+        ("Its latency is higher compared with ours, 15 against 12.", "15 > 12", "higher compared with", ">"),
+    ],
+)
+def test_a_comparative_without_than_is_its_order(text: str, expression: str, word: str, relation: str) -> None:
+    checked = recompute(expression, word, [text])
+    assert isinstance(checked, PredicateCheck)
+    assert (checked.outcome, checked.meaning, checked.result) == ("passed", relation, word)
+    wrong = recompute(expression.replace("<", "§").replace(">", "<").replace("§", ">"), word, [text])
+    assert wrong.outcome == "failed"  # the order, not a licence to compare either way
+
+
+def test_a_connector_does_not_turn_another_word_into_a_comparison() -> None:
+    assert word_meaning("identical compared to") is None
+    assert word_meaning("within relative to") is None
+    assert word_meaning("smaller than") == "<" and word_meaning("better than") == "preference"
+
+
+PREFERENCE_CASES = [
+    ("The baseline is worse, with an error of 0.15 against our 0.12.", "0.15 > 0.12", "worse"),
+    ("Our model is Superior, at 81.4 against 62.9.", "81.4 > 62.9", "superior"),
+    ("Our models compare favorably: 81.4 against the baseline's 62.9.", "81.4 > 62.9", "compare favorably"),
+    ("Ours outperforms the baseline, 81.4 against 62.9.", "81.4 > 62.9", "outperforms"),
+    ("Ours is better than the baseline, with an error of 0.12 against 0.15.", "0.12 < 0.15", "better than"),
+]
+
+
+@pytest.mark.parametrize(("text", "expression", "word"), PREFERENCE_CASES)
+def test_a_word_of_preference_is_refused_without_a_premise_naming_the_direction(
+    text: str, expression: str, word: str
+) -> None:
+    # "worse" says which is preferred, not which number is larger: an error is better lower, an accuracy higher.
+    with pytest.raises(CgxError) as raised:
+        recompute(expression, word, [text])
+    assert raised.value.code == ArithmeticCode.RELATION_NOT_IN_TEXT
+    assert "ranks without saying which way the numbers go" in raised.value.message
+    fixes = dict(getattr(raised.value, "fixes", ()))
+    assert '"premises"' in fixes[ArithmeticCode.RELATION_NOT_IN_TEXT]
+
+
+@pytest.mark.parametrize(("text", "expression", "word"), PREFERENCE_CASES)
+def test_a_word_of_preference_with_a_premise_checks_the_order_the_premise_gives(
+    text: str, expression: str, word: str
+) -> None:
+    checked = recompute(expression, word, [text], premised=True)
+    assert isinstance(checked, PredicateCheck)
+    assert (checked.outcome, checked.meaning, checked.result) == ("passed", "preference", word)
+    assert "an order whose direction the premises state" in checked.detail
+    flipped = expression.replace("<", "§").replace(">", "<").replace("§", ">")
+    assert recompute(flipped, word, [text], premised=True).outcome == "failed"
+    # A premise licenses an order, never equality under a word of preference.
+    with pytest.raises(CgxError) as raised:
+        recompute(expression.replace(">", "!=").replace("<", "!="), word, [text], premised=True)
+    assert raised.value.code == ArithmeticCode.RELATION_NOT_IN_TEXT
+
+
+PREFERENCE_PAPER = r"""\documentclass{article}
+\begin{document}
+We evaluate both models on one test set.
+Our model is superior to the baseline, at 81.4 against 62.9.
+\end{document}
+"""
+
+CHECKS = """
+[checks.recompute-numbers]
+targets = ["result"]
+sensitivity = "beta:19,1"
+false_pass = "beta:1,9"
+models = []
+"""
+
+
+def test_through_the_tools_a_premised_word_of_preference_is_recorded_and_verified(
+    cgx_run: Callable[..., StartedRun], tmp_path: Path
+) -> None:
+    paper = tmp_path / "preference.tex"
+    paper.write_text(PREFERENCE_PAPER, encoding="utf-8")
+    run = cgx_run(rubric_extra=CHECKS, paper=paper)
+    records = [
+        {"node": "s-1", "type": "method", "form": {"kind": "procedure"}},
+        {"node": "s-2", "type": "result", "rests_on": ["s-1"]},
+    ]
+    assert run.call("classify", records=records)["refused"] == []
+    proposal = {"type": "recompute-numbers", "target": "s-2", "cites": ["s-2"], "expression": "81.4 > 62.9"}
+    alone = run.call("run_checks", proposals=[{**proposal, "result": "superior"}])
+    assert [item["code"] for item in alone["refused"]] == ["relation-not-in-text"]
+    premise = "a higher accuracy is better, so the superior model has the higher accuracy"
+    checked = run.call("run_checks", proposals=[{**proposal, "result": "superior", "premises": [premise]}])
+    assert not checked.get("refused"), checked["refused"]
+    [record] = run.checks()
+    assert record["result"] == "passed" and record["inputs"]["premises"] == [premise]
+    verified = run.verify()
+    assert verified.rerun == verified.checks == 1

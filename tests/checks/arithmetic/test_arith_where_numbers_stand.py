@@ -4,6 +4,7 @@ padded zeros, and a failure of a text against a table naming the chunk of each n
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +14,11 @@ from cgx_checks.arithmetic.predicate_check import PredicateCheck
 from cgx_checks.arithmetic.ranges import MAX_CITED, expand_cites
 from cgx_checks.arithmetic.recompute import Recomputation
 from cgx_checks.arithmetic_codes import ArithmeticCode
+from cgx_core.audit.replay import replay
 from cgx_core.errors import CgxError
 from cgx_core.plugin_api import NodeView, Refusal
+from cgx_core.tooling.registry import call_tool
+from support import ROOT
 
 STAGES = r"Table 4 \ref{tab:stages} (caption s-31); row Model: A; Stage 1 (h): 2.5; Stage 2 (h): 6.0"
 SENTENCE = "Model A's second stage takes 3.5 h longer than its first."
@@ -96,6 +100,78 @@ def test_a_failure_of_a_text_against_a_table_names_the_sentence_and_the_cell() -
     assert "written:" not in fine.detail
     prose = recompute("4.49 * 1.2", "4.94", [SNR_TEXT, "4.49", "1.2"], ids=["s-11", "s-12", "s-13"])
     assert prose.outcome == "failed" and "written:" not in prose.detail
+
+
+# -- a text restating a table: a real comparison ---------------------------------------------------------------
+
+ACCURACY = "Our model reaches an accuracy of 81.4 on the test set, and the baseline 62.9."
+ACCURACY_ROWS = [
+    r"Table 2 \ref{tab:accuracy} (caption s-7); row Model: Ours; Accuracy: 81.4",
+    r"Table 2 \ref{tab:accuracy} (caption s-7); row Model: Baseline; Accuracy: 62.8",
+]
+
+
+def test_a_number_restated_from_another_cited_chunk_is_compared_both_ways() -> None:
+    # The sentence's 81.4 against the row's 81.4 passes, its 62.9 against the row's 62.8 fails: a text-equals-table
+    # check is recordable whichever way it comes out, not only as a failure.
+    texts, ids = [ACCURACY, *ACCURACY_ROWS], ["s-3", "t-1", "t-2"]
+    same = recompute("81.4", "81.4", texts, columns=ACCURACY_ROWS, ids=ids)
+    assert isinstance(same, Recomputation) and same.outcome == "passed"
+    differ = recompute("62.8", "62.9", texts, columns=ACCURACY_ROWS, ids=ids)
+    assert differ.outcome == "failed" and differ.detail.endswith("(written: the result 62.9 in s-3; 62.8 in t-2)")
+
+
+def test_a_number_restated_from_the_result_s_own_chunk_is_still_the_result() -> None:
+    error = refused("81.4", "81.4", [ACCURACY])
+    assert error.code == ArithmeticCode.EXPRESSION_IS_RESULT
+    assert "no cited chunk but the one reporting the result writes it" in error.message
+    # A row that writes another number is no second writing of 81.4, nor is the same sentence cited twice.
+    assert refused("81.4", "81.4", [ACCURACY, ACCURACY_ROWS[1]], columns=ACCURACY_ROWS[1:]).code == (
+        ArithmeticCode.EXPRESSION_IS_RESULT
+    )
+    assert refused("81.4", "81.4", [ACCURACY, ACCURACY]).code == ArithmeticCode.EXPRESSION_IS_RESULT
+
+
+ACCURACY_PAPER = r"""\documentclass{article}
+\begin{document}
+Our model reaches an accuracy of 81.4 on the test set, and the baseline 62.9.
+
+\begin{table}
+\caption{Accuracy.}\label{tab:accuracy}
+\begin{tabular}{lc}
+Model & Accuracy \\
+\hline
+Ours & 81.4 \\
+Baseline & 62.8 \\
+\end{tabular}
+\end{table}
+\end{document}
+"""
+
+
+def test_through_the_tools_a_restatement_of_a_table_passes_or_fails_and_replays(tmp_path: Path) -> None:
+    def call(tool: str, **arguments: Any) -> dict[str, Any]:
+        payload, is_error = call_tool(tool, {"model": "test-model", "run": str(tmp_path / "run"), **arguments})
+        assert not is_error, payload
+        return payload
+
+    (tmp_path / "paper.tex").write_text(ACCURACY_PAPER, encoding="utf-8")
+    rubric = ROOT / "examples" / "rubrics" / "paper.toml"
+    call("start_run", paper=str(tmp_path / "paper.tex"), rubric=str(rubric), store_source=True)
+    call("classify", records=[{"node": "s-1", "type": "result", "rests_on": ["t-1", "t-2"]}])
+    proposal = {"type": "recompute-numbers", "target": "s-1", "expression": "81.4", "result": "81.4"}
+    alone = call("run_checks", proposals=[{**proposal, "cites": ["s-1"]}])
+    assert [item["code"] for item in alone["refused"]] == ["expression-is-result"]
+    checked = call(
+        "run_checks",
+        proposals=[
+            {**proposal, "cites": ["s-1", "t-1"]},
+            {**proposal, "cites": ["s-1", "t-2"], "expression": "62.8", "result": "62.9"},
+        ],
+    )
+    assert checked["refused"] == []
+    assert [check["result"] for check in checked["checks"]] == ["passed", "failed"]
+    assert replay(tmp_path / "run", source=None, sources=None).identical
 
 
 # -- a range of rows, a whole table ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ b & 4 \\
 \begin{figure}
 \caption{The inputs drawn.}\label{fig:inputs}
 \end{figure}
-Squaring Eq.~\eqref{eq:sum} with the inputs of Table~\ref{tab:inputs} and Figure~\ref{fig:inputs} gives $s^2 = a^2 + b^2$.
+Squaring Eq.~\eqref{eq:sum} with Table~\ref{tab:inputs} and Figure~\ref{fig:inputs} gives $s^2 = a^2 + b^2$.
 \end{document}
 """
 
@@ -93,9 +93,7 @@ def test_the_shipped_rubric_says_it_is_calibrated_and_on_what() -> None:
 
 
 @pytest.mark.parametrize("name", ["dynonet-paper-planted", "hastings-powell-replication-planted"])
-def test_no_failing_node_of_a_labelled_run_ends_above_its_credence_before_the_checks(
-    name: str, tmp_path: Path
-) -> None:
+def test_no_failing_node_of_a_labelled_run_ends_above_its_credence_before_the_checks(name: str, tmp_path: Path) -> None:
     """Two labelled runs rebuilt from their sessions (calibration/build.py): under the shipped rubric, the
     observations never raise a node whose verdict is `fails`, and each planted false node a check failed on
     ends below where it started."""

@@ -205,11 +205,36 @@ def test_hostile_latex_reads_to_a_numbering_without_a_wrong_number(body: str) ->
     assert found.get("tab:t", ("table", None)) == ("table", None)  # a counter set from a value it cannot read
 
 
-def test_a_label_defined_twice_names_both() -> None:
+def test_a_label_defined_twice_names_its_last_definition_as_latex_prints_it() -> None:
     body = r"\section{A}\label{sec:x} \section{B}\label{sec:x}"
     numbering = read_numbering({"paper.tex": document(body)}, "paper.tex")
     assert numbering.repeated == {"sec:x"}
-    assert [item.labels for item in numbering.objects] == [["sec:x"], ["sec:x"]]
+    assert [item.labels for item in numbering.objects] == [[], ["sec:x"]]
+    assert numbering.labels["sec:x"].number == "2"
+
+
+def test_a_digit_in_a_name_is_not_a_number_written_by_hand() -> None:
+    text = (
+        r"As \ref{fig:fig7} shows (see \cref{tab:table2}), "
+        r"\includegraphics[width=.5\linewidth]{figures/fig1_loss.pdf} \input{sections/section3} "
+        r"the runtime of figure6.pdf and figures/fig2_acc.png; Figure 7 and Table~2 by hand"
+    )
+    assert [(item.get("label"), item.get("kind"), item.get("number")) for item in written_references(text)] == [
+        ("fig:fig7", None, None),
+        ("tab:table2", None, None),
+        (None, "figure", "7"),
+        (None, "table", "2"),
+    ]
+
+
+def test_a_run_ends_where_another_kind_begins() -> None:
+    found = written_references("Tables 1-3 and Eqs. 3 and 4, Section 3.2, Fig. 4b")
+    assert [(item["kind"], item.get("numbers", [item["number"]])) for item in found] == [
+        ("table", ["1", "2", "3"]),
+        ("equation", ["3", "4"]),
+        ("section", ["3.2"]),
+        ("figure", ["4b"]),
+    ]
 
 
 @pytest.mark.parametrize(

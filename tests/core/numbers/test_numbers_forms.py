@@ -22,7 +22,8 @@ def reported(text: str) -> list[tuple[str, F, str | None, str, str | None]]:
     ]
 
 
-# (form, text as a chunk stores it, the first reported numeral: (written, exact value, half_unit))
+# (form, text as a chunk stores it, the first reported numeral: (written, exact value, half_unit)); a number word
+# writes no digit to round, so it is exact (half_unit 0)
 FORMS: list[tuple[str, str, tuple[str, F, F]]] = [
     ("times", r"$4.1\times10^{-3}$", ("4.1e-3", F(41, 10_000), F(1, 20_000))),
     ("cdot", r"$4.1 \cdot 10^{-3}$", ("4.1e-3", F(41, 10_000), F(1, 20_000))),
@@ -48,11 +49,11 @@ FORMS: list[tuple[str, str, tuple[str, F, F]]] = [
     ("hyphen minus", "-4", ("-4", F(-4), F(1, 2))),
     ("unicode minus", "\N{MINUS SIGN}4", ("-4", F(-4), F(1, 2))),
     ("plus sign", "+4", ("4", F(4), F(1, 2))),
-    ("number word", "eleven runs", ("11", F(11), F(1, 2))),
-    ("number word, capitalised", "Four seeds", ("4", F(4), F(1, 2))),
-    ("compound number word", "twenty-four hours", ("24", F(24), F(1, 2))),
-    ("scaled number word", "two hundred samples", ("200", F(200), F(1, 2))),
-    ("half", "half of the data", ("0.5", F(1, 2), F(1, 20))),
+    ("number word", "eleven runs", ("11", F(11), F(0))),
+    ("number word, capitalised", "Four seeds", ("4", F(4), F(0))),
+    ("compound number word", "twenty-four hours", ("24", F(24), F(0))),
+    ("scaled number word", "two hundred samples", ("200", F(200), F(0))),
+    ("half", "half of the data", ("0.5", F(1, 2), F(0))),
     ("thousand suffix", "50k images", ("50e3", F(50_000), F(500))),
     ("million suffix", "1.2M images", ("1.2e6", F(1_200_000), F(50_000))),
     ("million word", "12 million images", ("12e6", F(12_000_000), F(500_000))),
@@ -126,7 +127,10 @@ def test_a_percent_with_a_relation_carries_it() -> None:
         ("circa 5", "~", "circa"),
         (r"$\approx 5$", "~", "\N{ALMOST EQUAL TO}"),
         (r"$\sim$5", "~", "~"),
-        ("& ~5 &", "~", "~"),
+        ("& ~5 &", "=", None),  # an ASCII `~` is LaTeX's tie, printed as a space: no tilde to read
+        ("~5", "=", None),
+        (r"& {\textasciitilde}5 &", "~", "~"),  # a printed tilde
+        (r"\textasciitilde 5", "~", "~"),
         ("takes approximately~5 hours", "~", "approximately"),
         ("bandwidth~5", "=", None),  # LaTeX's tie between a word and a number is a space
         ("5", "=", None),
@@ -255,3 +259,52 @@ def test_hostile_text_is_read_in_bounded_time() -> None:
     pieces = ["9" * 50_000, "$^" * 5_000, r"\qty{" * 10_000, "approximately " * 5_000, "twenty-" * 5_000]
     for piece in pieces:
         read_text(piece + " 5 m")
+
+
+@pytest.mark.parametrize(
+    ("text", "numerals"),
+    [
+        ("run for 10 000 time steps", ["10000"]),  # hastings
+        ("between 9000 and 10 000, then", ["9000", "10000"]),
+        ("between 10 000 and 20 000", ["10000", "20000"]),
+        ("1 000 000 samples", ["1000000"]),
+        ("250 000 steps", ["250000"]),
+        ("10~000 steps", ["10000"]),
+        ("10 000.5 s", ["10000.5"]),
+        (r"10\ 000 and 12{\ }345", ["10000", "12345"]),
+        ("12\u2009345 and 12\u202f345", ["12345", "12345"]),
+        ("$12~345$ and $10 000$", ["12345", "10000"]),  # one formula: a tie groups, a space prints nothing
+    ],
+)
+def test_a_space_or_tie_joins_the_groups_of_one_numeral(text: str, numerals: list[str]) -> None:
+    assert [item.numeral.written for item in read_text(text) if item.reported] == numerals
+
+
+@pytest.mark.parametrize(
+    ("text", "numerals"),
+    [
+        ("sizes 64 128 256", ["64", "128", "256"]),  # a list: no later group starts with 0
+        ("sizes 64 128", ["64", "128"]),
+        ("64, 128 256", ["64", "128", "256"]),
+        ("12 345 images", ["12", "345"]),  # as a list of sizes would write it: missed rather than misread
+        ("Table 2 300 samples", ["2", "300"]),  # four digits
+        ("Table~2 300 samples", ["2", "300"]),
+        ("1 000", ["1", "0"]),
+        ("In 2019 100 000 people", ["2019", "100", "0"]),  # a year before the groups: no one grouping
+        ("on 5, 10 000 and 20 runs", ["5", "10", "0", "20"]),  # a digit group beside it across a comma
+        ("10 000, 20 and 30", ["10", "0", "20", "30"]),
+        ("10 000 2D images", ["10", "0", "2"]),
+        ("0.5 100 000", ["0.5", "100", "0"]),
+        ("$64, 128~256$", ["64", "128", "256"]),
+        ("0 1 2 3 5 7 10 50 100 101", ["0", "1", "2", "3", "5", "7", "10", "50", "100", "101"]),
+    ],
+)
+def test_a_space_or_tie_that_may_separate_a_list_leaves_the_numerals_apart(text: str, numerals: list[str]) -> None:
+    assert [item.numeral.written for item in read_text(text) if item.reported] == numerals
+
+
+def test_an_agent_writes_a_spaced_numeral_by_the_same_rules() -> None:
+    assert read_quantity("10 000")[0].written == "10000"
+    assert read_quantity("10 000 s")[0].written == "10000"
+    with pytest.raises(CgxError):
+        read_quantity("12 345")  # 12, then what is no unit

@@ -63,7 +63,8 @@ class Numbering:
     labels: dict[str, Numbered] = attrs.field(factory=dict)
     """Each label and what it names (`OPAQUE` when this reading does not number it)."""
     repeated: set[str] = attrs.field(factory=set)
-    """Labels defined more than once: which one a `\\ref` prints depends on the run of LaTeX."""
+    """Labels defined more than once: `labels` (and the objects' own labels) name the last definition only, the
+    one LaTeX's `\\ref` prints (the aux file's last `\\newlabel` wins)."""
     headings: list[tuple[Key, tuple[Numbered, ...]]] = attrs.field(factory=list)
     """Where each heading starts (in reading order) and the numbered sections open from there on."""
     chains: dict[str, tuple[int, ...]] = attrs.field(factory=dict)

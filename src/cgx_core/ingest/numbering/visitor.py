@@ -14,9 +14,9 @@ row break. It follows:
 * theorem-like environments (`\newtheorem`, with a shared counter or within a section; starred ones
   unnumbered), kind `theorem`;
 * `\label`, bound as LaTeX binds it: to the last numbered thing stepped in the enclosing group, so a label
-  written before its float's caption names the section, as LaTeX prints it. A label after something this pass
-  does not number (an unnumbered theorem, an enumerated item, a footnote, another float's caption) names
-  `OPAQUE`.
+  written before its float's caption names the section, as LaTeX prints it. A label defined twice names its
+  last definition only, as LaTeX's `\ref` prints it. A label after something this pass does not number (an
+  unnumbered theorem, an enumerated item, a footnote, another float's caption) names `OPAQUE`.
 
 A macro of the paper's own that expands to a section or a caption is not expanded; such a paper's numbers
 after it may be wrong, which is why a check that rests on a number says what it compared.
@@ -318,8 +318,11 @@ class NumberingVisitor:
     def bind(self, label: str, target: Numbered | None) -> None:
         if not label:
             return
-        if label in self.result.labels:
+        earlier = self.result.labels.get(label)
+        if earlier is not None:  # LaTeX's \ref prints the last definition: the aux file's last \newlabel wins
             self.result.repeated.add(label)
+            if label in earlier.labels and earlier is not target:
+                earlier.labels.remove(label)
         self.result.labels[label] = target if target is not None else OPAQUE
         if target is not None and target is not OPAQUE:
             target.labels.append(label)

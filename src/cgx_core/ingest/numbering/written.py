@@ -6,7 +6,8 @@ and the printed numbers. A run of several names each: "Eqs. 3 and 4", "Figures 2
 (a range of whole numbers, up to 50 of them); a range that is not ("A.1-A.3") is recorded as `open`, so no
 check decides on it: which numbers it spans is a guess. A number followed by words that make it another
 work's ("Table 1 of the original paper", "Fig. 3 in \\cite{x}") is recorded as `another_work`: the paper's
-own numbering says nothing about it."""
+own numbering says nothing about it. A digit inside a name argument (`\\ref{fig:fig7}`,
+`\\includegraphics{figures/fig1.pdf}`; `cgx_core.numbers.names`) is never a number written by hand."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import re
 from typing import Final
 
 from cgx_core.ingest.numbering.objects import Kind
+from cgx_core.numbers.names import blank_names
 
 _LABEL_REF: Final = re.compile(
     r"\\(?:eqref|ref|cref|Cref|autoref|Autoref|subref|vref|Vref|labelcref|namecref)\*?\s*\{(?P<labels>[^{}]+)\}"
@@ -28,16 +30,18 @@ _WORDS: Final[tuple[tuple[str, Kind], ...]] = (
 _NUMBER: Final = r"(?:[A-Z]{0,2}\d{1,4}(?:\.\d{1,4})*|[A-Z](?:\.\d{1,4})*)(?:[a-z]|\([a-z]\)(?=[\s~.,;:)\-\u2013]|$))?"
 _MORE: Final = re.compile(
     r"[\s~]*(?P<joint>,[\s~]*(?:and[\s~]+|&[\s~]*)?|[\s~]+(?:and|&|or)[\s~]+|[\s~]*(?:-{1,3}|\u2013|[\s~]+to[\s~]+)[\s~]*)"
-    r"(?i:eqs?\.?|eqns?\.?|tables?|figs?\.?|figures?|sections?|secs?\.?)?[\s~]*(?P<open>\()?"
+    r"(?P<word>(?i:eqs?\.?|eqns?\.?|tables?|figs?\.?|figures?|sections?|secs?\.?))?[\s~]*(?P<open>\()?"
     rf"(?P<number>{_NUMBER})(?(open)\))(?![A-Za-z0-9])"
 )
 _WRITTEN: Final = re.compile(
-    r"(?<![A-Za-z\\])(?P<word>(?i:"
+    r"(?<![A-Za-z\\/_])(?P<word>(?i:"
     + "|".join(f"(?P<k{index}>{words})" for index, (words, _) in enumerate(_WORDS))
     + r"))"
     r"\.?(?:~|\s|\\,|\\ |\\;|\\nobreakspace\{\})*(?P<open>\()?"
-    rf"(?P<number>{_NUMBER})(?(open)\))(?![A-Za-z0-9])"
+    rf"(?P<number>{_NUMBER})(?(open)\))(?![A-Za-z0-9_/]|\.[A-Za-z])"
 )
+"""A kind word and its number; not inside a file name the text writes outside a name argument
+("figures/fig1_loss.pdf", "figure6.pdf")."""
 
 
 _ANOTHER_WORK: Final = re.compile(
@@ -58,6 +62,11 @@ def _kind_of(match: re.Match[str]) -> Kind:
     return next(kind for index, (_, kind) in enumerate(_WORDS) if match[f"k{index}"])
 
 
+def _kind_of_word(word: str) -> Kind:
+    """The kind a word of a run names ("Eqs.", "Figure")."""
+    return next(kind for words, kind in _WORDS if re.fullmatch(words, word.rstrip("."), re.IGNORECASE))
+
+
 def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
     """Every reference the text writes, in order: `{"written", "label", "kind"?}` or `{"written", "kind",
     "number", "numbers"?, "open"?, "another_work"?}`."""
@@ -72,7 +81,8 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
                     entry["kind"] = _kind_of(word)
                 found.append((match.start(), entry))
     covered = 0  # a run's later words ("Eqn. 1 and Eqn. 2") are part of it, not references of their own
-    for match in _WRITTEN.finditer(text):
+    prose = blank_names(text)  # `\ref{fig:fig7}`, `figures/fig1.pdf`: names, never "Figure 7" written by hand
+    for match in _WRITTEN.finditer(prose):
         if match.start() < covered:
             continue
         kind = _kind_of(match)
@@ -80,9 +90,11 @@ def written_references(text: str) -> list[dict[str, str | bool | list[str]]]:
         if kind != "section" and not any(char.isdigit() for char in number):
             continue  # "Table A shows": a letter alone numbers only appendices
         numbers, end, open_range = [number], match.end(), False
-        while (more := _MORE.match(text, end)) is not None and len(numbers) < 50:
+        while (more := _MORE.match(prose, end)) is not None and len(numbers) < 50:
             if kind != "section" and not any(char.isdigit() for char in more["number"]):
                 break
+            if more["word"] and _kind_of_word(more["word"]) != kind:
+                break  # "Tables 1-3 and Eq. 4": the run of tables ends where another kind's word begins
             if more["joint"].strip(" ,&").lower() in ("and", "or", ""):
                 numbers.append(_panel(more["number"]))
             else:  # a range: every whole number in it, or open
