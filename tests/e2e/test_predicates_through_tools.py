@@ -120,7 +120,7 @@ def test_each_example_gives_the_right_result_and_the_run_replays_and_verifies(tm
     )
     assert details[2] == "round(8.537, 2) = 8.54, reported 8.53 +- 0.005 (2 decimals, 3 significant digits): failed"
     assert details[8] == "date(2019, 3, 4) < date(2018, 5) is false; the text writes 'before' (<): failed"
-    assert details[9] == f"items({settings}) = 4, reported 5 +- 0.5: failed"
+    assert details[9] == f"items({settings}) = 4, reported 5 +- 0 (a number word is exact): failed"
 
     outputs = [json.loads((run / "checks" / f"c-00{index}" / "output.json").read_bytes())["output"] for index in (1, 2)]
     assert outputs[0]["relations"] == {"==": "identical"}

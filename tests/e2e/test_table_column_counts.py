@@ -84,7 +84,7 @@ def test_seven_stages_against_the_columns_of_its_table_and_the_run_replays_and_v
     checked = stages_checked(run, claim)
     assert checked["refused"] == []
     assert [(check["result"], check["detail"]) for check in checked["checks"]] == [
-        (outcome, f"cols(t-1) = {columns}, reported 7 +- 0.5: {outcome}")
+        (outcome, f"cols(t-1) = {columns}, reported 7 +- 0 (a number word is exact): {outcome}")
     ]
     inputs = json.loads((run / "checks" / "c-001" / "inputs.json").read_bytes())
     assert inputs["cols"] == {"t-1": columns}  # the count the check used, recorded with its inputs

@@ -112,8 +112,8 @@ def test_a_stated_count_is_checked_against_the_rows_of_its_table_and_the_run_rep
     )
     assert checked["refused"] == []
     assert [(check["result"], check["detail"]) for check in checked["checks"]] == [
-        ("failed", "rows(t-1) = 4, reported 5 +- 0.5: failed"),
-        ("passed", "rows(t-6) = 3, reported 3 +- 0.5: passed"),
+        ("failed", "rows(t-1) = 4, reported 5 +- 0 (a number word is exact): failed"),
+        ("passed", "rows(t-6) = 3, reported 3 +- 0 (a number word is exact): passed"),
     ]
     first = json.loads((run / "checks" / "c-001" / "inputs.json").read_bytes())
     assert first["rows"] == {"t-1": 4}  # the count the check used, recorded with its inputs
@@ -136,7 +136,8 @@ def test_a_count_of_a_row_the_proposal_does_not_cite_is_refused_with_the_other_p
     )
     # Any row of the table names it: t-2 counts the same four rows as t-1 would (the row's "Table 1" title
     # is start_run's, so its 1 is no operand: `rows(t-2) + 1` is refused).
-    assert [check["detail"] for check in accepted["checks"]] == ["rows(t-2) = 4, reported 5 +- 0.5: failed"]
+    [detail] = [check["detail"] for check in accepted["checks"]]
+    assert detail == "rows(t-2) = 4, reported 5 +- 0 (a number word is exact): failed"
 
 
 def test_a_rerun_reports_a_recorded_count_the_runs_tables_do_not_give(tmp_path: Path) -> None:
