@@ -9,24 +9,14 @@ from typing import Any
 
 from paper_scripts import SCRIPTS
 
-from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call, person_review
+from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call, listed_nodes, person_review
 
 PAPER_RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
 
 def listed(run: Path, **filters: Any) -> list[dict[str, Any]]:
-    """Every node get_state lists with these filters, page by page, as an agent reads them: a node past a page's
-    size bound comes without its text (`text_cut`), and the next page starts with it."""
-    from cgx_core.tooling.registry import call_tool
-
-    found: list[dict[str, Any]] = []
-    start: int | None = 0
-    while start is not None:
-        page, is_error = call_tool("get_state", {"run": str(run), **filters, "start": start})
-        assert not is_error, page
-        found.extend(node for node in page["nodes"] if "text_cut" not in node)
-        start = page["next"]
-    return found
+    """Every node get_state lists with these filters, page by page, as an agent reads them."""
+    return listed_nodes(run, **filters)
 
 
 def ok(payload: dict[str, Any]) -> dict[str, Any]:

@@ -138,7 +138,8 @@ def start_lock_holder(run: Path) -> subprocess.Popen[str]:
 
 
 def listed_nodes(run: Path, **filters: Any) -> list[dict[str, Any]]:
-    """Every node of a run as get_state lists them, page by page (as an agent reads them after start_run)."""
+    """Every node of a run as get_state lists them, page by page (as an agent reads them after start_run): a node
+    past a page's size bound comes without its text (`text_cut`), and the next page starts with it."""
     from cgx_core.tooling.registry import call_tool
 
     nodes: list[dict[str, Any]] = []

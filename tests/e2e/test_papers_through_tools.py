@@ -14,7 +14,7 @@ from paper_scripts import SCRIPTS
 
 from cgx_core.audit.replay import replay
 from cgx_core.tooling.registry import call_tool
-from support import ROOT
+from support import ROOT, listed_nodes
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
@@ -27,14 +27,7 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 def unassigned(run: Path) -> list[dict[str, Any]]:
     """Every chunk left to classify, read from get_state page by page, as an agent reads them."""
-    found: list[dict[str, Any]] = []
-    start: int | None = 0
-    while start is not None:
-        page, is_error = call_tool("get_state", {"run": str(run), "type": "unassigned", "start": start})
-        assert not is_error, page
-        found.extend(node for node in page["nodes"] if "text_cut" not in node)  # cut: on the next page
-        start = page["next"]
-    return found
+    return listed_nodes(run, type="unassigned")
 
 
 @pytest.mark.parametrize("paper", sorted(SCRIPTS))
