@@ -235,8 +235,9 @@ def _passages(raw: Sequence[Any]) -> list[dict[str, str]]:
     return [{"node": str(item["node"]), "text": str(item["text"])} for item in raw]
 
 
-def _numbers(text: str) -> list[str]:
-    """The numbers a passage reports, as written (a figure's, table's or equation's number left out)."""
+def _numbers(text: str) -> list[tuple[str, str | None]]:
+    """The numbers a passage reports, as written, each with its unit as written (a figure's, table's or
+    equation's number left out)."""
     from cgx_core.numbers.numeral import NumeralError
     from cgx_core.numbers.reader import read_text
 
@@ -244,34 +245,42 @@ def _numbers(text: str) -> list[str]:
         found = read_text(_REFERENCE.sub(" ", text))
     except NumeralError:
         return []
-    return list(dict.fromkeys(item.numeral.written for item in found if item.reported))
+    numbers = ((item.numeral.written, item.unit.written if item.unit else None) for item in found if item.reported)
+    return list(dict.fromkeys(numbers))
 
 
 def computable_notice(target: str, passages: Sequence[Mapping[str, str]]) -> dict[str, Any] | None:
-    """The `computable` notice of a judgement whose target passage and another passage both write numbers:
-    the recompute-numbers proposal that states the comparison instead (None when no two passages do)."""
+    """The `computable` notice of a judgement whose target passage and another passage both write numbers
+    (None when no two passages do). It carries a ready recompute-numbers `proposal` only when the pairing is
+    unambiguous: each of the two passages reports one number, and not in two different units. With more, a
+    proposal picked for the agent could compare two different quantities and fail a true statement."""
     numbers = {item["node"]: _numbers(item["text"]) for item in passages}
     mine = numbers.get(target) or []
     other = next((node for node, found in numbers.items() if node != target and found), None)
     if not mine or other is None:
         return None
-    proposal = {
-        "type": "recompute-numbers",
-        "target": target,
-        "cites": [target, other],
-        "expression": numbers[other][0],
-        "result": mine[0],
-        "premises": [SAME_QUANTITY],
-    }
-    written = "; ".join(f"{node}: {', '.join(found)}" for node, found in numbers.items() if found)
-    return {
+    written = "; ".join(f"{node}: {', '.join(value for value, _ in found)}" for node, found in numbers.items() if found)
+    notice: dict[str, Any] = {
         "type": "computable",
         "message": (
-            f"both passages write numbers ({written}): a computation states this comparison and verify re-runs it, "
-            "where a judgement is only recorded. Send `proposal` (edit the numbers to the ones compared)"
+            f"both passages write numbers ({written}): if they state the same quantity, a computation states this "
+            "comparison and verify re-runs it, where a judgement is only recorded: propose recompute-numbers on "
+            f"{target} citing both, the number compared as `expression`, {target}'s as `result`, and the premise "
+            f"{SAME_QUANTITY!r}"
         ),
-        "proposal": proposal,
     }
+    if len(mine) == 1 and len(numbers[other]) == 1:
+        (ours, our_unit), (theirs, their_unit) = mine[0], numbers[other][0]
+        if our_unit is None or their_unit is None or our_unit == their_unit:
+            notice["proposal"] = {
+                "type": "recompute-numbers",
+                "target": target,
+                "cites": [target, other],
+                "expression": theirs,
+                "result": ours,
+                "premises": [SAME_QUANTITY],
+            }
+    return notice
 
 
 @hookimpl

@@ -259,3 +259,23 @@ def test_a_judgement_of_words_alone_carries_no_computation(tmp_path: Path) -> No
     run = started(tmp_path)
     result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": SUMMARY, "s-3": LATER})])
     assert "notices" not in result["checks"][0]
+
+
+def test_a_passage_with_several_numbers_gets_the_advice_without_a_proposal_that_could_compare_the_wrong_ones() -> None:
+    """Picking the first number of each passage could set 3 seeds against 256 steps: a false failure, sent as
+    it is. With more than one number on a side the notice says what to send and offers no ready proposal."""
+    from cgx_checks.internal_consistency import computable_notice
+
+    passages = [
+        {"node": "s-1", "text": "We ran 3 seeds of 128 steps per period."},
+        {"node": "s-2", "text": "The orbit, integrated with 256 steps per period."},
+    ]
+    notice = computable_notice("s-1", passages)
+    assert notice is not None and "proposal" not in notice
+    assert "s-1: 3, 128; s-2: 256" in notice["message"] and "premise" in notice["message"]
+    one_each = computable_notice("s-1", [{"node": "s-1", "text": "We ran 128 steps per period."}, passages[1]])
+    assert one_each is not None and one_each["proposal"]["expression"] == "256"
+    assert one_each["proposal"]["result"] == "128"
+    other_units = [{"node": "s-1", "text": "It took 12 s."}, {"node": "s-2", "text": "It took 12 m."}]
+    in_other_units = computable_notice("s-1", other_units)
+    assert in_other_units is not None and "proposal" not in in_other_units
