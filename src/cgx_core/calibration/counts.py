@@ -92,8 +92,9 @@ def counted(runs: Iterable[LabelledRun], extra: Mapping[str, ExtraCounts] | None
     counts = Counts()
     for run in runs:
         _count_checks(run, counts)
-        _count_bases(run, counts)
-        _count_propagation(run, counts)
+        parents = _requires_parents(run)
+        _count_bases(run, parents, counts)
+        _count_propagation(run, parents, counts)
     for name, more in sorted((extra or {}).items()):
         found = counts.checks.setdefault(name, CheckCounts())
         found.holding.yes += more.on_true[0]
@@ -121,8 +122,7 @@ def _count_checks(run: LabelledRun, counts: Counts) -> None:
         (found.holding if truth else found.failing).add(bool(node.attributes["observed"]))
 
 
-def _count_bases(run: LabelledRun, counts: Counts) -> None:
-    parents = _requires_parents(run)
+def _count_bases(run: LabelledRun, parents: Mapping[str, list[str]], counts: Counts) -> None:
     for node_id, truth in run.truth.items():
         node = run.graph.nodes[node_id]
         if node.kind == analyst.READING:
@@ -133,8 +133,7 @@ def _count_bases(run: LabelledRun, counts: Counts) -> None:
         counts.bases.setdefault(name, Tally()).add(truth)
 
 
-def _count_propagation(run: LabelledRun, counts: Counts) -> None:
-    parents = _requires_parents(run)
+def _count_propagation(run: LabelledRun, parents: Mapping[str, list[str]], counts: Counts) -> None:
     for node_id, truth in run.truth.items():
         node = run.graph.nodes[node_id]
         found = [run.truth.get(parent) for parent in parents.get(node_id, ())]
@@ -147,6 +146,7 @@ def _count_propagation(run: LabelledRun, counts: Counts) -> None:
 
 
 def _requires_parents(run: LabelledRun) -> dict[str, list[str]]:
+    """Each node's `requires` parents (what its base and its rule's strength are counted against)."""
     parents: dict[str, list[str]] = {}
     for relation in run.graph.relations.values():
         if relation.type == analyst.REQUIRES:
