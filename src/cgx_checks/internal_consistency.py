@@ -43,8 +43,9 @@ from cgx_core.plugin_api import (
 )
 
 MAX_WITH = 10
-SAME_QUANTITY: Final = "the two passages state the same quantity"
-"""The premise of the computation a `computable` notice proposes: an identification, never a number."""
+SAME_QUANTITY: Final = "the passages compared state the same quantity"
+"""The premise of the computation a `computable` notice proposes: an identification, never a number (not even a
+number word: "the two passages" writes 2, which a premise may not)."""
 _REFERENCE: Final = re.compile(
     r"\b(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eqn?s?|equations?|appendix|refs?|chapters?|algorithms?|"
     r"theorems?|lemmas?|steps?\s+\d+\s+of)\.?(?:\s|~)*\(?\d+[a-z]?\)?",
@@ -235,9 +236,9 @@ def _passages(raw: Sequence[Any]) -> list[dict[str, str]]:
     return [{"node": str(item["node"]), "text": str(item["text"])} for item in raw]
 
 
-def _numbers(text: str) -> list[tuple[str, str | None]]:
-    """The numbers a passage reports, as written, each with its unit as written (a figure's, table's or
-    equation's number left out)."""
+def _numbers(text: str) -> list[tuple[str, str | None, str]]:
+    """The numbers a passage reports, as written, each with its unit as written and the relation the text
+    writes before it ("within 10 000 steps": <=), a figure's, table's or equation's number left out."""
     from cgx_core.numbers.numeral import NumeralError
     from cgx_core.numbers.reader import read_text
 
@@ -245,7 +246,11 @@ def _numbers(text: str) -> list[tuple[str, str | None]]:
         found = read_text(_REFERENCE.sub(" ", text))
     except NumeralError:
         return []
-    numbers = ((item.numeral.written, item.unit.written if item.unit else None) for item in found if item.reported)
+    numbers = (
+        (item.numeral.written, item.unit.written if item.unit else None, item.relation)
+        for item in found
+        if item.reported
+    )
     return list(dict.fromkeys(numbers))
 
 
@@ -259,7 +264,7 @@ def computable_notice(target: str, passages: Sequence[Mapping[str, str]]) -> dic
     other = next((node for node, found in numbers.items() if node != target and found), None)
     if not mine or other is None:
         return None
-    written = "; ".join(f"{node}: {', '.join(value for value, _ in found)}" for node, found in numbers.items() if found)
+    written = "; ".join(f"{node}: {', '.join(item[0] for item in found)}" for node, found in numbers.items() if found)
     notice: dict[str, Any] = {
         "type": "computable",
         "message": (
@@ -270,7 +275,7 @@ def computable_notice(target: str, passages: Sequence[Mapping[str, str]]) -> dic
         ),
     }
     if len(mine) == 1 and len(numbers[other]) == 1:
-        (ours, our_unit), (theirs, their_unit) = mine[0], numbers[other][0]
+        (ours, our_unit, relation), (theirs, their_unit, _) = mine[0], numbers[other][0]
         if our_unit is None or their_unit is None or our_unit == their_unit:
             notice["proposal"] = {
                 "type": "recompute-numbers",
@@ -278,6 +283,7 @@ def computable_notice(target: str, passages: Sequence[Mapping[str, str]]) -> dic
                 "cites": [target, other],
                 "expression": theirs,
                 "result": ours,
+                **({"relation": relation} if relation != "=" else {}),  # as the target writes it: "within" is <=
                 "premises": [SAME_QUANTITY],
             }
     return notice

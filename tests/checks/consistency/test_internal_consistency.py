@@ -279,3 +279,42 @@ def test_a_passage_with_several_numbers_gets_the_advice_without_a_proposal_that_
     other_units = [{"node": "s-1", "text": "It took 12 s."}, {"node": "s-2", "text": "It took 12 m."}]
     in_other_units = computable_notice("s-1", other_units)
     assert in_other_units is not None and "proposal" not in in_other_units
+
+
+WITHIN_PAPER = r"""\documentclass{article}
+\begin{document}
+\section{Method}
+We let the system run for 10 000 time steps.
+Some solutions did not reach a cycle within 10 000 steps.
+\end{document}
+"""
+
+
+def test_the_proposal_keeps_the_relation_the_target_writes_and_runs_as_it_is(tmp_path: Path) -> None:
+    """Found on hastings-powell-replication: "within 10 000 steps" is <= 10000, and a proposal without the
+    relation was refused (the cited chunks write 10000 both as = and as <=). Sent as it is, it now runs."""
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(WITHIN_PAPER, encoding="utf-8")
+    run = tmp_path / "run"
+    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    records = [
+        {"node": "s-1", "type": "method", "form": {"kind": "simulation"}},
+        {"node": "s-2", "type": "result", "rests_on": ["s-1"]},
+    ]
+    assert call("classify", run=str(run), records=records)["refused"] == []
+    judged = {
+        "type": "internal-consistency",
+        "target": "s-2",
+        "with": ["s-1"],
+        "passages": [
+            {"node": "s-2", "text": "did not reach a cycle within 10 000 steps"},
+            {"node": "s-1", "text": "run for 10 000 time steps"},
+        ],
+        "consistent": True,
+    }
+    [check] = call("run_checks", run=str(run), proposals=[judged])["checks"]
+    proposal = check["notices"][0]["proposal"]
+    assert (proposal["expression"], proposal["result"], proposal["relation"]) == ("10000", "10000", "<=")
+    computed = call("run_checks", run=str(run), proposals=[proposal])
+    assert computed["refused"] == [] and [item["result"] for item in computed["checks"]] == ["passed"]
