@@ -9,7 +9,8 @@ recognises:
   LaTeX writes it (`t(28) = 2.20, p = .04`, `$t_{28} = 2.20$, $p < .001$`, `\\chi^2(1) = 3.84, p = .05`):
   `p_t(2.20, 28)` against `.04`;
 * `percent-of`: "X of Y (Z%)": `X / Y` against `Z%`;
-* `change`: "from A to B (a C% increase)": `(B - A) / A` against `C%` (`(A - B) / A` for a decrease);
+* `change`: "from A to B (a C% increase)": `(B - A) / A` against `C%` (`(A - B) / A` for a decrease); not
+  between percentages whose difference in points is C, where "a C% increase" may mean points;
 * `total`: "N things (A ..., B ... and C ...)": `A + B + C` against `N`;
 * `interval`: an estimate with its interval and its standard error or p-value (`ci_low`, `ci_high`, `p_ci`,
   `p_ci_log` for a ratio), or its interval alone (`ci_mid`, `ci_gmid` for a ratio);
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from typing import Any, Final
 
 Json = dict[str, Any]
@@ -157,11 +159,21 @@ def _percents(node: str, text: str) -> Iterator[Json]:
 
 def _changes(node: str, text: str) -> Iterator[Json]:
     for match in _CHANGE.finditer(text):
+        if (match["ap"] or match["bp"]) and _as_points(match["a"], match["b"], match["c"]):
+            continue
         a, b = match["a"] + (match["ap"] or ""), match["b"] + (match["bp"] or "")
         rising = match["direction"] in ("increase", "rise", "gain", "improvement", "growth")
         expression = f"({b} - {a}) / {a}" if rising else f"({a} - {b}) / {a}"
         computes = f"the relative {'increase' if rising else 'decrease'} from {a} to {b}, against {match['c']}%"
         yield _candidate(node, "change", match, computes, expression, f"{match['c']}%")
+
+
+def _as_points(a: str, b: str, c: str) -> bool:
+    """Whether C reads as the difference in percentage points between two percentages A and B, within C's printed
+    rounding: "from 60% to 75% (a 15% increase)" then says nothing about the relative change, and a relative
+    change sent as it is would fail a true statement (from 25.4% to 93.2%, "a 267% increase" is relative)."""
+    half = Decimal(1).scaleb(Decimal(c).as_tuple().exponent) / 2  # type: ignore[arg-type]
+    return abs(abs(Decimal(b) - Decimal(a)) - Decimal(c)) <= half
 
 
 def _totals(node: str, text: str) -> Iterator[Json]:

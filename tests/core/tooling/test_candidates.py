@@ -91,6 +91,13 @@ def test_look_alikes_of_totals_and_percentages_are_left_alone(text: str) -> None
     assert [item for item in candidates([("s-1", text)]) if item["kind"] in ("total", "percent-of")] == []
 
 
+def test_a_change_between_percentages_is_no_candidate() -> None:
+    """ "From 60% to 75% (a 15% increase)" usually means points: the relative change (25%) sent as it is would
+    fail a true statement. Between plain numbers the change stays a candidate."""
+    assert candidates([("s-1", "Accuracy rose from 60\\% to 75\\% (a 15\\% increase).")]) == []
+    assert proposals("The error fell from 8.0 to 6.0 (a 25\\% decrease).") == [("(8.0 - 6.0) / 8.0", "25%")]
+
+
 def test_an_interval_with_its_standard_error_its_p_value_or_alone() -> None:
     assert proposals("The effect was 1.20 (SE 0.30; 95% CI 0.61 to 1.79).") == [
         ("ci_low(1.20, 0.30, 95%)", "0.61"),
