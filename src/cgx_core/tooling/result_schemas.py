@@ -398,6 +398,10 @@ CHECKS: Final[Json] = _result(
                     "result": {"type": "string", "enum": ["passed", "failed", "error"]},
                     "detail": _string(),
                     "fallback_for": _string("The check type this one stood in for when it erred."),
+                    "notices": _array(
+                        _object({"type": _string()}, ["type"]),
+                        "Besides the result: a retraction; `computable`, the check to send instead of a judgement.",
+                    ),
                 },
                 ["proposal", "id", "type", "target", "result", "detail"],
             ),
