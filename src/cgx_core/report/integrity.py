@@ -3,9 +3,10 @@
 The report runs both itself rather than reading a result recorded in the run: a result written earlier
 could be stale (the package changed since) or written by hand, while a replay and a verify run now, offline,
 say what the run's files prove today. What it proved it keeps outside the run (`audit_cache`), keyed by the
-digest of every file of the run and of the code, and a later report of the same files with the same code
-reuses it, saying so (`run` instead of `reuse` forces a new audit; `skip` leaves one out, and the report
-then says it was not run). A caller that has just run them (the demo) passes its results in.
+digest of every file it read (the run's; for a replay given --source or --sources, also the paper's folder
+and DIR) and of the code, and a later report of the same files with the same code reuses it, saying so (`run`
+instead of `reuse` forces a new audit; `skip` leaves one out, and the report then says it was not run).
+A caller that has just run them (the demo) passes its results in.
 """
 
 from __future__ import annotations
@@ -83,20 +84,21 @@ def run_integrity(
         except (CgxError, OSError) as error:
             return Audit("error", failure_line(error))
 
-    # A replay that reads the paper from outside the run (--source, --sources) depends on more than the run.
-    outside = source is not None or sources is not None
     return Integrity(
-        _audit(root, "replay", replay, replayed, keep=not outside),
-        _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), keep=True),
+        _audit(root, "replay", replay, replayed, lambda: audit_cache.replay_digest(root, source, sources)),
+        _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), lambda: audit_cache.run_digest(root)),
     )
 
 
-def _audit(root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit], *, keep: bool) -> Audit:
-    """One audit as `choice` says; a result computed on files that did not change meanwhile is kept."""
+def _audit(
+    root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit], inputs: Callable[[], str | None]
+) -> Audit:
+    """One audit as `choice` says. A result is kept under the digest of what it read (`inputs`: the run's files,
+    and the paper's and --sources' for a replay given them), and only when that did not change meanwhile."""
     if choice == "skip":
         return not_run(f"--no-{kind} was given")
-    folder = audit_cache.cache_folder(root) if keep else None
-    before = audit_cache.run_digest(root) if folder is not None else None
+    folder = audit_cache.cache_folder(root)
+    before = inputs() if folder is not None else None
     key = audit_cache.entry_key(kind, before) if before is not None else None
     if folder is not None and key is not None and choice == "reuse":
         kept = audit_cache.load(folder, key)
@@ -106,6 +108,6 @@ def _audit(root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit],
             )
             return Audit(kept["status"], summary, tuple(kept["details"]), kept["note"])
     audit = compute()
-    if folder is not None and key is not None and audit_cache.run_digest(root) == before:
+    if folder is not None and key is not None and inputs() == before:
         audit_cache.store(folder, key, {**attrs.asdict(audit), "details": list(audit.details)})
     return audit
