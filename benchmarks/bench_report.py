@@ -129,7 +129,10 @@ def measure(folder: Path, *, quick: bool, repeats: int) -> list[Figure]:
     finish_once(copies[-1])  # a first finish_run and a first report: imports and parsers outside the figures
     report_once(run, page, "run", source)  # keeps the audits the reused reports read
     reused = paired(
-        lambda _: report_once(run, page, "reuse", source), lambda index: finish_once(copies[index]), repeats, tree_cpu_of
+        lambda _: report_once(run, page, "reuse", source),
+        lambda index: finish_once(copies[index]),
+        repeats,
+        tree_cpu_of,
     )
     fresh = paired(
         lambda _: report_once(run, page, "run", source),
@@ -154,7 +157,9 @@ def measure(folder: Path, *, quick: bool, repeats: int) -> list[Figure]:
     )
     return [
         figure("r1", "report of a full run given --source, replay and verify reused", reused, "finish_run", 1.5, about),
-        figure("r2", "report of a full run, replay and verify run (--replay --verify)", fresh, "finish_run", None, about),
+        figure(
+            "r2", "report of a full run, replay and verify run", fresh, "finish_run", None, about
+        ),
         figure("r3", "replay of a full run", replayed, "the session that made it, in process", 1.2, about),
         figure("r4", "replay of the example's run (4 maths steps)", small, "its session, in process", 1.2, "10 calls"),
     ]
