@@ -143,11 +143,16 @@ def _package_files(module: str) -> list[list[str]]:
     if not places and spec.origin:
         return [[module, file_digest(Path(spec.origin))]]
     found: list[list[str]] = []
-    for place in places:
-        for path in sorted(Path(place).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                found.append([f"{spec.name}/{path.relative_to(place).as_posix()}", file_digest(path)])
-    return found
+    for place in places:  # os.walk with plain strings: a new process pays this on every report
+        for folder, directories, names in os.walk(place):
+            directories[:] = [name for name in directories if name != "__pycache__"]
+            inside = Path(folder).relative_to(place).as_posix()
+            prefix = spec.name if inside == "." else f"{spec.name}/{inside}"
+            for name in names:
+                path = os.path.join(folder, name)
+                if os.path.isfile(path):
+                    found.append([f"{prefix}/{name}", file_digest(Path(path))])
+    return sorted(found)
 
 
 def _version(distribution: str) -> str:
@@ -162,10 +167,15 @@ def described_code() -> dict[str, Any]:
     versions, and every file of cgx_core and of each installed check type's package, with its digest."""
     packages = {"cgx_core"}
     plugins: set[tuple[str, str]] = set()
+    distributions = {}  # each distribution's metadata read once, not once per check type it provides
     for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
         packages.add(point.module.partition(".")[0])
-        name = str(point.dist.metadata["name"]) if point.dist is not None else "unknown"
-        plugins.add((name, str(point.dist.version) if point.dist is not None else "unknown"))
+        distributions[id(point.dist)] = point.dist
+    for distribution in distributions.values():
+        if distribution is None:
+            plugins.add(("unknown", "unknown"))
+        else:
+            plugins.add((str(distribution.metadata["name"]), str(distribution.metadata["version"])))
     return {
         "python": [platform.python_implementation(), sys.version],
         "libraries": {name: _version(name) for name in LIBRARIES},
