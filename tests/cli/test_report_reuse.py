@@ -59,6 +59,21 @@ def test_a_second_report_reuses_both_says_so_and_writes_nothing_into_the_run(
     assert tree(run) == before
 
 
+def test_the_replay_and_verify_commands_proofs_are_what_a_later_report_reuses(
+    paper_and_run: tuple[Path, Path], audit_cache_folder: Path
+) -> None:
+    """An agent that replays and verifies, then reports, pays for each once: the report reuses what the two
+    commands proved of the same files and code (a run that stored no source, replayed from --source)."""
+    paper, run = paper_and_run
+    replayed = subprocess.run([CLI, "replay", str(run), "--source", str(paper)], capture_output=True, check=False)
+    verified = subprocess.run([CLI, "verify", str(run)], capture_output=True, check=False)
+    assert (replayed.returncode, verified.returncode) == (0, 0), (replayed.stderr, verified.stderr)
+    assert len(list(audit_cache_folder.iterdir())) == 2
+    assert integrity_line(report(str(run), "--source", str(paper))) == f"{REUSED_REPLAY} {REUSED_VERIFY}"
+    (paper.parent / "sections" / "extra.tex").write_text("More text.\n", encoding="utf-8")
+    assert integrity_line(report(str(run), "--source", str(paper))) == f"Replay: byte-identical. {REUSED_VERIFY}"
+
+
 def test_replay_and_verify_force_a_new_audit_and_no_still_skips(run: Path) -> None:
     assert integrity_line(report(str(run))) == FRESH
     assert integrity_line(report(str(run), "--replay")) == f"Replay: byte-identical. {REUSED_VERIFY}"

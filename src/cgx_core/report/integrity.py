@@ -99,15 +99,54 @@ def _audit(
         return not_run(f"--no-{kind} was given")
     folder = audit_cache.cache_folder(root)
     before = inputs() if folder is not None else None
-    key = audit_cache.entry_key(kind, before) if before is not None else None
-    if folder is not None and key is not None and choice == "reuse":
-        kept = audit_cache.load(folder, key)
+    if folder is not None and before is not None and choice == "reuse":
+        kept = audit_cache.load(folder, audit_cache.entry_key(kind, before))
         if kept is not None:
             summary = (
                 f"{kept['summary']} (reused from an earlier report of the same files and code; --{kind} runs it again)"
             )
             return Audit(kept["status"], summary, tuple(kept["details"]), kept["note"])
-    audit = compute()
-    if folder is not None and key is not None and inputs() == before:
-        audit_cache.store(folder, key, {**attrs.asdict(audit), "details": list(audit.details)})
-    return audit
+    return _kept(folder, kind, before, inputs, compute, lambda audit: audit)
+
+
+def _kept[T](
+    folder: Path | None,
+    kind: Kind,
+    before: str | None,
+    inputs: Callable[[], str | None],
+    compute: Callable[[], T],
+    audit_of: Callable[[T], Audit],
+) -> T:
+    """`compute()`, whose audit is kept under `before` when what it read is still what it was."""
+    result = compute()
+    if folder is not None and before is not None and inputs() == before:
+        audit = audit_of(result)
+        audit_cache.store(
+            folder, audit_cache.entry_key(kind, before), {**attrs.asdict(audit), "details": list(audit.details)}
+        )
+    return result
+
+
+def replay_kept(root: Path, *, source: Path | None, sources: Path | None) -> ReplayReport:
+    """A replay as the `replay` command runs it, whose proved result a later report of the same files and code
+    reuses instead of replaying again (an agent that replays, verifies, then reports pays each once)."""
+    from cgx_core.audit.replay import replay
+
+    def inputs() -> str | None:
+        return audit_cache.replay_digest(root, source, sources)
+
+    folder = audit_cache.cache_folder(root)
+    before = inputs() if folder is not None else None
+    return _kept(folder, "replay", before, inputs, lambda: replay(root, source=source, sources=sources), replay_audit)
+
+
+def verify_kept(root: Path) -> RunVerdict:
+    """A verify of one run as the `verify` command runs it, kept likewise (a per-run function for the dispatch)."""
+    from cgx_core.audit.verify import verify_run
+
+    def inputs() -> str | None:
+        return audit_cache.run_digest(root)
+
+    folder = audit_cache.cache_folder(root)
+    before = inputs() if folder is not None else None
+    return _kept(folder, "verify", before, inputs, lambda: verify_run(root), verify_audit)
