@@ -121,7 +121,8 @@ def _local_cluster(distributed: Any, jobs: int | None) -> Any:
     rather than every 100 ms: the nannies run in this process, and their sampling was most of the CPU the
     cluster path spent here, by the second, so a busy machine (a longer wall time) made it a cost per run
     (issue 43: 3.0 ms of this process's CPU a run at load 11, 1.1 ms with it). A worker past its memory limit
-    is still stopped, a second later at most; a check's own memory is bounded in its budgeted child anyway."""
+    is still stopped, a second later at most (a maths step or a third party's check has its own memory bound in
+    its budgeted child)."""
     import dask
 
     settings = {
