@@ -1,5 +1,6 @@
 """The report's replay and verify results, kept outside the run so a second report of an unchanged run
-reuses them instead of re-running both (most of a large run's report time).
+reuses them instead of re-running both (most of a large run's report time); the `replay` command and `verify`
+of one run keep theirs here too (`integrity.replay_kept`, `integrity.verify_kept`).
 
 A kept result is reused only when everything that decides it is what it was: every file of the run (its
 relative path and the digest of its bytes), for a replay given `--source` or `--sources` every file of the
