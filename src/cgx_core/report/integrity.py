@@ -132,21 +132,24 @@ def replay_kept(root: Path, *, source: Path | None, sources: Path | None) -> Rep
     reuses instead of replaying again (an agent that replays, verifies, then reports pays each once)."""
     from cgx_core.audit.replay import replay
 
-    def inputs() -> str | None:
-        return audit_cache.replay_digest(root, source, sources)
-
-    folder = audit_cache.cache_folder(root)
-    before = inputs() if folder is not None else None
-    return _kept(folder, "replay", before, inputs, lambda: replay(root, source=source, sources=sources), replay_audit)
+    return _run_and_keep(
+        root,
+        "replay",
+        lambda: audit_cache.replay_digest(root, source, sources),
+        lambda: replay(root, source=source, sources=sources),
+        replay_audit,
+    )
 
 
 def verify_kept(root: Path) -> RunVerdict:
     """A verify of one run as the `verify` command runs it, kept likewise (a per-run function for the dispatch)."""
     from cgx_core.audit.verify import verify_run
 
-    def inputs() -> str | None:
-        return audit_cache.run_digest(root)
+    return _run_and_keep(root, "verify", lambda: audit_cache.run_digest(root), lambda: verify_run(root), verify_audit)
 
+
+def _run_and_keep[T](
+    root: Path, kind: Kind, inputs: Callable[[], str | None], compute: Callable[[], T], audit_of: Callable[[T], Audit]
+) -> T:
     folder = audit_cache.cache_folder(root)
-    before = inputs() if folder is not None else None
-    return _kept(folder, "verify", before, inputs, lambda: verify_run(root), verify_audit)
+    return _kept(folder, kind, inputs() if folder is not None else None, inputs, compute, audit_of)
