@@ -157,9 +157,7 @@ def measure(folder: Path, *, quick: bool, repeats: int) -> list[Figure]:
     )
     return [
         figure("r1", "report of a full run given --source, replay and verify reused", reused, "finish_run", 1.5, about),
-        figure(
-            "r2", "report of a full run, replay and verify run", fresh, "finish_run", None, about
-        ),
+        figure("r2", "report of a full run, replay and verify run", fresh, "finish_run", None, about),
         figure("r3", "replay of a full run", replayed, "the session that made it, in process", 1.2, about),
         figure("r4", "replay of the example's run (4 maths steps)", small, "its session, in process", 1.2, "10 calls"),
     ]
