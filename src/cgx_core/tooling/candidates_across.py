@@ -1,0 +1,233 @@
+r"""Candidates that read more than one chunk, or a chunk's place in the document: a test whose decision or p
+is written apart from it, a count of the items a chunk enumerates or of a table's rows, and a sample size
+written twice (`candidates.py` lists what one chunk writes alone).
+
+* `decision`: "t(30) = 1.20, n.s." or "significantly higher, t(30) = 2.60" with no p, against the threshold
+  another chunk sets ("alpha = .05", "p < .05 was considered significant"), which the proposal cites:
+  `p_t(1.20, 30)` > `.05` (<= for "significant", statcheck's p = .05 being significant); the premise says
+  the word states the decision at that threshold;
+* `split-test`: a test with no p whose next sentence, in the same section, opens by referring to it ("This
+  difference was reliable, p = .04") and writes one p and no test: `p_t(2.20, 28)` against `.04`, citing both;
+* `enumeration`: "three conditions: (a) cue, (b) no cue and (c) mixed": `items(s-N)` against `three`, only when
+  the chunk's labels are one run (a), (b), (c)... that `items()` counts as written (no other labels, ordinals
+  or `\item` that would make it count otherwise or refuse);
+* `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`, the table being the one the chunk
+  refers to, only when no row of it reads as a summary (a total or mean row counts as a body row);
+* `same-quantity`: "N = 120" and "N = 112" in two chunks, the only two of the paper that write a sample size
+  (not a test's `chi2(1, N = 118)`), in a paper that names no second study, experiment or sample: the earlier
+  value against the later one, premised on the two passages stating the same quantity (the premise
+  internal-consistency's computable notice writes).
+
+Each rule lists a candidate only when its proposal, sent as it is, gets the verdict the text deserves; a
+look-alike it cannot tell apart is left to the agent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Final
+
+from cgx_core.tooling.candidates import P_VALUE, STATISTIC, Json, candidate, read_statistic
+
+SAME_QUANTITY: Final = "the passages compared state the same quantity"
+"""The premise of a comparison of two passages' numbers, as internal-consistency's computable notice writes it
+(a check type the tooling may not import): an identification, never a number."""
+
+_NUMBER_WORDS: Final = (
+    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    "eighteen|nineteen|twenty"
+)
+_NOT_SIGNIFICANT: Final = re.compile(
+    r"(?<![A-Za-z])n\.\s?s\.|\b(?:not|non-?)\s*(?:statistically\s+)?significant(?:ly)?\b", re.IGNORECASE
+)
+_SIGNIFICANT: Final = re.compile(r"\bsignificant(?:ly)?\b", re.IGNORECASE)
+_UNDECIDED: Final = re.compile(r"\b(?:marginal(?:ly)?|trend(?:ed|ing)?|approach(?:ed|ing)?|borderline)\b", re.I)
+_THRESHOLD: Final = re.compile(
+    r"(?:\\alpha|\N{GREEK SMALL LETTER ALPHA}|\balpha\b|significance level|level of significance|"
+    r"significance (?:was|is) (?:set|defined|accepted) at)\s*(?:=|of|at|was set at)?\s*(?:p\s*<\s*)?"
+    r"(?P<alpha>0?\.05)(?!\d)|"
+    r"(?<![A-Za-z])p\s*<\s*(?P<below>0?\.05)(?!\d)\s*(?:was|were|is|are)\s+(?:considered|deemed|regarded as)\s+"
+    r"(?:statistically\s+)?significant",
+    re.IGNORECASE,
+)
+_REFERRING: Final = re.compile(
+    r"^\s*(?:this|that|it|the\s+(?:difference|effect|result|correlation|interaction|association|increase|"
+    r"decrease|reduction|test|main effect|comparison|contrast))\b",
+    re.IGNORECASE,
+)
+_COUNT_COLON: Final = re.compile(
+    rf"\b(?P<count>{_NUMBER_WORDS}|\d{{1,2}})\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]+s\s*:", re.IGNORECASE
+)
+_LETTER_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?([a-z])\)")
+_OTHER_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?(?:[ivx]{2,4}|[0-9]{1,2}|[A-Z])\)")
+_ORDINAL: Final = re.compile(r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth)(?:ly)?(?![\w-])", re.IGNORECASE)
+_TABLE_COUNT: Final = re.compile(
+    r"\bTable\s*(?:\\ref\s*\{?[^}\s]*\}?|\d+)\s+(?:lists|shows|gives|reports|summari[sz]es|presents|describes|details)"
+    rf"\s+(?:the\s+|all\s+|each\s+of\s+the\s+)?(?P<count>{_NUMBER_WORDS}|\d{{1,3}})\s+(?P<noun>[A-Za-z-]+)"
+)
+_SUMMARY_ROW: Final = re.compile(
+    r"row\s+(?:[^;:]*:\s*)?(?:total|totals|overall|all|sum|mean|means|average|median|M|SD)\b", re.IGNORECASE
+)
+_HEADED_ROW: Final = re.compile(r"^row [^;:]+:")
+"""A row whose label sits under its column's header: the table has a header ingestion recognised (without
+one, its header row is read as a body row and `rows()` would count it)."""
+_SAMPLE_SIZE: Final = re.compile(r"(?<![A-Za-z])N\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])")
+_SEVERAL_STUDIES: Final = re.compile(
+    r"\b(?:stud(?:y|ies)|experiments?|samples?|waves?|cohorts?)\s+(?:\d|[IV]+\b|one|two|three|1|2|3)|"
+    r"\b(?:second|third|both|two|three)\s+(?:stud(?:y|ies)|experiments?|samples?|cohorts?|waves?)\b|\bpilot\b",
+    re.IGNORECASE,
+)
+
+
+def across(texts: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> dict[str, list[Json]]:
+    """The candidates across chunks, by the chunk each targets. `texts` are the chunks (id, plain text) in
+    document order, `attributes` their ingestion attributes by id."""
+    found: dict[str, list[Json]] = {}
+    reading = _Reading(texts, attributes)
+    rules = (reading.decisions, reading.split_tests, reading.enumerations, reading.table_rows, reading.same_quantity)
+    for rule in rules:
+        for item in rule():
+            found.setdefault(item["node"], []).append(item)
+    return found
+
+
+class _Reading:
+    """The chunks read once for the rules across chunks."""
+
+    def __init__(self, texts: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> None:
+        self.texts = texts
+        self.attributes = attributes
+
+    def _sentences(self) -> Iterator[tuple[int, str, str]]:
+        for index, (node, text) in enumerate(self.texts):
+            if self.attributes.get(node, {}).get("unit", "sentence") == "sentence":
+                yield index, node, text
+
+    def _lone_statistic(self, text: str) -> tuple[re.Match[str], str, str] | None:
+        """The one statistic of a chunk that writes no p, with its expression and what it computes."""
+        matches = list(STATISTIC.finditer(text))
+        if len(matches) != 1 or P_VALUE.search(text):
+            return None
+        read = read_statistic(matches[0])
+        return None if read is None else (matches[0], *read)
+
+    def decisions(self) -> Iterator[Json]:
+        threshold = next(((node, m) for node, text in self.texts if (m := _THRESHOLD.search(text))), None)
+        if threshold is None:
+            return
+        where, words = threshold
+        alpha = words["alpha"] or words["below"]
+        for _, node, text in self._sentences():
+            lone = self._lone_statistic(text)
+            if lone is None or _UNDECIDED.search(text):
+                continue
+            negative = _NOT_SIGNIFICANT.search(text)
+            positive = _SIGNIFICANT.search(_NOT_SIGNIFICANT.sub(" ", text))
+            if bool(negative) == bool(positive):  # neither, or both: which applies to the test is unclear
+                continue
+            match, expression, computes = lone
+            word = (negative or positive).group(0)  # type: ignore[union-attr]
+            relation = ">" if negative else "<="
+            premise = f"the text's '{word}' states the decision at the threshold {where} sets"
+            computes += f", against p {relation} {alpha} (the threshold {where} sets)"
+            yield candidate(
+                node,
+                "decision",
+                text[max(0, match.start() - 40) : match.end() + 20],
+                computes,
+                expression,
+                alpha,
+                relation=relation,
+                cites=list(dict.fromkeys([node, where])),
+                premises=[premise],
+            )
+
+    def split_tests(self) -> Iterator[Json]:
+        sentences = list(self._sentences())
+        for (index, node, text), (following, after, then) in itertools.pairwise(sentences):
+            lone = self._lone_statistic(text)
+            if lone is None or following != index + 1 or not self._same_section(node, after):
+                continue
+            if _NOT_SIGNIFICANT.search(text) or not _REFERRING.search(then) or STATISTIC.search(then):
+                continue
+            values = list(P_VALUE.finditer(then))
+            if len(values) != 1:
+                continue
+            match, expression, computes = lone
+            value = values[0]
+            computes += f", against p {value['relation']} {value['p']} in {after}"
+            extra = {"relation": value["relation"]} if value["relation"] != "=" else {}
+            yield candidate(
+                node,
+                "split-test",
+                f"{match.group(0)} ... {value.group(0)}",
+                computes,
+                expression,
+                value["p"],
+                cites=[node, after],
+                **extra,
+            )
+
+    def _same_section(self, one: str, other: str) -> bool:
+        return self.attributes.get(one, {}).get("numbered") == self.attributes.get(other, {}).get("numbered")
+
+    def enumerations(self) -> Iterator[Json]:
+        for _, node, text in self._sentences():
+            counts = list(_COUNT_COLON.finditer(text))
+            if len(counts) != 1 or _OTHER_LABEL.search(text) or _ORDINAL.search(text) or "\\item" in text:
+                continue
+            labels = [label.lower() for label in _LETTER_LABEL.findall(text)]
+            if len(labels) < 2 or labels != [chr(ord("a") + index) for index in range(len(labels))]:
+                continue
+            if _LETTER_LABEL.search(text[: counts[0].end()]):
+                continue  # a label before the count: not the enumeration the count announces
+            count = counts[0]["count"]
+            computes = f"the number of items {node} enumerates ((a) to ({labels[-1]})), against {count}"
+            yield candidate(node, "enumeration", counts[0], computes, f"items({node})", count)
+
+    def table_rows(self) -> Iterator[Json]:
+        rows: dict[str, list[tuple[str, str]]] = {}
+        for node, text in self.texts:
+            label = self.attributes.get(node, {}).get("table", {}).get("label")
+            if label and self.attributes[node].get("unit") == "table-row":
+                rows.setdefault(label, []).append((node, text))
+        for _, node, text in self._sentences():
+            tables = {
+                ref["label"] for ref in self.attributes.get(node, {}).get("refs", []) if ref.get("kind") == "table"
+            }
+            counts = list(_TABLE_COUNT.finditer(text))
+            if len(tables) != 1 or len(counts) != 1:
+                continue
+            table = rows.get(tables.pop(), [])
+            if not table or any(_SUMMARY_ROW.search(row) or not _HEADED_ROW.search(row) for _, row in table):
+                continue
+            first = table[0][0]
+            count = counts[0]["count"]
+            computes = f"the number of body rows of the table holding {first}, against {count} {counts[0]['noun']}"
+            yield candidate(node, "table-rows", counts[0], computes, f"rows({first})", count, cites=[node, first])
+
+    def same_quantity(self) -> Iterator[Json]:
+        if any(_SEVERAL_STUDIES.search(text) for _, text in self.texts):
+            return
+        written = [
+            (node, match)
+            for _, node, text in self._sentences()
+            for match in _SAMPLE_SIZE.finditer(text)
+            if not re.search(r",\s*$", text[: match.start()])  # a test's chi2(1, N = 118): its own sample
+        ]
+        if len(written) != 2 or written[0][0] == written[1][0]:
+            return
+        (first, earlier), (node, later) = written
+        computes = f"the sample size {first} writes ({earlier['n']}), against the one {node} writes ({later['n']})"
+        yield candidate(
+            node,
+            "same-quantity",
+            later,
+            computes,
+            earlier["n"].replace(",", ""),
+            later["n"].replace(",", ""),
+            cites=[node, first],
+            premises=[SAME_QUANTITY],
+        )
