@@ -2,8 +2,9 @@
 
 Precision is the share of listed candidates that are checkable statements of the paper, checked by the
 annotation's verdict when the candidate's proposal is sent; recall the share of the annotated statements the
-list finds. The annotated paper is tests/checks/arithmetic/statistics_paper/paper.tex, whose every checkable
-statement and verdict `tests/checks/arithmetic/test_arith_candidates_paper.py` lists (EXPECTED). The shared
+list finds (the annotation's expected ones and those it records as missed). The annotated papers and their
+annotation are in tests/candidate_annotations.py (ANNOTATED): the statistics paper and a results section
+written for the purpose (tests/checks/arithmetic/annotated_papers/). The shared
 papers of tests/papers are not annotated (none is a psychology paper): the figure counts their candidates by
 kind, and how many of the proposals run_checks then refuses (a refused proposal is a wrong candidate), which
 bounds precision there from below. Run alone with `uv run python benchmarks/bench_candidates.py`.
@@ -20,10 +21,8 @@ from typing import Any
 from synthetic import MODEL, PAPERS, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "checks" / "arithmetic"))
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
-ANNOTATED = ROOT / "tests" / "checks" / "arithmetic" / "statistics_paper" / "paper.tex"
 SHARED = {
     "farr-normal-normal": "src/tex/ms.tex",
     "hastings-powell-replication": "article/article.tex",
@@ -67,20 +66,32 @@ def scanned(paper: Path, run: Path, root: Path | None = None) -> tuple[list[dict
     return found, outcomes
 
 
-def annotated(workspace: Path) -> str:
-    from test_arith_candidates_paper import EXPECTED
+def annotated(workspace: Path) -> list[str]:
+    from candidate_annotations import ANNOTATED
 
-    found, outcomes = scanned(ANNOTATED, workspace / "annotated")
-    right = sum(
-        1
-        for item, outcome in zip(found, outcomes, strict=True)
-        if EXPECTED.get((item["proposal"]["expression"], item["proposal"]["result"])) == outcome.get("result")
-    )
-    listed = {(item["proposal"]["expression"], item["proposal"]["result"]) for item in found}
-    recalled = sum(1 for key in EXPECTED if key in listed)
+    lines = []
+    totals = [0, 0, 0, 0]  # right, listed, found, statements
+    for name, annotation in ANNOTATED.items():
+        found, outcomes = scanned(annotation.paper, workspace / name)
+        keys = [(item["proposal"]["expression"], item["proposal"]["result"]) for item in found]
+        right = sum(
+            1
+            for key, outcome in zip(keys, outcomes, strict=True)
+            if annotation.expected.get(key) == outcome.get("result")
+        )
+        recalled = sum(1 for key in annotation.expected if key in set(keys))
+        statements = len(annotation.expected) + len(annotation.missed)
+        for index, value in enumerate((right, len(found), recalled, statements)):
+            totals[index] += value
+        lines.append(f"sc1 {name}: " + _rates(right, len(found), recalled, statements))
+    lines.append("sc1 overall: " + _rates(*totals))
+    return lines
+
+
+def _rates(right: int, listed: int, recalled: int, statements: int) -> str:
     return (
-        f"sc1 annotated paper: precision {right}/{len(found)} = {right / max(len(found), 1):.2f} (the verdict the "
-        f"annotation gives), recall {recalled}/{len(EXPECTED)} = {recalled / len(EXPECTED):.2f}"
+        f"precision {right}/{listed} = {right / max(listed, 1):.2f} (the verdict the annotation gives), "
+        f"recall {recalled}/{statements} = {recalled / max(statements, 1):.2f}"
     )
 
 
@@ -102,7 +113,8 @@ def shared(workspace: Path) -> list[str]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
-        print(annotated(workspace))
+        for line in annotated(workspace):
+            print(line)
         for line in shared(workspace):
             print(line)
 

@@ -37,6 +37,7 @@ recompute-numbers for before run_checks accepts it. `docs/candidates.md` lists t
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -266,10 +267,17 @@ def _means(node: str, text: str) -> Iterator[Json]:
         yield candidate(
             node, "mean", match, computes, f"grim({match['mean']}, {counts})", match["mean"], premises=[premise]
         )
-        if sd is not None:
+        if sd is not None and _grim_passes(mean, count):  # grimmer refuses a mean GRIM fails
             computes = f"whether {n} values with that mean can have an SD that prints as {sd}"
             expression = f"grimmer({match['mean']}, {sd}, {counts})"
             yield candidate(node, "mean", match, computes, expression, sd, premises=[premise])
+
+
+def _grim_passes(mean: str, count: int) -> bool:
+    """Whether some whole number over `count` prints as `mean` (its rounding's ends included)."""
+    value = Decimal(mean)
+    half = Decimal(1).scaleb(value.as_tuple().exponent) / 2  # type: ignore[arg-type]
+    return math.ceil((value - half) * count) <= math.floor((value + half) * count)
 
 
 def _count(written: str) -> str:

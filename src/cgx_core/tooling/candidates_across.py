@@ -14,7 +14,8 @@ written twice (`candidates.py` lists what one chunk writes alone).
 * `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`, the table being the one the chunk
   refers to, only when no row of it reads as a summary (a total or mean row counts as a body row);
 * `same-quantity`: "N = 120" and "N = 112" in two chunks, the only two of the paper that write a sample size
-  (not a test's `chi2(1, N = 118)`), in a paper that names no second study, experiment or sample: the earlier
+  (not a test's `chi2(1, N = 118)`), in a paper that names no second study, experiment or sample, and, when
+  the two differ, neither chunk names a stage of the sample's flow (randomised, analysed, completed): the earlier
   value against the later one, premised on the two passages stating the same quantity (the premise
   internal-consistency's computable notice writes).
 
@@ -74,6 +75,13 @@ _HEADED_ROW: Final = re.compile(r"^row [^;:]+:")
 """A row whose label sits under its column's header: the table has a header ingestion recognised (without
 one, its header row is read as a body row and `rows()` would count it)."""
 _SAMPLE_SIZE: Final = re.compile(r"(?<![A-Za-z])N\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])")
+_SAMPLE_FLOW: Final = re.compile(
+    r"\b(?:randomi[sz]ed|enrolled|recruited|screened|eligible|approached|invited|consented|analy[sz]ed|analytic|"
+    r"included|excluded|completed|attended|remained|retained|dropped|withdrew|lost|final|follow-up|per)\b",
+    re.IGNORECASE,
+)
+"""Words that say which stage of a sample's flow an N counts (randomised, analysed): two such Ns differ by
+design, and comparing them would fail a true statement."""
 _SEVERAL_STUDIES: Final = re.compile(
     r"\b(?:stud(?:y|ies)|experiments?|samples?|waves?|cohorts?)\s+(?:\d|[IV]+\b|one|two|three|1|2|3)|"
     r"\b(?:second|third|both|two|three)\s+(?:stud(?:y|ies)|experiments?|samples?|cohorts?|waves?)\b|\bpilot\b",
@@ -195,10 +203,10 @@ class _Reading:
                 rows.setdefault(label, []).append((node, text))
         for _, node, text in self._sentences():
             tables = {
-                ref["label"] for ref in self.attributes.get(node, {}).get("refs", []) if ref.get("kind") == "table"
+                ref.get("label") for ref in self.attributes.get(node, {}).get("refs", []) if ref.get("kind") == "table"
             }
             counts = list(_TABLE_COUNT.finditer(text))
-            if len(tables) != 1 or len(counts) != 1:
+            if len(tables) != 1 or None in tables or len(counts) != 1:
                 continue
             table = rows.get(tables.pop(), [])
             if not table or any(_SUMMARY_ROW.search(row) or not _HEADED_ROW.search(row) for _, row in table):
@@ -220,6 +228,9 @@ class _Reading:
         if len(written) != 2 or written[0][0] == written[1][0]:
             return
         (first, earlier), (node, later) = written
+        texts = dict(self.texts)
+        if earlier["n"] != later["n"] and (_SAMPLE_FLOW.search(texts[first]) or _SAMPLE_FLOW.search(texts[node])):
+            return
         computes = f"the sample size {first} writes ({earlier['n']}), against the one {node} writes ({later['n']})"
         yield candidate(
             node,
