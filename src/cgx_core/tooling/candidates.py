@@ -41,42 +41,29 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final
+from typing import Final
 
-Json = dict[str, Any]
+from cgx_core.tooling.candidate_forms import NUMBER, P_VALUE_FORM, STATISTIC_FORM, Json, candidate, read_statistic
+from cgx_core.tooling.candidates_across import across
 
-CHECK_TYPE: Final = "recompute-numbers"
-
-_NUMBER: Final = r"-?(?:\d+(?:\.\d+)?|\.\d+)"
 _COUNT: Final = r"\d{1,3}(?:,\d{3})+|\d+"
-_WORD_NUMBERS: Final = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_WORDNUMBERS: Final = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
-_FUNCTIONS: Final = {"t": "p_t", "F": "p_F", "r": "p_r", "z": "p_z", "Z": "p_z", "chi2": "p_chi2"}
-_SIDES: Final = {"t": "two-sided", "r": "two-sided", "z": "two-sided", "Z": "two-sided"}
-
-_STATISTIC: Final = (
-    r"(?<![A-Za-z\\])(?P<stat>chi2|t|F|r|z|Z)\s*"
-    r"(?:\(\s*(?P<df>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?)\s*(?:,\s*N\s*=\s*\d[\d,]*\s*)?\)|_\s*(?P<sub>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?))?"
-    rf"\s*=\s*(?P<value>{_NUMBER})"
-)
-_P_VALUE: Final = r"(?<![A-Za-z])p\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+|\d+)"
-_TEST: Final = re.compile(_STATISTIC + r"\s*[,;]?\s*(?:and\s+)?" + _P_VALUE)
-STATISTIC: Final = re.compile(_STATISTIC)
-P_VALUE: Final = re.compile(_P_VALUE)
+_TEST: Final = re.compile(STATISTIC_FORM + r"\s*[,;]?\s*(?:and\s+)?" + P_VALUE_FORM)
 _PERCENT_OF: Final = re.compile(
     rf"(?<![\d.,])(?P<part>{_COUNT})\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?P<whole>{_COUNT})(?![\d.])"
     r"[^()%]{0,60}?\(\s*(?P<percent>\d+(?:\.\d+)?)\s*%\s*\)"
 )
 _CHANGE: Final = re.compile(
-    rf"from\s+(?P<a>{_NUMBER})\s*(?P<ap>%)?\s+to\s+(?P<b>{_NUMBER})\s*(?P<bp>%)?[^()]{{0,30}}?\(\s*(?:an?\s+)?"
+    rf"from\s+(?P<a>{NUMBER})\s*(?P<ap>%)?\s+to\s+(?P<b>{NUMBER})\s*(?P<bp>%)?[^()]{{0,30}}?\(\s*(?:an?\s+)?"
     r"(?P<c>\d+(?:\.\d+)?)\s*%\s+(?P<direction>increase|rise|gain|improvement|growth|decrease|reduction|drop|"
     r"decline|fall|loss)"
 )
 _TOTAL: Final = re.compile(rf"(?<![\d.,])(?P<total>{_COUNT})\s+(?P<what>[A-Za-z][A-Za-z-]*)\s*\((?P<parts>[^()]*)\)")
 _PART: Final = re.compile(rf"(?<![\d.,%=])(?:{_COUNT})(?![\d.%])")
 _INTERVAL: Final = re.compile(
-    rf"(?P<est>{_NUMBER})\s*[(\[,;]\s*(?:SE\s*=?\s*(?P<se>\d*\.\d+)\s*[,;]\s*)?(?P<level>\d+(?:\.\d+)?)\s*%\s*"
-    rf"(?:CI|confidence interval)\s*[:=,]?\s*\[?\s*(?P<lo>{_NUMBER})\s*(?:to|,|--|-|\u2013)\s*(?P<hi>{_NUMBER})\s*\]?"
+    rf"(?P<est>{NUMBER})\s*[(\[,;]\s*(?:SE\s*=?\s*(?P<se>\d*\.\d+)\s*[,;]\s*)?(?P<level>\d+(?:\.\d+)?)\s*%\s*"
+    rf"(?:CI|confidence interval)\s*[:=,]?\s*\[?\s*(?P<lo>{NUMBER})\s*(?:to|,|--|-|\u2013)\s*(?P<hi>{NUMBER})\s*\]?"
 )
 _SE: Final = re.compile(r"\bSE\s*=?\s*(?P<se>\d*\.\d+)")
 _P_AFTER: Final = re.compile(r"^[^.;]{0,40}?\bp\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+)")
@@ -115,8 +102,6 @@ def candidates(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json]
     patterns above and of the text. `attributes` (by id) are the chunks' ingestion attributes: their unit,
     section, table and references, which the candidates across chunks read."""
     texts = [(node, plain(text)) for node, text in chunks]
-    from cgx_core.tooling.candidates_across import across  # it reads this module's patterns
-
     by_target = across(texts, attributes or {})
     found: list[Json] = []
     for node, text in texts:
@@ -138,20 +123,6 @@ def _scan(node: str, text: str) -> Iterator[Json]:
     yield from _means(node, text)
 
 
-def candidate(
-    node: str, kind: str, match: re.Match[str] | str, computes: str, expression: str, result: str, **extra: Any
-) -> Json:
-    proposal: Json = {"type": CHECK_TYPE, "target": node, "cites": [node], "expression": expression, "result": result}
-    proposal.update(extra)
-    return {
-        "node": node,
-        "kind": kind,
-        "text": (match if isinstance(match, str) else match.group(0)).strip()[:160],
-        "computes": computes,
-        "proposal": proposal,
-    }
-
-
 def _tests(node: str, text: str) -> Iterator[Json]:
     for match in _TEST.finditer(text):
         read = read_statistic(match)
@@ -162,18 +133,6 @@ def _tests(node: str, text: str) -> Iterator[Json]:
         computes += f", against p {relation} {match['p']} (a failure across .05 is a decision error)"
         extra = {"relation": relation} if relation != "=" else {}
         yield candidate(node, "reported-test", match, computes, expression, match["p"], **extra)
-
-
-def read_statistic(match: re.Match[str]) -> tuple[str, str] | None:
-    """The p-value expression of a statistic with its degrees of freedom, and what it computes (None when
-    the degrees of freedom are not the statistic's: an F needs two, a z none, the others one)."""
-    stat = match["stat"]
-    df = [part.strip() for part in (match["df"] or match["sub"] or "").split(",") if part.strip()]
-    if len(df) != {"z": 0, "Z": 0, "F": 2}.get(stat, 1):
-        return None
-    expression = f"{_FUNCTIONS[stat]}({', '.join([match['value'], *df])})"
-    shown = f"{stat}{'(' + ', '.join(df) + ')' if df else ''} = {match['value']}"
-    return expression, f"the {_SIDES.get(stat, 'upper tail')} p-value of {shown}"
 
 
 def _percents(node: str, text: str) -> Iterator[Json]:
@@ -254,7 +213,7 @@ def _means(node: str, text: str) -> Iterator[Json]:
         return
     n = size["n"]
     items = _ITEMS.search(text)
-    k = None if items is None else str(_WORD_NUMBERS.get(items["k"].lower(), items["k"]))
+    k = None if items is None else str(_WORDNUMBERS.get(items["k"].lower(), items["k"]))
     count = int(n) * (int(k) if k else 1)
     premise = f"the values averaged are whole numbers (the text's '{word.group(0)}')"
     for match in _MEAN.finditer(text):

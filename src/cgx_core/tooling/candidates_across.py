@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
-from cgx_core.tooling.candidates import P_VALUE, STATISTIC, Json, candidate, read_statistic
+from cgx_core.tooling.candidate_forms import P_VALUE, STATISTIC, Json, candidate, read_statistic
 
 SAME_QUANTITY: Final = "the passages compared state the same quantity"
 """The premise of a comparison of two passages' numbers, as internal-consistency's computable notice writes it
