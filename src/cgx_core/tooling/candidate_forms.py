@@ -23,6 +23,27 @@ P_VALUE_FORM: Final = r"(?<![A-Za-z])p\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.
 STATISTIC: Final = re.compile(STATISTIC_FORM)
 P_VALUE: Final = re.compile(P_VALUE_FORM)
 
+_LATEX: Final = (
+    (re.compile(r"\\(?:text|textit|textrm|mathit|mathrm|emph|it|rm)\b"), ""),
+    (re.compile(r"\\chi\s*\^\s*\{?\s*2\s*\}?|χ\s*(?:\^\s*2|2|²)|\bchi\s*-?\s*(?:square|squared|\^2|2)\b"), "chi2"),
+    (re.compile(r"\\(?:leq|le)\b|≤"), "<="),
+    (re.compile(r"\\(?:geq|ge)\b|≥"), ">="),
+    (re.compile(r"\\lt\b"), "<"),
+    (re.compile(r"\\gt\b"), ">"),
+    (re.compile(r"\\left|\\right"), ""),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\\[,;:! ]|~"), " "),
+    (re.compile(r"[${}]"), ""),
+    (re.compile("\u2212"), "-"),
+)
+
+
+def plain(text: str) -> str:
+    """The text with the LaTeX that hides a statistic from the patterns removed; its numerals stay as written."""
+    for pattern, replacement in _LATEX:
+        text = pattern.sub(replacement, text)
+    return text
+
 
 def candidate(
     node: str, kind: str, match: re.Match[str] | str, computes: str, expression: str, result: str, **extra: Any

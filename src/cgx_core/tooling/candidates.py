@@ -43,7 +43,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Final
 
-from cgx_core.tooling.candidate_forms import NUMBER, P_VALUE_FORM, STATISTIC_FORM, Json, candidate, read_statistic
+from cgx_core.tooling.candidate_forms import (
+    NUMBER,
+    P_VALUE_FORM,
+    STATISTIC_FORM,
+    Json,
+    candidate,
+    plain,
+    read_statistic,
+)
 from cgx_core.tooling.candidates_across import across
 
 _COUNT: Final = r"\d{1,3}(?:,\d{3})+|\d+"
@@ -75,34 +83,13 @@ _INTEGER_DATA: Final = re.compile(
     r"\b(?:Likert|rating|ratings|rated|scale|items?|scores?|counts?|number of|responses?)\b", re.IGNORECASE
 )
 
-_LATEX: Final = (
-    (re.compile(r"\\(?:text|textit|textrm|mathit|mathrm|emph|it|rm)\b"), ""),
-    (re.compile(r"\\chi\s*\^\s*\{?\s*2\s*\}?|χ\s*(?:\^\s*2|2|²)|\bchi\s*-?\s*(?:square|squared|\^2|2)\b"), "chi2"),
-    (re.compile(r"\\(?:leq|le)\b|≤"), "<="),
-    (re.compile(r"\\(?:geq|ge)\b|≥"), ">="),
-    (re.compile(r"\\lt\b"), "<"),
-    (re.compile(r"\\gt\b"), ">"),
-    (re.compile(r"\\left|\\right"), ""),
-    (re.compile(r"\\%"), "%"),
-    (re.compile(r"\\[,;:! ]|~"), " "),
-    (re.compile(r"[${}]"), ""),
-    (re.compile("\u2212"), "-"),
-)
-
-
-def plain(text: str) -> str:
-    """The text with the LaTeX that hides a statistic from the patterns removed; its numerals stay as written."""
-    for pattern, replacement in _LATEX:
-        text = pattern.sub(replacement, text)
-    return text
-
 
 def candidates(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json] | None = None) -> list[Json]:
     """Every candidate of the chunks (id, text), in document order and, within a chunk, in the order of the
     patterns above and of the text. `attributes` (by id) are the chunks' ingestion attributes: their unit,
     section, table and references, which the candidates across chunks read."""
     texts = [(node, plain(text)) for node, text in chunks]
-    by_target = across(texts, attributes or {})
+    by_target = across(chunks, attributes or {})
     found: list[Json] = []
     for node, text in texts:
         seen: set[tuple[str, str]] = set()

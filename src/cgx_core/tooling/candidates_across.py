@@ -15,9 +15,11 @@ written twice (`candidates.py` lists what one chunk writes alone).
   refers to, only when no row of it reads as a summary (a total or mean row counts as a body row);
 * `same-quantity`: "N = 120" and "N = 112" in two chunks, the only two of the paper that write a sample size
   (not a test's `chi2(1, N = 118)`), in a paper that names no second study, experiment or sample, and, when
-  the two differ, neither chunk names a stage of the sample's flow (randomised, analysed, completed): the earlier
+  the two differ, the chunks name the same stages of the sample's flow (randomised, analysed, ...): the earlier
   value against the later one, premised on the two passages stating the same quantity (the premise
-  internal-consistency's computable notice writes).
+  internal-consistency's computable notice writes); likewise a percentage with the same label ("an accuracy
+  of 93.2%") written once in the abstract (before any section) and once in the body, each chunk writing no
+  other percentage, unless the values differ and the chunks name different subgroups, times or splits.
 
 Each rule lists a candidate only when its proposal, sent as it is, gets the verdict the text deserves; a
 look-alike it cannot tell apart is left to the agent.
@@ -30,7 +32,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
-from cgx_core.tooling.candidate_forms import P_VALUE, STATISTIC, Json, candidate, read_statistic
+from cgx_core.tooling.candidate_forms import P_VALUE, STATISTIC, Json, candidate, plain, read_statistic
 
 SAME_QUANTITY: Final = "the passages compared state the same quantity"
 """The premise of a comparison of two passages' numbers, as internal-consistency's computable notice writes it
@@ -61,8 +63,12 @@ _REFERRING: Final = re.compile(
 _COUNT_COLON: Final = re.compile(
     rf"\b(?P<count>{_NUMBER_WORDS}|\d{{1,2}})\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]+s\s*:", re.IGNORECASE
 )
-_LETTER_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?([a-z])\)")
-_OTHER_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?(?:[ivx]{2,4}|[0-9]{1,2}|[A-Z])\)")
+_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?([a-z]|[ivx]{1,4})\)")
+"""A label `items()` counts (`enumeration.py`): (a) or a), (i) or i); numbered and capital ones are left out
+(a "(3)" may be an equation's number, which `items()` would count too)."""
+_OTHER_LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?(?:[0-9]{1,2}|[A-Z]{1,4})\)")
+_LETTERS: Final = [chr(code) for code in range(ord("a"), ord("z") + 1)]
+_ROMAN: Final = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 _ORDINAL: Final = re.compile(r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth)(?:ly)?(?![\w-])", re.IGNORECASE)
 _TABLE_COUNT: Final = re.compile(
     r"\bTable\s*(?:\\ref\s*\{?[^}\s]*\}?|\d+)\s+(?:lists|shows|gives|reports|summari[sz]es|presents|describes|details)"
@@ -82,6 +88,58 @@ _SAMPLE_FLOW: Final = re.compile(
 )
 """Words that say which stage of a sample's flow an N counts (randomised, analysed): two such Ns differ by
 design, and comparing them would fail a true statement."""
+_LABELLED: Final = re.compile(
+    r"\b(?P<label>[A-Za-z][A-Za-z-]+(?:\s+(?:index|rate|score|ratio))?)\s+(?:of|was|is|reached|=|:)\s*"
+    r"(?:about\s+|approximately\s+)?(?P<value>\d+(?:\.\d+)?)\s*%"
+)
+_NOT_LABELS: Final = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "of",
+        "by",
+        "to",
+        "and",
+        "than",
+        "at",
+        "in",
+        "on",
+        "for",
+        "with",
+        "about",
+        "approximately",
+        "around",
+        "only",
+        "just",
+        "threshold",
+        "is",
+        "was",
+        "from",
+        "it",
+        "this",
+        "that",
+        "which",
+        "up",
+        "over",
+        "under",
+        "below",
+        "above",
+        "least",
+        "most",
+        "total",
+        "rest",
+        "remaining",
+    }
+)
+_PERCENT: Final = re.compile(r"\d\s*%")
+_SUBGROUP: Final = re.compile(
+    r"\b(?:among|subgroup|group|groups|arm|arms|men|women|boys|girls|control|baseline|follow-up|week|weeks|month|"
+    r"months|year|years|day|days|condition|conditions|cohort|compared|whereas|while|versus|vs|than|"
+    r"training|validation|test|dev|train)\b",
+    re.IGNORECASE,
+)
+"""Words that say a value is of one part, time or split: two such values differ by design."""
 _SEVERAL_STUDIES: Final = re.compile(
     r"\b(?:stud(?:y|ies)|experiments?|samples?|waves?|cohorts?)\s+(?:\d|[IV]+\b|one|two|three|1|2|3)|"
     r"\b(?:second|third|both|two|three)\s+(?:stud(?:y|ies)|experiments?|samples?|cohorts?|waves?)\b|\bpilot\b",
@@ -89,11 +147,11 @@ _SEVERAL_STUDIES: Final = re.compile(
 )
 
 
-def across(texts: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> dict[str, list[Json]]:
-    """The candidates across chunks, by the chunk each targets. `texts` are the chunks (id, plain text) in
-    document order, `attributes` their ingestion attributes by id."""
+def across(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> dict[str, list[Json]]:
+    """The candidates across chunks, by the chunk each targets. `chunks` are (id, text) in document order,
+    `attributes` their ingestion attributes by id."""
     found: dict[str, list[Json]] = {}
-    reading = _Reading(texts, attributes)
+    reading = _Reading(chunks, attributes)
     rules = (reading.decisions, reading.split_tests, reading.enumerations, reading.table_rows, reading.same_quantity)
     for rule in rules:
         for item in rule():
@@ -104,8 +162,10 @@ def across(texts: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> 
 class _Reading:
     """The chunks read once for the rules across chunks."""
 
-    def __init__(self, texts: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> None:
-        self.texts = texts
+    def __init__(self, chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) -> None:
+        self.raw = dict(chunks)
+        """The texts as ingested: `items()` counts labels in them, so an enumeration is read there too."""
+        self.texts = [(node, plain(text)) for node, text in chunks]
         self.attributes = attributes
 
     def _sentences(self) -> Iterator[tuple[int, str, str]]:
@@ -182,17 +242,18 @@ class _Reading:
         return self.attributes.get(one, {}).get("numbered") == self.attributes.get(other, {}).get("numbered")
 
     def enumerations(self) -> Iterator[Json]:
-        for _, node, text in self._sentences():
+        for _, node, _plain in self._sentences():
+            text = self.raw[node]
             counts = list(_COUNT_COLON.finditer(text))
             if len(counts) != 1 or _OTHER_LABEL.search(text) or _ORDINAL.search(text) or "\\item" in text:
                 continue
-            labels = [label.lower() for label in _LETTER_LABEL.findall(text)]
-            if len(labels) < 2 or labels != [chr(ord("a") + index) for index in range(len(labels))]:
+            labels = [label.lower() for label in _LABEL.findall(text)]
+            if len(labels) < 2 or labels not in (_LETTERS[: len(labels)], _ROMAN[: len(labels)]):
                 continue
-            if _LETTER_LABEL.search(text[: counts[0].end()]):
+            if _LABEL.search(text[: counts[0].end()]):
                 continue  # a label before the count: not the enumeration the count announces
             count = counts[0]["count"]
-            computes = f"the number of items {node} enumerates ((a) to ({labels[-1]})), against {count}"
+            computes = f"the number of items {node} enumerates (({labels[0]}) to ({labels[-1]})), against {count}"
             yield candidate(node, "enumeration", counts[0], computes, f"items({node})", count)
 
     def table_rows(self) -> Iterator[Json]:
@@ -219,26 +280,42 @@ class _Reading:
     def same_quantity(self) -> Iterator[Json]:
         if any(_SEVERAL_STUDIES.search(text) for _, text in self.texts):
             return
-        written = [
-            (node, match)
+        sizes = [
+            (node, match, "n")
             for _, node, text in self._sentences()
             for match in _SAMPLE_SIZE.finditer(text)
             if not re.search(r",\s*$", text[: match.start()])  # a test's chi2(1, N = 118): its own sample
         ]
+        yield from self._compared(sizes, "the sample size", _SAMPLE_FLOW)
+        labelled: dict[str, list[tuple[str, re.Match[str], str]]] = {}
+        for _, node, text in self._sentences():
+            for match in _LABELLED.finditer(text):
+                if match["label"].lower() not in _NOT_LABELS and len(_PERCENT.findall(text)) == 1:
+                    labelled.setdefault(match["label"].lower(), []).append((node, match, "value"))
+        for label, written in labelled.items():
+            sections = [self._numbered(node) for node, _, _ in written]
+            if sections == [False, True]:  # once in the abstract (before any section), once in the body
+                yield from self._compared(written, f"the {label}", _SUBGROUP)
+
+    def _numbered(self, node: str) -> bool:
+        return bool(self.attributes.get(node, {}).get("numbered"))
+
+    def _compared(
+        self, written: list[tuple[str, re.Match[str], str]], quantity: str, qualified: re.Pattern[str]
+    ) -> Iterator[Json]:
+        """The earlier of exactly two chunks' values against the later, premised on their being the same
+        quantity; none when the values differ and the chunks qualify them differently (a stage, a subgroup, a
+        split that one names and the other does not)."""
         if len(written) != 2 or written[0][0] == written[1][0]:
             return
-        (first, earlier), (node, later) = written
+        (first, earlier, group), (node, later, _) = written
         texts = dict(self.texts)
-        if earlier["n"] != later["n"] and (_SAMPLE_FLOW.search(texts[first]) or _SAMPLE_FLOW.search(texts[node])):
-            return
-        computes = f"the sample size {first} writes ({earlier['n']}), against the one {node} writes ({later['n']})"
+        stages = ({word.lower() for word in qualified.findall(texts[chunk])} for chunk in (first, node))
+        if earlier[group] != later[group] and next(stages) != next(stages):
+            return  # "randomised N = 120" and "analysed N = 112" count two stages: they differ by design
+        unit = "%" if group == "value" else ""
+        theirs, ours = (match[group].replace(",", "") + unit for match in (earlier, later))
+        computes = f"{quantity} {first} writes ({theirs}), against the one {node} writes ({ours})"
         yield candidate(
-            node,
-            "same-quantity",
-            later,
-            computes,
-            earlier["n"].replace(",", ""),
-            later["n"].replace(",", ""),
-            cites=[node, first],
-            premises=[SAME_QUANTITY],
+            node, "same-quantity", later, computes, theirs, ours, cites=[node, first], premises=[SAME_QUANTITY]
         )

@@ -210,6 +210,9 @@ def test_an_announced_enumeration_is_counted_with_items() -> None:
     assert across("We report 4 outcomes: (a) visits, (b) calls, (c) pain and (d) cost.") == [
         ("enumeration", "items(s-1)", "4")
     ]
+    assert across("Approaches fall into one of two categories: (i) interpretable models, and (ii) post hoc ones.") == [
+        ("enumeration", "items(s-1)", "two")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -218,7 +221,8 @@ def test_an_announced_enumeration_is_counted_with_items() -> None:
         "Three conditions: (a) cue and (b) no cue, first alone and second paired.",  # ordinals count too
         "Two tasks: (a) reading, (c) writing.",  # not one run from (a)
         "In Fig. 2(a) and (b) we show three panels: left, middle and right.",  # a label before the count
-        "Three tasks: (i) reading, (ii) writing and (iii) speaking.",  # roman labels: left to the agent
+        "Three tasks: (1) reading, (2) writing and (3) speaking.",  # numbers: an equation's (3) is counted too
+        "Two tasks: ($a$) reading and ($b$) writing.",  # items() reads the labels as ingested: none here
     ],
 )
 def test_an_enumeration_items_might_count_otherwise_is_left_alone(text: str) -> None:
@@ -281,3 +285,46 @@ def test_sample_sizes_that_may_differ_by_design_are_left_alone(texts: tuple[str,
 def test_grimmer_is_not_offered_for_a_mean_grim_fails() -> None:
     found = candidates([("s-1", "Ratings on a 5-point scale (M = 3.62, SD = 0.91, n = 38).")])
     assert [item["proposal"]["expression"] for item in found] == ["grim(3.62, 38)"]
+
+
+def test_a_labelled_percentage_restated_from_the_abstract() -> None:
+    abstract = {"unit": "sentence"}
+    found = candidates(
+        [
+            ("s-1", "The classifier reached an accuracy of 93.2\\%."),
+            ("s-2", "On held-out images, accuracy was 93.4\\%."),
+        ],
+        {"s-1": abstract, "s-2": SECTION},
+    )
+    assert [item["proposal"] for item in found] == [
+        {
+            "type": "recompute-numbers",
+            "target": "s-2",
+            "cites": ["s-2", "s-1"],
+            "expression": "93.2%",
+            "result": "93.4%",
+            "premises": ["the passages compared state the same quantity"],
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("front", "body"),
+    [
+        ("Accuracy was 93.2%.", "On the validation split, accuracy was 90.1%."),  # another split
+        ("Accuracy was 93.2%, against 90.1% for the baseline.", "Accuracy was 93.4%."),  # two percentages
+        ("Accuracy was 93.2%.", "Accuracy was 93.4% in week 2."),  # a time
+    ],
+)
+def test_labelled_percentages_that_may_differ_by_design_are_left_alone(front: str, body: str) -> None:
+    assert candidates([("s-1", front), ("s-2", body)], {"s-1": {"unit": "sentence"}, "s-2": SECTION}) == []
+    both_in_the_body = candidates(
+        [("s-1", "Accuracy was 93.2%."), ("s-2", "Accuracy was 93.4%.")], {"s-1": SECTION, "s-2": SECTION}
+    )
+    assert both_in_the_body == []  # two results of the body: two runs, two models
+
+
+def test_sample_sizes_counted_at_the_same_stage_are_compared() -> None:
+    assert across("We randomised N = 120 adults.", "In all, we randomised N = 112 adults.") == [
+        ("same-quantity", "120", "112")
+    ]
