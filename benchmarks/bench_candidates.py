@@ -1,35 +1,26 @@
-"""Figures sc1-sc2: the candidate scan's precision and recall (issue 42), and its counts on the shared papers.
+"""Figure sc1: the candidate scan's precision and recall (issue 42), per annotated paper and overall.
 
 Precision is the share of listed candidates that are checkable statements of the paper, checked by the
 annotation's verdict when the candidate's proposal is sent; recall the share of the annotated statements the
 list finds (the annotation's expected ones and those it records as missed). The annotated papers and their
-annotation are in tests/candidate_annotations.py (ANNOTATED): the statistics paper and a results section
-written for the purpose (tests/checks/arithmetic/annotated_papers/). The shared
-papers of tests/papers are not annotated (none is a psychology paper): the figure counts their candidates by
-kind, and how many of the proposals run_checks then refuses (a refused proposal is a wrong candidate), which
-bounds precision there from below. Run alone with `uv run python benchmarks/bench_candidates.py`.
+annotation are in tests/candidate_annotations.py (ANNOTATED): the statistics paper, a results section
+written for the purpose (tests/checks/arithmetic/annotated_papers/) and the real papers of tests/papers (none
+a psychology paper: what they write of the scan's kinds is a few counts). A refused proposal is a wrong
+candidate. Run alone with `uv run python benchmarks/bench_candidates.py`.
 """
 
 from __future__ import annotations
 
-import collections
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from synthetic import MODEL, PAPERS, ROOT
+from synthetic import MODEL, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
-SHARED = {
-    "farr-normal-normal": "src/tex/ms.tex",
-    "hastings-powell-replication": "article/article.tex",
-    "mlrc-warmstart-repro": "2020/mohtashami2021reproducibility/openreview/main.tex",
-    "dynonet-paper": "doc/paper/ms.tex",
-    "mlrc-cgn-repro": "2021/bagad2022reproducibility/journal/article.tex",
-}
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
@@ -72,7 +63,7 @@ def annotated(workspace: Path) -> list[str]:
     lines = []
     totals = [0, 0, 0, 0]  # right, listed, found, statements
     for name, annotation in ANNOTATED.items():
-        found, outcomes = scanned(annotation.paper, workspace / name)
+        found, outcomes = scanned(annotation.paper, workspace / name, annotation.root)
         keys = [(item["proposal"]["expression"], item["proposal"]["result"]) for item in found]
         right = sum(
             1
@@ -89,33 +80,16 @@ def annotated(workspace: Path) -> list[str]:
 
 
 def _rates(right: int, listed: int, recalled: int, statements: int) -> str:
-    return (
-        f"precision {right}/{listed} = {right / max(listed, 1):.2f} (the verdict the annotation gives), "
-        f"recall {recalled}/{statements} = {recalled / max(statements, 1):.2f}"
-    )
+    def share(part: int, whole: int) -> str:
+        return f"{part}/{whole} = {part / whole:.2f}" if whole else "0/0 (none)"
 
-
-def shared(workspace: Path) -> list[str]:
-    lines = []
-    for name, main in SHARED.items():
-        paper = PAPERS / name / main
-        if not paper.is_file():
-            lines.append(f"sc2 {name}: skipped (the paper is not at {paper})")
-            continue
-        found, outcomes = scanned(paper, workspace / name, PAPERS / name)
-        kinds = collections.Counter(item["kind"] for item in found)
-        verdicts = collections.Counter(outcome.get("result", "refused") for outcome in outcomes)
-        shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())) or "none"
-        lines.append(f"sc2 {name}: {len(found)} candidates ({shown}); sent: {dict(sorted(verdicts.items()))}")
-    return lines
+    return f"precision {share(right, listed)} (the verdict the annotation gives), recall {share(recalled, statements)}"
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         for line in annotated(workspace):
-            print(line)
-        for line in shared(workspace):
             print(line)
 
 

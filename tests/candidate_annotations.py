@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 HERE: Final = Path(__file__).parent / "checks" / "arithmetic"
+PAPERS: Final = Path(__file__).parent / "papers"
 
 STATISTICS_PAPER: dict[tuple[str, str], str] = {
     ("28 + 32", "60"): "passed",
@@ -40,6 +41,13 @@ class Annotation(NamedTuple):
     """(expression, result) -> the verdict the proposal must get."""
     missed: tuple[str, ...]
     """Checkable statements the scan does not list, as the text writes them."""
+    root: Path | None = None
+    """The paper's folder, for a paper of several files."""
+
+
+def shared(folder: str, main: str, expected: dict[tuple[str, str], str], missed: tuple[str, ...]) -> Annotation:
+    """A real paper of tests/papers, annotated for the checkable statements of the kinds the scan reads."""
+    return Annotation(PAPERS / folder / main, expected, missed, PAPERS / folder)
 
 
 ANNOTATED: Final = {
@@ -69,6 +77,32 @@ ANNOTATED: Final = {
         (
             "Table 2 lists the 3 arms: rows(t-N) - 1, the table having a Total row",
             "marginally significant, t(110) = 1.70: .05 < p < .10",
+        ),
+    ),
+    # The real papers: physics, ecology and machine learning, with no reported test; what they write of the
+    # scan's kinds is a few counts. Their look-alikes: dynonet's "the two poles are: ($i$) ... ($iii$)" (three
+    # cases of two poles, not three poles), fit indexes of two experiments (93.2% and 96.8%).
+    "farr-normal-normal": shared("farr-normal-normal", "src/tex/ms.tex", {}, ()),
+    "hastings-powell-replication": shared(
+        "hastings-powell-replication",
+        "article/article.tex",
+        {},
+        ("hence 10 parameters only: Table 1 has six rows, and the sentence does not refer to it",),
+    ),
+    "mlrc-warmstart-repro": shared(
+        "mlrc-warmstart-repro",
+        "2020/mohtashami2021reproducibility/openreview/main.tex",
+        {},
+        ("the described three settings (random initialization, warm starting, and ...): a list without labels",),
+    ),
+    "dynonet-paper": shared("dynonet-paper", "doc/paper/ms.tex", {}, ()),
+    "mlrc-cgn-repro": shared(
+        "mlrc-cgn-repro",
+        "2021/bagad2022reproducibility/journal/article.tex",
+        {("items(s-38)", "two"): "passed"},  # one of two categories: (i) ..., and (ii) ...
+        (
+            "split into four mechanism: the shape mechanism, ..., and the composer: a list without labels",
+            "an ensemble with three heads for shape, texture and background: a list without labels",
         ),
     ),
 }
