@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from candidate_annotations import ANNOTATED, Annotation
 
+from cgx_core.testing import assert_run_verifies
 from cgx_core.tooling.registry import TOOLS, call_tool
 from support import ROOT
 
@@ -54,6 +55,18 @@ def test_every_candidate_gets_the_verdict_the_annotation_gives(name: str, tmp_pa
     wrong = {key: verdict for key, verdict in got.items() if annotation.expected.get(key) != verdict}
     assert wrong == {}  # precision 1.0
     assert set(got) == set(annotation.expected)  # the annotation's found statements are all found
+
+
+def test_a_run_whose_checks_are_the_candidates_across_chunks_replays_and_verifies(tmp_path: Path) -> None:
+    """items(), rows(), a second cited chunk, a premise: sent from the list, each replays and verifies."""
+    annotation = ANNOTATED["reminders"]
+    run = tmp_path / "run"
+    got = verdicts(annotation, run)
+    untyped = [node["id"] for node in call("get_state", run=str(run), type="unassigned", limit=500)["nodes"]]
+    records = [{"node": node, "type": "method", "form": {"kind": "procedure"}} for node in untyped]
+    call("classify", run=str(run), records=records)
+    verified = assert_run_verifies(run, source=annotation.paper)
+    assert verified.rerun == verified.checks == len(got)
 
 
 def test_the_scan_finds_enough_of_the_checkable_statements() -> None:
