@@ -5,14 +5,15 @@ written twice (`candidates.py` lists what one chunk writes alone).
 * `decision`: "t(30) = 1.20, n.s." or "significantly higher, t(30) = 2.60" with no p, against the threshold
   another chunk sets ("alpha = .05", "p < .05 was considered significant"), which the proposal cites:
   `p_t(1.20, 30)` > `.05` (<= for "significant", statcheck's p = .05 being significant); the premise says
-  the word states the decision at that threshold;
+  the word states the decision at that threshold; none in a paper that corrects its threshold (Bonferroni);
 * `split-test`: a test with no p whose next sentence, in the same section, opens by referring to it ("This
   difference was reliable, p = .04") and writes one p and no test: `p_t(2.20, 28)` against `.04`, citing both;
 * `enumeration`: "three conditions: (a) cue, (b) no cue and (c) mixed": `items(s-N)` against `three`, only when
-  the chunk's labels are one run (a), (b), (c)... that `items()` counts as written (no other labels, ordinals
-  or `\item` that would make it count otherwise or refuse);
+  the chunk's labels are one run (a), (b), (c)... or (i), (ii), ... that `items()` counts as written (no other
+  labels, ordinals or `\item` that would make it count otherwise or refuse);
 * `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`, the table being the one the chunk
-  refers to, only when no row of it reads as a summary (a total or mean row counts as a body row);
+  refers to, only when its rows sit under a header and none reads as a summary (a total or mean row counts
+  as a body row), and the count is of the whole table ("the 12 subjects.", not "the 5 best models");
 * `same-quantity`: "N = 120" and "N = 112" in two chunks, the only two of the paper that write a sample size
   (not a test's `chi2(1, N = 118)`), in a paper that names no second study, experiment or sample, and, when
   the two differ, the chunks name the same stages of the sample's flow (randomised, analysed, ...): the earlier
@@ -72,8 +73,11 @@ _ROMAN: Final = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "x
 _ORDINAL: Final = re.compile(r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth)(?:ly)?(?![\w-])", re.IGNORECASE)
 _TABLE_COUNT: Final = re.compile(
     r"\bTable\s*(?:\\ref\s*\{?[^}\s]*\}?|\d+)\s+(?:lists|shows|gives|reports|summari[sz]es|presents|describes|details)"
-    rf"\s+(?:the\s+|all\s+|each\s+of\s+the\s+)?(?P<count>{_NUMBER_WORDS}|\d{{1,3}})\s+(?P<noun>[A-Za-z-]+)"
+    rf"\s+(?:the\s+|all\s+|each\s+of\s+the\s+)?(?P<count>{_NUMBER_WORDS}|\d{{1,3}})\s+(?P<noun>[A-Za-z-]+s)"
+    r"(?=\s*(?:[.,;(]|and\b|$))"
 )
+"""A count of the whole table: "lists the 12 subjects." (not "the 5 best models", "the 3 parameters of each
+model", whose count is of a part of its rows)."""
 _SUMMARY_ROW: Final = re.compile(
     r"row\s+(?:[^;:]*:\s*)?(?:total|totals|overall|all|sum|mean|means|average|median|M|SD)\b", re.IGNORECASE
 )
@@ -83,63 +87,33 @@ one, its header row is read as a body row and `rows()` would count it)."""
 _SAMPLE_SIZE: Final = re.compile(r"(?<![A-Za-z])N\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])")
 _SAMPLE_FLOW: Final = re.compile(
     r"\b(?:randomi[sz]ed|enrolled|recruited|screened|eligible|approached|invited|consented|analy[sz]ed|analytic|"
-    r"included|excluded|completed|attended|remained|retained|dropped|withdrew|lost|final|follow-up|per)\b",
+    r"included|excluded|completed|attended|remained|retained|dropped|withdrew|lost|final|follow-up|per|power|"
+    r"required|needed|planned|target|would)\b",
     re.IGNORECASE,
 )
-"""Words that say which stage of a sample's flow an N counts (randomised, analysed): two such Ns differ by
-design, and comparing them would fail a true statement."""
+"""Words that say which stage of a sample's flow an N counts (planned, randomised, analysed): two such Ns
+differ by design, and comparing them would fail a true statement."""
 _LABELLED: Final = re.compile(
     r"\b(?P<label>[A-Za-z][A-Za-z-]+(?:\s+(?:index|rate|score|ratio))?)\s+(?:of|was|is|reached|=|:)\s*"
     r"(?:about\s+|approximately\s+)?(?P<value>\d+(?:\.\d+)?)\s*%"
 )
-_NOT_LABELS: Final = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "of",
-        "by",
-        "to",
-        "and",
-        "than",
-        "at",
-        "in",
-        "on",
-        "for",
-        "with",
-        "about",
-        "approximately",
-        "around",
-        "only",
-        "just",
-        "threshold",
-        "is",
-        "was",
-        "from",
-        "it",
-        "this",
-        "that",
-        "which",
-        "up",
-        "over",
-        "under",
-        "below",
-        "above",
-        "least",
-        "most",
-        "total",
-        "rest",
-        "remaining",
-    }
+_NOT_LABEL: Final = re.compile(
+    r"the|an?|of|by|to|and|than|at|in|on|for|with|about|approximately|around|only|just|threshold|is|was|from|it|"
+    r"this|that|which|up|over|under|below|above|least|most|total|rest|remaining",
+    re.IGNORECASE,
 )
+"""Words before a percentage that name no quantity ("reduced by 20%", "the rest 5%")."""
 _PERCENT: Final = re.compile(r"\d\s*%")
 _SUBGROUP: Final = re.compile(
     r"\b(?:among|subgroup|group|groups|arm|arms|men|women|boys|girls|control|baseline|follow-up|week|weeks|month|"
     r"months|year|years|day|days|condition|conditions|cohort|compared|whereas|while|versus|vs|than|"
-    r"training|validation|test|dev|train)\b",
+    r"training|validation|test|dev|train|baseline|previous|prior|original|reported|existing|competing|reference|"
+    r"benchmark)\b",
     re.IGNORECASE,
 )
-"""Words that say a value is of one part, time or split: two such values differ by design."""
+"""Words that say a value is of one part, time, split or system: two such values differ by design."""
+_CORRECTED: Final = re.compile(r"\b(?:bonferroni|holm|corrected|adjusted|false discovery|FDR)\b", re.IGNORECASE)
+"""A paper that corrects its threshold for several tests decides at another level than the one it sets."""
 _SEVERAL_STUDIES: Final = re.compile(
     r"\b(?:stud(?:y|ies)|experiments?|samples?|waves?|cohorts?)\s+(?:\d|[IV]+\b|one|two|three|1|2|3)|"
     r"\b(?:second|third|both|two|three)\s+(?:stud(?:y|ies)|experiments?|samples?|cohorts?|waves?)\b|\bpilot\b",
@@ -174,16 +148,17 @@ class _Reading:
                 yield index, node, text
 
     def _lone_statistic(self, text: str) -> tuple[re.Match[str], str, str] | None:
-        """The one statistic of a chunk that writes no p, with its expression and what it computes."""
+        """The one statistic of a chunk that writes no p, with its expression and what it computes: not a z,
+        which writes no degrees of freedom and, apart from its p, may be any variable named z."""
         matches = list(STATISTIC.finditer(text))
-        if len(matches) != 1 or P_VALUE.search(text):
+        if len(matches) != 1 or P_VALUE.search(text) or matches[0]["stat"] in ("z", "Z"):
             return None
         read = read_statistic(matches[0])
         return None if read is None else (matches[0], *read)
 
     def decisions(self) -> Iterator[Json]:
         threshold = next(((node, m) for node, text in self.texts if (m := _THRESHOLD.search(text))), None)
-        if threshold is None:
+        if threshold is None or any(_CORRECTED.search(text) for _, text in self.texts):
             return
         where, words = threshold
         alpha = words["alpha"] or words["below"]
@@ -290,7 +265,7 @@ class _Reading:
         labelled: dict[str, list[tuple[str, re.Match[str], str]]] = {}
         for _, node, text in self._sentences():
             for match in _LABELLED.finditer(text):
-                if match["label"].lower() not in _NOT_LABELS and len(_PERCENT.findall(text)) == 1:
+                if not _NOT_LABEL.fullmatch(match["label"]) and len(_PERCENT.findall(text)) == 1:
                     labelled.setdefault(match["label"].lower(), []).append((node, match, "value"))
         for label, written in labelled.items():
             sections = [self._numbered(node) for node, _, _ in written]

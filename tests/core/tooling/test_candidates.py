@@ -328,3 +328,27 @@ def test_sample_sizes_counted_at_the_same_stage_are_compared() -> None:
     assert across("We randomised N = 120 adults.", "In all, we randomised N = 112 adults.") == [
         ("same-quantity", "120", "112")
     ]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        (THRESHOLD, "With a Bonferroni correction, the effect was not significant, t(30) = 2.60."),  # another level
+        (THRESHOLD, "The redshift was significant, z = 2.10."),  # a z writes no df: it may be any variable
+        ("A power analysis required N = 120 adults.", "The sample comprised N = 112 adults."),  # planned
+        ("Accuracy was 93.2%.", "The baseline's accuracy was 88.0%."),  # another system
+    ],
+)
+def test_more_look_alikes_across_chunks_are_left_alone(texts: tuple[str, ...]) -> None:
+    attributes = {"s-1": {"unit": "sentence"}} if texts[0].startswith("Accuracy") else {}
+    assert across(*texts, attributes=attributes) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Table 2 shows the 5 best models.", "Table 2 lists the 3 parameters of each model."],
+)
+def test_a_count_of_part_of_a_table_is_left_alone(sentence: str) -> None:
+    rows, attributes = table("tab:s", "row Model: A; Error: 3", "row Model: B; Error: 4")
+    sentence_attributes = {"s-1": {**SECTION, "refs": [{"label": "tab:s", "kind": "table"}]}}
+    assert candidates([("s-1", sentence), *rows], {**attributes, **sentence_attributes}) == []
