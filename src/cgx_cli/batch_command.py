@@ -58,11 +58,12 @@ def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
 
 def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -> int:
     """Make every call of the batch; status 0 when every line succeeded, 2 otherwise."""
+    from cgx_core.run.transaction import deferred_state_writes
     from cgx_core.tooling.registry import call_tool
 
     failed = 0
     try:
-        with _lines(file) as lines:
+        with deferred_state_writes(), _lines(file) as lines:
             for number, raw in enumerate(lines, start=1):
                 if not raw.strip():
                     continue

@@ -8,9 +8,10 @@ a log line that the next call completes: nothing a committed line records is los
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -94,10 +95,28 @@ def _signature(path: Path) -> tuple[int, int, int]:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
+@attrs.frozen
+class _Held:
+    """What this process holds of a run's state: the newest state it knows (checked against the log's line
+    it names, by digest, before every use), state.json's signature as this process last wrote or read it,
+    and the call that file holds (behind `state` while its writes are deferred)."""
+
+    signature: tuple[int, int, int]
+    state: RunState
+    written: int
+
+
 # Per process, by run directory: a long-lived server does not re-read, re-parse or re-digest what it
-# wrote itself. Each entry is checked against the file's signature before use, so another process's
+# wrote itself. A state.json whose signature is not the one held is read anew, so another process's
 # write is always seen.
-_STATES: dict[Path, tuple[tuple[int, int, int], RunState]] = {}
+_STATES: dict[Path, _Held] = {}
+_LAGGING: dict[Path, RunPaths] = {}
+"""The runs whose state.json holds an earlier call than `_STATES` (deferred writes), to write before exit."""
+_DEFERRING = [0]
+"""How many `deferred_state_writes` blocks are open."""
+ITEMS_PER_DEFERRED_CALL = 100
+"""A deferring process rewrites state.json once every (nodes + relations) / this many calls (at least every
+call): the whole file's cost, spread over those calls, stays the same per call at any size of paper."""
 _RUBRICS: dict[Path, tuple[tuple[int, int, int], Any]] = {}
 _DIGESTERS: dict[Path, GraphDigester] = {}
 _CHAINS: dict[Path, tuple[tuple[int, int, int], int, str | None]] = {}
@@ -166,26 +185,25 @@ class Run:
             signature = _signature(self.paths.state)
         except FileNotFoundError:
             return self.initial_state()
-        cached = _STATES.get(self._key)
-        trusted = cached is not None and cached[0] == signature
-        stored: Mapping[str, Any] | None = None
-        if cached is not None and trusted:
-            state = cached[1]
-        else:
-            try:
-                data = read_state_json(self.paths.state)
-                state = state_from_json(data)
-            except FileNotFoundError:
-                return self.initial_state()
-            except CgxError as error:
-                self.set_aside = error.message
-                return self.initial_state()
-            stored = data["graph"]
-        self.set_aside = self._disagreement(state, stored)
+        held = _STATES.get(self._key)
+        if held is not None and held.signature == signature:
+            self.set_aside = self._disagreement(held.state, None)
+            if self.set_aside is None:
+                return held.state
+        _STATES.pop(self._key, None)  # not what this process holds: read anew, and written by the next call
+        _LAGGING.pop(self._key, None)
+        try:
+            data = read_state_json(self.paths.state)
+            state = state_from_json(data)
+        except FileNotFoundError:
+            return self.initial_state()
+        except CgxError as error:
+            self.set_aside = error.message
+            return self.initial_state()
+        self.set_aside = self._disagreement(state, data["graph"])
         if self.set_aside is not None:
             return self.initial_state()
-        if not trusted:
-            _STATES[self._key] = (signature, state)
+        _STATES[self._key] = _Held(signature, state, state.seq)
         return state
 
     def _disagreement(self, state: RunState, stored: Mapping[str, Any] | None) -> str | None:
@@ -370,5 +388,65 @@ class Run:
                     os.unlink(path)
         for name, data in sorted(effect.derived.items()):
             write_atomic(self.paths.root / name, data, durable=False)
+        held = _STATES.get(self._key)
+        if held is not None and _DEFERRING[0] and not state.finished and state.seq - held.written < _lag(state):
+            _STATES[self._key] = attrs.evolve(held, state=state)
+            _LAGGING[self._key] = self.paths
+            return
+        self._write_state(state)
+
+    def _write_state(self, state: RunState) -> None:
         write_atomic(self.paths.state, state_bytes(state, self._digester), durable=False)
-        _STATES[self._key] = (_signature(self.paths.state), state)
+        _STATES[self._key] = _Held(_signature(self.paths.state), state, state.seq)
+        _LAGGING.pop(self._key, None)
+
+
+def _lag(state: RunState) -> int:
+    """How many calls a deferring process lets state.json fall behind it on this state's graph."""
+    return max(1, (len(state.graph.nodes) + len(state.graph.relations)) // ITEMS_PER_DEFERRED_CALL)
+
+
+@contextlib.contextmanager
+def deferred_state_writes() -> Iterator[None]:
+    """Within this block, a call rewrites state.json only once every few calls (`_lag`), and every run left
+    behind is written when the block ends: for a long-lived process (`batch`, the MCP server), where a long
+    paper's state, rewritten whole after each call, cost more than the call's own work.
+
+    Nothing recorded changes: the log is written and fsynced by every call as before, a finished run's
+    state.json is always current (verify and replay compare it), and this process serves the state it
+    holds only after checking it against the log's line it names. A state.json behind the log is what a
+    crash after a commit leaves: another process, or this one after a kill, applies the missing lines
+    again from the log (reported in `recovery`), and replay accepts it."""
+    _DEFERRING[0] += 1
+    try:
+        yield
+    finally:
+        _DEFERRING[0] -= 1
+        if not _DEFERRING[0]:
+            write_lagging_states()
+
+
+def write_lagging_states(wait: float = 5.0) -> None:
+    """Write the state.json of every run this process holds ahead of its file, under the run's lock, when
+    the log still ends at the call it holds (otherwise another process went on and wrote its own)."""
+    from cgx_core.run.lock import RunLock
+
+    for key, paths in list(_LAGGING.items()):
+        _LAGGING.pop(key, None)
+        held = _STATES.get(key)
+        if held is None:
+            continue
+        with contextlib.suppress(CgxError, OSError), RunLock(paths.lock, wait_seconds=wait):
+            state = held.state
+            raw = log.line_ending_at(paths.log, state.log_end)
+            if (
+                _STATES.get(key) is held
+                and _signature(paths.state) == held.signature
+                and paths.log.stat().st_size == state.log_end
+                and raw is not None
+                and bytes_digest(raw) == state.last
+            ):
+                write_atomic(
+                    paths.state, state_bytes(state, _DIGESTERS.setdefault(key, GraphDigester())), durable=False
+                )
+                _STATES[key] = _Held(_signature(paths.state), state, state.seq)
