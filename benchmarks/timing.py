@@ -68,20 +68,25 @@ class Paired:
         return self.subject_median - self.baseline_median
 
 
-def timed(function: Callable[[], object]) -> float:
-    """The wall-clock time of one call, in seconds."""
-    start = time.perf_counter()
+def timed(function: Callable[[], object], clock: Callable[[], float] = time.perf_counter) -> float:
+    """The time of one call by `clock` (wall-clock by default), in seconds."""
+    start = clock()
     function()
-    return time.perf_counter() - start
+    return clock() - start
 
 
-def paired(subject: Callable[[int], object], baseline: Callable[[int], object], repeats: int) -> Paired:
+def paired(
+    subject: Callable[[int], object],
+    baseline: Callable[[int], object],
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Paired:
     """Time `subject(i)` and `baseline(i)` for i in range(repeats), alternating which goes first."""
     result = Paired()
     for index in range(repeats):
         pair = [(result.subject, partial(subject, index)), (result.baseline, partial(baseline, index))]
         for times, function in pair if index % 2 else reversed(pair):
-            times.append(timed(function))
+            times.append(timed(function, clock))
     return result
 
 
