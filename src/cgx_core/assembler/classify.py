@@ -23,7 +23,6 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
-from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -594,12 +593,11 @@ def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form:
     its type and its form, so they are the same."""
     local = Graph()
     local.add_node(graph.nodes[node_id])
-    if node_id in map(attrgetter("source"), graph.relations.values()):  # the scan runs in C
-        for relation in graph.relations.values():
-            if relation.type == PART_OF and relation.source == node_id:
-                if relation.target not in local:
-                    local.add_node(graph.nodes[relation.target])
-                local.add_relation(relation)
+    for relation in nodes.touching(graph, (node_id,), ("source",)):
+        if relation.type == PART_OF:
+            if relation.target not in local:
+                local.add_node(graph.nodes[relation.target])
+            local.add_relation(relation)
     return annotate_node(local, rubric, node_id, node_type=node_type, settings=form).nodes[node_id]
 
 

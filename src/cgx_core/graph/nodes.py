@@ -66,9 +66,11 @@ def targeting_checks(graph: Graph, node_id: str) -> list[Node]:
             ids.append(relation.target)
         elif relation.type == "assesses" and relation.target == node_id:
             ids.append(relation.source)
-    found = [graph.nodes[check] for check in dict.fromkeys(ids)]
-    order = list(graph.nodes)
-    return sorted((node for node in found if origin_of(node) == EVIDENCE), key=lambda node: order.index(node.id))
+    found = [graph.nodes[check] for check in dict.fromkeys(ids) if origin_of(graph.nodes[check]) == EVIDENCE]
+    if len(found) < 2:
+        return found
+    order = dict(zip(graph.nodes, count()))
+    return sorted(found, key=lambda node: order[node.id])
 
 
 def clause_parent_id(graph: Graph, node_id: str) -> str | None:

@@ -6,7 +6,8 @@ more than the result's character budget: see `cgx_core.tooling.paging`), or by i
 
 It is the call an agent makes most, so it is kept cheap: it works on the graph as JSON, read straight from
 state.json. Only when the log holds calls that state.json does not reflect yet (a crash between a commit
-and its derived files) does it build the run's state in memory, which needs credencegraph.
+and its derived files, or a long-lived process deferring state.json: `deferred_state_writes`) does it build
+the run's state in memory, which needs credencegraph (in such a process, the state it holds).
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ def _state_json(paths: RunPaths, manifest: Mapping[str, Any]) -> Json:
     from cgx_core.run.transaction import Run
     from cgx_core.tooling.registry import handler_for
 
-    state = Run(paths.root, handler_for).current()
-    rebuilt: Json = json.loads(state_bytes(state))
+    run = Run(paths.root, handler_for)
+    rebuilt: Json = json.loads(state_bytes(run.current(), run.digester))  # texts this process already holds
     return rebuilt
 
 
