@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_core.codes import Code
-from cgx_core.numbers import read_numeral, read_quantity
+from cgx_core.numbers import find_numerals, read_numeral, read_quantity
 from cgx_core.numbers.limits import MAX_EXPONENT, MAX_NUMERAL_DIGITS, MAX_RESULT_CHARS
 from cgx_core.numbers.reader import NumeralError, read_token
 
@@ -48,6 +48,9 @@ REFUSED: list[tuple[str, Code, tuple[str, ...]]] = [
     ("1." + "5" * MAX_NUMERAL_DIGITS, Code.EXPRESSION_TOO_LARGE, (f"{MAX_NUMERAL_DIGITS + 1} digits",)),
     (f"1e{MAX_EXPONENT + 1}", Code.EXPONENT_TOO_LARGE, (f"above {MAX_EXPONENT}",)),
     (f"$10^{{-{MAX_EXPONENT + 1}}}$", Code.EXPONENT_TOO_LARGE, (f"above {MAX_EXPONENT}",)),
+    (f"4.1 \\times 10^{{{MAX_EXPONENT + 1}}}", Code.EXPONENT_TOO_LARGE, (f"above {MAX_EXPONENT}",)),
+    (f"4.1 \\times 10^{MAX_EXPONENT + 1}", Code.EXPONENT_TOO_LARGE, (f"above {MAX_EXPONENT}",)),
+    (f"10^{MAX_EXPONENT + 1}", Code.EXPONENT_TOO_LARGE, (f"above {MAX_EXPONENT}",)),
     ("1" * (MAX_RESULT_CHARS + 1), Code.EXPRESSION_TOO_LARGE, (f"{MAX_RESULT_CHARS + 1} characters",)),
     ("twelve-ish", Code.EXPRESSION_INVALID, ("'twelve-ish'",)),
     ("about", Code.EXPRESSION_INVALID, ("is not one numeral", "'about'")),
@@ -56,7 +59,7 @@ REFUSED: list[tuple[str, Code, tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "code", "words"), REFUSED, ids=[row[0][:20] for row in REFUSED])
+@pytest.mark.parametrize(("text", "code", "words"), REFUSED, ids=[row[0][:20].replace("\\", "") for row in REFUSED])
 def test_a_numeral_past_a_cap_or_not_one_numeral_is_refused_with_its_code_naming_the_role(
     text: str, code: Code, words: tuple[str, ...]
 ) -> None:
@@ -130,3 +133,10 @@ def test_a_lexed_token_past_its_caps_is_refused_with_the_callers_code_and_its_co
             read_token(token, 2)
         assert caught.value.code == Code.EXPRESSION_TOO_LARGE
         assert f"at column 2 has {digits} digits" in str(caught.value)
+
+
+def test_an_iso_date_in_a_text_is_one_date_not_three_numerals() -> None:
+    assert [numeral.written for numeral in find_numerals("On 2019-03-04 we ran 5 trials of 2019 steps.")] == [
+        "5",
+        "2019",
+    ]
