@@ -1,6 +1,7 @@
 """Figure (a): what the run machinery adds to one edit. A logged classify call of one record on the
 300-chunk paper, in process through `call_tool`, against credencegraph's bare `annotate_node` making the
 same edit to the same graph; and the cost of one `os.fsync` on this disk, the physical floor of a commit.
+Figure a4: how a one-record call's cost grows with the paper (3,000 chunks against 100).
 
 Run alone with `uv run python benchmarks/bench_calls.py [--quick] [--profile]`.
 """
@@ -11,11 +12,13 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from synthetic import MODEL, RUBRIC, Workspace, tool
-from timing import Figure, Phases, at_most, ms, paired, profile_summary
+from timing import Figure, Phases, at_most, ms, paired, profile_summary, timed
 
 
 def fsync_floor(folder: Path, repeats: int) -> tuple[float, float]:
@@ -92,6 +95,50 @@ def print_breakdown(phases: Phases, calls: int, total: float, what: str = "a log
         print(f"  not found, counted in other: {missing}")
 
 
+SMALL, LONG = 100, 3000
+"""The paper sizes of figure a4: a one-record call on the long paper against the same on the short one."""
+
+
+def size_figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
+    """Figure a4: a one-record classify call (a method typed again, in turn) on a run of 3,000 typed chunks
+    against the same call on a run of 100, alternating, in processor time, in a process that holds each run's
+    state as `batch` and the MCP server do (state.json is still written after every call)."""
+    calls = 60 if workspace.quick else 300
+    small, long = workspace.typed_run(SMALL), workspace.typed_run(LONG)
+
+    def classify(typed: tuple[Any, Path, list[str]]) -> Callable[[int], None]:
+        paper, run, ids = typed
+
+        def call(index: int) -> None:
+            record = paper.record(ids, paper.methods[index % len(paper.methods)])
+            tool("classify", {"run": str(run), "records": [record], "model": MODEL})
+
+        return call
+
+    for index in range(5):  # each run's state read once, as a long-lived process has it
+        classify(long)(index)
+        classify(small)(index)
+    times = paired(classify(long), classify(small), calls, measure=partial(timed, clock=time.process_time))
+    if profile:
+        print(profile_summary(lambda: [classify(long)(index) for index in range(20)], title="20 calls, 3,000 chunks"))
+    print(
+        f"one-record classify: {LONG} chunks {ms(times.subject_median)}, {SMALL} chunks "
+        f"{ms(times.baseline_median)} (CPU, medians), ratio {times.ratio:.2f}x"
+    )
+    return [
+        Figure(
+            "a4",
+            f"one-record classify, {LONG:,} chunks, in a long-lived process (CPU)",
+            times.subject_median,
+            times.baseline_median,
+            f"the same, {SMALL} chunks",
+            f"{times.ratio:.2f}x",
+            "<= 1.3x",
+            at_most(times.ratio, 1.3),
+        ),
+    ]
+
+
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     from credencegraph.core import load
     from credencegraph.rubric import annotate_node, load_rubric
@@ -131,6 +178,7 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
         methods = paper.methods[:20]
         print(profile_summary(lambda: list(map(logged, methods)), title="20 logged classify calls"))
     return [
+        *size_figures(workspace, profile=profile),
         Figure(
             "a",
             "logged classify call, 300 chunks: added time",
@@ -166,6 +214,12 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
 
 if __name__ == "__main__":
     import tempfile
+
+    if "--sizes" in sys.argv:  # figure a4 alone
+        with tempfile.TemporaryDirectory(prefix="cgx-bench-") as folder:
+            for figure in size_figures(Workspace(Path(folder), quick="--quick" in sys.argv), profile=False):
+                print(figure)
+        sys.exit()
 
     with tempfile.TemporaryDirectory(prefix="cgx-bench-") as folder:
         for figure in figures(Workspace(Path(folder), quick="--quick" in sys.argv), profile="--profile" in sys.argv):

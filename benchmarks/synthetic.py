@@ -103,7 +103,7 @@ class Paper:
         chunks: list[dict[str, Any]] = []
         start: int | None = 0
         while start is not None:  # start_run lists a first page; get_state the rest, page by page
-            page = tool("get_state", {"run": str(run), "unit": "sentence", "start": start, "limit": 500})
+            page = tool("get_state", {"run": str(run), "unit": "sentence", "start": start, "limit": 300})
             chunks.extend(node for node in page["nodes"] if "text_cut" not in node)  # cut: on the next page
             start = page["next"]
         token = page["fence"]["token"]
@@ -175,6 +175,16 @@ class Workspace:
     def small_paper(self) -> Paper:
         """A 30-chunk paper (10 methods, 20 results) for the runs verify reads a thousand times."""
         return Paper(*write_paper(self.root / "paper-30", 30, seed=SEED + 1))
+
+    def typed_run(self, chunks: int) -> tuple[Paper, Path, list[str]]:
+        """A run on a paper of `chunks` sentences, every chunk typed (500 records a call, the most a call takes)."""
+        paper = Paper(*write_paper(self.root / f"paper-{chunks}", chunks))
+        run = self.root / f"typed-{chunks}"
+        ids = paper.start(run)
+        for first in range(0, len(ids), 500):
+            records = [paper.record(ids, index) for index in range(first, min(first + 500, len(ids)))]
+            tool("classify", {"run": str(run), "records": records, "model": MODEL})
+        return paper, run, ids
 
     def classified_run(self) -> tuple[Path, list[str]]:
         """A fresh run on the 300-chunk paper, just started."""

@@ -7,6 +7,7 @@ record, the rubric and the run.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,5 +50,7 @@ def screened[R](
             refused[index] = refusal.to_json(index, node_of(record))
         else:
             passed.append((index, record))
-    order = {node_id: position for position, node_id in enumerate(graph.nodes)}
+    if len(passed) < 2:
+        return passed
+    order = dict(zip(graph.nodes, itertools.count()))
     return sorted(passed, key=lambda item: order[node_of(item[1])])

@@ -26,9 +26,10 @@ from itertools import pairwise
 from typing import Any
 
 import attrs
-from credencegraph.core import CredenceGraphError, Graph, Relation
+from credencegraph.core import CredenceGraphError, Graph, Node, Relation
 from credencegraph.rubric import Rubric, annotate_node, normalise_text, split_node
 from credencegraph.rubric.model import ANALYST, hedge_key
+from credencegraph.rubric.validate import PART_OF
 
 from cgx_core.assembler import fixes
 from cgx_core.assembler.applied import Applied, credence_json, screened
@@ -304,8 +305,8 @@ class _Pass:
                 continue
             dropped = [
                 relation.id
-                for relation in graph.relations.values()
-                if relation.target == item.node and extraction.made_by(relation, TOOL)
+                for relation in nodes.touching(graph, (item.node,), ("target",))
+                if extraction.made_by(relation, TOOL)
             ]
             attributes = extraction.plain_attributes(node.attributes, form=None, assessment=None, extraction=None)
             ingested = replace(node, kind=nodes.UNASSIGNED, base=None, stated=None, attributes=attributes)
@@ -414,17 +415,18 @@ class _Pass:
             fix = fixes.unknown_type(self.rubric, nodes.origin_of(graph.nodes[node_id]) or nodes.DOCUMENT, typing.type)
             raise ItemRefused(Code.UNKNOWN_TYPE, message, fix)
         problems: list[ItemRefused] = []
+        node = graph.nodes[node_id]
         try:
-            graph = annotate_node(graph, self.rubric, node_id, node_type=typing.type, settings=form or None)
+            node = _annotated(graph, self.rubric, node_id, typing.type, form or None)
         except _CORE_ERRORS as error:
             problems.append(self._type_refusal(graph, node_id, typing, error))
-        node = graph.nodes[node_id]
         if typing.hedge is not None and not contains_phrase(node.statement or "", typing.hedge):
             message = f"the text of {node_id!r} does not contain the phrase {typing.hedge!r}"
             fix = fixes.hedge_not_in_text(self.rubric, node.statement or "", typing.hedge)
             problems.append(ItemRefused(Code.HEDGE_NOT_IN_TEXT, message, fix))
         if problems:
             # Also what is wrong with its rests_on that needs no type to see.
+            graph = replace_node(graph, node)
             problems.extend(_sources_problems(graph, self.original, node_id, typing.rests_on, self.clauses))
             raise ItemRefused.every(problems)
         typed: dict[str, Any] = {"type": node.kind}
@@ -460,8 +462,8 @@ class _Pass:
 
     def _conflicts(self, graph: Graph, reset: Mapping[str, int]) -> dict[int, ItemRefused]:
         found: dict[int, ItemRefused] = {}
-        for relation in graph.relations.values():
-            if relation.strength is None or not {relation.source, relation.target} & reset.keys():
+        for relation in nodes.touching(graph, reset.keys()):
+            if relation.strength is None:
                 continue
             problem = self._problem(graph, relation, {})
             if problem is None:
@@ -581,6 +583,22 @@ class _Pass:
             wrong = next((source for source in sources if graph.nodes[source].kind not in accepted), sources[0])
             return ItemRefused(code, message, fixes.rests_on_type(graph, self.rubric, node_id, wrong))
         return ItemRefused(code, message, _fallback_fix(code))
+
+
+def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form: Mapping[str, Any] | None) -> Node:
+    """The node as credencegraph's `annotate_node` types it and fills in its form, run on a graph of the node
+    and the chunk it is part of, if any: that is all typing and filling in read (a field child's form is
+    checked against its parent's text), and `annotate_node` rebuilds the graph it is given, validating every
+    relation again, which made a one-record call's cost grow with the paper. Its errors name only the node,
+    its type and its form, so they are the same."""
+    local = Graph()
+    local.add_node(graph.nodes[node_id])
+    for relation in nodes.touching(graph, (node_id,), ("source",)):
+        if relation.type == PART_OF:
+            if relation.target not in local:
+                local.add_node(graph.nodes[relation.target])
+            local.add_relation(relation)
+    return annotate_node(local, rubric, node_id, node_type=node_type, settings=form).nodes[node_id]
 
 
 def _fallback_fix(code: Code) -> str:

@@ -75,10 +75,8 @@ class RunState:
 def state_bytes(state: RunState, digester: GraphDigester | None = None) -> bytes:
     """state.json's bytes: compact JSON, fields in a fixed order, the graph joined from each node's and
     relation's cached text (so a call that changed one node serialises one node)."""
-    head = state.header()
-    graph = (digester or GraphDigester()).graph_json(state.graph)
-    body = json.dumps(head, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
-    return body[:-1] + b',"graph":' + graph + b"}\n"
+    head = json.dumps(state.header(), separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return (digester or GraphDigester()).graph_json(state.graph, before=head[:-1] + b',"graph":', after=b"}\n")
 
 
 def read_state_json(path: Path) -> dict[str, Any]:

@@ -93,8 +93,8 @@ def _state_json(paths: RunPaths, manifest: Mapping[str, Any]) -> Json:
     from cgx_core.run.transaction import Run
     from cgx_core.tooling.registry import handler_for
 
-    state = Run(paths.root, handler_for).current()
-    rebuilt: Json = json.loads(state_bytes(state))
+    run = Run(paths.root, handler_for)
+    rebuilt: Json = json.loads(state_bytes(run.current(), run.digester))  # texts this process already holds
     return rebuilt
 
 
