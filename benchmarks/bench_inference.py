@@ -74,18 +74,23 @@ def describe(graph: Any) -> str:
     from credencegraph.semantics import compile_graph
 
     from cgx_core.checks.credences import credences
-    from cgx_core.checks.inference import BucketTree
+    from cgx_core.checks.inference import BucketTree, PlanTooLarge
     from cgx_core.graph.divorce import divorced
 
     network = compile_graph(divorced(graph))
-    largest, work = BucketTree().plan_cost(network, {})
+    plan = BucketTree().plan(network, {})
+    size = (
+        f"beyond the budget (a table of at least {plan.table} entries, {plan.work} a pass)"
+        if isinstance(plan, PlanTooLarge)
+        else f"largest clique {plan.cost[0]} entries, {plan.cost[1]} a pass"
+    )
     found = credences(graph)
     methods: dict[str, int] = {}
     for entry in found["nodes"].values():
         methods[entry["method"]] = methods.get(entry["method"], 0) + 1
     note = f"; moved_by {found['moved_by']}" if "moved_by" in found else ""
     return (
-        f"{len(graph)} nodes, {len(network)} variables, largest clique {largest} entries, {work} a pass; "
+        f"{len(graph)} nodes, {len(network)} variables, {size}; "
         f"credences {methods}, missing {len(found['missing'])}{note}"
     )
 

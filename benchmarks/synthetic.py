@@ -103,7 +103,7 @@ class Paper:
         chunks: list[dict[str, Any]] = []
         start: int | None = 0
         while start is not None:  # start_run lists a first page; get_state the rest, page by page
-            page = tool("get_state", {"run": str(run), "unit": "sentence", "start": start, "limit": 500})
+            page = tool("get_state", {"run": str(run), "unit": "sentence", "start": start, "limit": 300})
             chunks.extend(node for node in page["nodes"] if "text_cut" not in node)  # cut: on the next page
             start = page["next"]
         token = page["fence"]["token"]
