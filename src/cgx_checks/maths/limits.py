@@ -100,7 +100,3 @@ NUMERIC_BUDGET: Final = 10.0
 NUMERIC_CALCULUS_BUDGET: Final = 30.0
 """... and for a step with an integral, sum, product or limit, each computed numerically at every point
 (quadrature at 50 digits costs about 0.1 s an integral)."""
-
-KEY_BUDGET: Final = 10.0
-"""Seconds of CPU time the observation key of a step may take (expanding a step the structural
-estimates call small, so far less in practice)."""

@@ -369,8 +369,8 @@ def read_quantity(text: str, role: str = "result") -> tuple[Numeral, Unit | None
     unit: Unit | None = None
     if rest.strip():
         found = read_unit(rest)
-        if found is None or rest[found[1] :].strip() or chosen.written.endswith("%"):
-            _not_a_unit(text, role, rest[found[1] :] if found else rest)
+        if chosen.written.endswith("%") or found is None or rest[found[1] :].strip():
+            _not_a_unit(text, role, rest[found[1] :] if found and not chosen.written.endswith("%") else rest)
         unit = found[0]
     return chosen, unit
 

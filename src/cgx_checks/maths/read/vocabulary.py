@@ -193,7 +193,6 @@ ALIAS_TARGETS: Final = (*CONSTANTS, *(name for name, function in FUNCTIONS.items
 """What a name of the paper's may stand for (`aliases`): a constant, or a function of kind "function"."""
 
 CALCULUS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "calculus")
-CONDITIONS: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "condition")
 MATRICES: Final = frozenset(name for name, function in FUNCTIONS.items() if function.kind == "matrix")
 
 
