@@ -254,9 +254,7 @@ def _likelihood(network: Network, check: str, value: bool) -> tuple[int, float, 
     return variable.parents[0], float(table[0]), float(table[1])
 
 
-def _own_credence(
-    network: Network, node_id: str, mine: Mapping[str, bool], before: Marginals, budget: Budget
-) -> float:
+def _own_credence(network: Network, node_id: str, mine: Mapping[str, bool], before: Marginals, budget: Budget) -> float:
     """The node's credence given its own checks alone.
 
     A check is a leaf whose one parent is what it observes, so when every check observes the node itself
