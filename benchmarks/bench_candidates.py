@@ -1,36 +1,26 @@
-"""Figures sc1-sc2: the candidate scan's precision and recall (issue 42), and its counts on the shared papers.
+"""Figure sc1: the candidate scan's precision and recall (issue 42), per annotated paper and overall.
 
 Precision is the share of listed candidates that are checkable statements of the paper, checked by the
 annotation's verdict when the candidate's proposal is sent; recall the share of the annotated statements the
-list finds. The annotated paper is tests/checks/arithmetic/statistics_paper/paper.tex, whose every checkable
-statement and verdict `tests/checks/arithmetic/test_arith_candidates_paper.py` lists (EXPECTED). The shared
-papers of tests/papers are not annotated (none is a psychology paper): the figure counts their candidates by
-kind, and how many of the proposals run_checks then refuses (a refused proposal is a wrong candidate), which
-bounds precision there from below. Run alone with `uv run python benchmarks/bench_candidates.py`.
+list finds (the annotation's expected ones and those it records as missed). The annotated papers and their
+annotation are in tests/candidate_annotations.py (ANNOTATED): the statistics paper, a results section
+written for the purpose (tests/checks/arithmetic/annotated_papers/) and the real papers of tests/papers (none
+a psychology paper: what they write of the scan's kinds is a few counts). A refused proposal is a wrong
+candidate. Run alone with `uv run python benchmarks/bench_candidates.py`.
 """
 
 from __future__ import annotations
 
-import collections
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from synthetic import MODEL, PAPERS, ROOT
+from synthetic import MODEL, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "checks" / "arithmetic"))
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
-ANNOTATED = ROOT / "tests" / "checks" / "arithmetic" / "statistics_paper" / "paper.tex"
-SHARED = {
-    "farr-normal-normal": "src/tex/ms.tex",
-    "hastings-powell-replication": "article/article.tex",
-    "mlrc-warmstart-repro": "2020/mohtashami2021reproducibility/openreview/main.tex",
-    "dynonet-paper": "doc/paper/ms.tex",
-    "mlrc-cgn-repro": "2021/bagad2022reproducibility/journal/article.tex",
-}
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
@@ -67,43 +57,39 @@ def scanned(paper: Path, run: Path, root: Path | None = None) -> tuple[list[dict
     return found, outcomes
 
 
-def annotated(workspace: Path) -> str:
-    from test_arith_candidates_paper import EXPECTED
+def annotated(workspace: Path) -> list[str]:
+    from candidate_annotations import ANNOTATED
 
-    found, outcomes = scanned(ANNOTATED, workspace / "annotated")
-    right = sum(
-        1
-        for item, outcome in zip(found, outcomes, strict=True)
-        if EXPECTED.get((item["proposal"]["expression"], item["proposal"]["result"])) == outcome.get("result")
-    )
-    listed = {(item["proposal"]["expression"], item["proposal"]["result"]) for item in found}
-    recalled = sum(1 for key in EXPECTED if key in listed)
-    return (
-        f"sc1 annotated paper: precision {right}/{len(found)} = {right / max(len(found), 1):.2f} (the verdict the "
-        f"annotation gives), recall {recalled}/{len(EXPECTED)} = {recalled / len(EXPECTED):.2f}"
-    )
-
-
-def shared(workspace: Path) -> list[str]:
     lines = []
-    for name, main in SHARED.items():
-        paper = PAPERS / name / main
-        if not paper.is_file():
-            lines.append(f"sc2 {name}: skipped (the paper is not at {paper})")
-            continue
-        found, outcomes = scanned(paper, workspace / name, PAPERS / name)
-        kinds = collections.Counter(item["kind"] for item in found)
-        verdicts = collections.Counter(outcome.get("result", "refused") for outcome in outcomes)
-        shown = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())) or "none"
-        lines.append(f"sc2 {name}: {len(found)} candidates ({shown}); sent: {dict(sorted(verdicts.items()))}")
+    totals = [0, 0, 0, 0]  # right, listed, found, statements
+    for name, annotation in ANNOTATED.items():
+        found, outcomes = scanned(annotation.paper, workspace / name, annotation.root)
+        keys = [(item["proposal"]["expression"], item["proposal"]["result"]) for item in found]
+        right = sum(
+            1
+            for key, outcome in zip(keys, outcomes, strict=True)
+            if annotation.expected.get(key) == outcome.get("result")
+        )
+        recalled = sum(1 for key in annotation.expected if key in set(keys))
+        statements = len(annotation.expected) + len(annotation.missed)
+        for index, value in enumerate((right, len(found), recalled, statements)):
+            totals[index] += value
+        lines.append(f"sc1 {name}: " + _rates(right, len(found), recalled, statements))
+    lines.append("sc1 overall: " + _rates(*totals))
     return lines
+
+
+def _rates(right: int, listed: int, recalled: int, statements: int) -> str:
+    def share(part: int, whole: int) -> str:
+        return f"{part}/{whole} = {part / whole:.2f}" if whole else "0/0 (none)"
+
+    return f"precision {share(right, listed)} (the verdict the annotation gives), recall {share(recalled, statements)}"
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
-        print(annotated(workspace))
-        for line in shared(workspace):
+        for line in annotated(workspace):
             print(line)
 
 

@@ -14,6 +14,9 @@ g3  an MCP call: classify of one record sent over stdio to a running `credencegr
     most 2x). Each side calls on a run of its own, as a session does.
 g4  `batch`: 20 classify calls from one JSON-lines file in one process, per call, against one `tool
     classify`: reported (how much a harness without MCP saves).
+g6  a session's fixed cost over MCP: the CPU time of `credencegraph-extract mcp` (the process and any child)
+    from its start until it has answered initialize and tools/list, before any tool call, against
+    `python -c "import mcp.server.lowlevel, credencegraph"` (target: at most 1.5x). Bytecode compiled.
 
 There is no warm process (docs/architecture.md, "No warm process"): MCP and `batch` are the fast paths.
 Commands take turns, repeat by repeat, after a warm-up run of each. Run alone with
@@ -323,6 +326,68 @@ def plugin_discovery(repeats: int) -> list[Figure]:
     ]
 
 
+def server_cpu_before_first_call() -> float:
+    """CPU seconds the MCP server (and any process it started) spent from its start until it answered
+    initialize and tools/list, over its stdio as a client speaks to it."""
+    import subprocess
+
+    import psutil
+
+    server = subprocess.Popen([CLI, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert server.stdin is not None and server.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    try:
+        for message in messages:
+            server.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
+            server.stdin.flush()
+            if "id" in message and "result" not in json.loads(server.stdout.readline()):
+                raise RuntimeError(f"the server refused {message['method']}")
+        process = psutil.Process(server.pid)
+        spent = 0.0
+        for each in [process, *process.children(recursive=True)]:
+            times = each.cpu_times()
+            spent += times.user + times.system
+        return spent
+    finally:
+        server.stdin.close()
+        server.wait()
+
+
+def mcp_start(repeats: int) -> list[Figure]:
+    anchor = [sys.executable, "-c", "import mcp.server.lowlevel, credencegraph"]
+    server_cpu_before_first_call()  # warm the page cache, as the anchor's first run below does
+    cpu_seconds(anchor)
+    server: list[float] = []
+    importing: list[float] = []
+    for index in range(repeats):
+        pair = [(server, server_cpu_before_first_call), (importing, partial(cpu_seconds, anchor))]
+        for times, measure in pair if index % 2 else reversed(pair):
+            times.append(measure())
+    ratio = statistics.median(s / b for s, b in zip(server, importing, strict=True))
+    print(
+        f"MCP server until tools/list answered {ms(statistics.median(server))} CPU, against import "
+        f"mcp.server.lowlevel, credencegraph {ms(statistics.median(importing))} CPU: {ratio:.2f}x"
+    )
+    return [
+        Figure(
+            "g6",
+            "MCP server start-up, CPU before the first call",
+            statistics.median(server),
+            statistics.median(importing),
+            "import mcp.server.lowlevel, credencegraph (CPU)",
+            f"{ratio:.2f}x",
+            "<= 1.5x",
+            at_most(ratio, 1.5),
+            "bytecode compiled; initialize and tools/list answered",
+        )
+    ]
+
+
 def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     repeats = 5 if workspace.quick else 15
     found = classify_calls(workspace, repeats, profile=profile)
@@ -330,6 +395,7 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
     found += mcp_call(workspace, 20 if workspace.quick else 100)
     found += batch_calls(workspace, repeats)
     found += plugin_discovery(repeats)
+    found += mcp_start(repeats)
     return found
 
 

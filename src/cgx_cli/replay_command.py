@@ -12,10 +12,12 @@ from cgx_core.tooling.output import result_text
 
 
 def replay_command(run: str, source: str | None, sources: str | None) -> int:
-    from cgx_core.audit.replay import replay
+    from cgx_core.report.integrity import replay_kept
 
-    try:
-        report = replay(Path(run), source=Path(source) if source else None, sources=Path(sources) if sources else None)
+    try:  # what it proves is kept for the report, which then need not replay the same files again
+        report = replay_kept(
+            Path(run), source=Path(source) if source else None, sources=Path(sources) if sources else None
+        )
     except (CgxError, OSError) as error:
         print_failure(error)
         return ExitCode.ERROR

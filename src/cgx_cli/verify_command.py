@@ -22,11 +22,13 @@ from cgx_cli.errors import print_error, print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_cli.verify_summary import Tally
-from cgx_core.audit.verify_dispatch import Engine, Verified, dispatch, verifier_versions
+from cgx_core.audit.verify import verify_run
+from cgx_core.audit.verify_dispatch import Engine, PerRun, Verified, dispatch, verifier_versions
 from cgx_core.audit.verify_inputs import RunSource
 from cgx_core.audit.verify_journal import JournalWriter, RecordedRuns, same_file
 from cgx_core.base.limits import PLUGIN_STALL_ENV
 from cgx_core.errors import CgxError
+from cgx_core.report.integrity import verify_kept
 from cgx_core.run.call_control import Control, controlled
 
 BATCH = 32
@@ -75,8 +77,16 @@ def verify_command(
             stack.callback(tally.close)
             batch = _batch_size(source.total, engine.slots)
             on_terminal = sys.stderr.isatty()
+            # One run (an agent's check before its report): what it proves is kept for the report, as a
+            # report's own verify is. Many runs are not digested twice each for it.
+            per_run: PerRun = verify_kept if source.total == 1 else verify_run
             results = dispatch(
-                source, engine, batch_size=batch, recorded=recorded.get if recorded else None, on_done=on_done
+                source,
+                engine,
+                batch_size=batch,
+                verify=per_run,
+                recorded=recorded.get if recorded else None,
+                on_done=on_done,
             )
             # One run, verified in this process: a line per check too (bounded as the runs' lines are), so a
             # log shows a long re-run is alive and a stalled one names its check.

@@ -8,11 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from cgx_core.report import audit_cache
-from cgx_core.report.integrity import run_integrity
-from support import ROOT, tree
+from cgx_core.report.html import html_report
+from cgx_core.report.integrity import Audit, run_integrity
+from cgx_core.report.model import build_report
+from cgx_core.tooling.registry import call_tool
+from support import EXAMPLE, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call, tree
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
 EXAMPLE_RUN = ROOT / "examples" / "end-to-end" / "run"
@@ -53,6 +57,21 @@ def test_a_second_report_reuses_both_says_so_and_writes_nothing_into_the_run(
     assert integrity_line(second) == f"{REUSED_REPLAY} {REUSED_VERIFY}"
     assert "reused from an earlier report" in (tmp_path / "r.html").read_text(encoding="utf-8")
     assert tree(run) == before
+
+
+def test_the_replay_and_verify_commands_proofs_are_what_a_later_report_reuses(
+    paper_and_run: tuple[Path, Path], audit_cache_folder: Path
+) -> None:
+    """An agent that replays and verifies, then reports, pays for each once: the report reuses what the two
+    commands proved of the same files and code (a run that stored no source, replayed from --source)."""
+    paper, run = paper_and_run
+    replayed = subprocess.run([CLI, "replay", str(run), "--source", str(paper)], capture_output=True, check=False)
+    verified = subprocess.run([CLI, "verify", str(run)], capture_output=True, check=False)
+    assert (replayed.returncode, verified.returncode) == (0, 0), (replayed.stderr, verified.stderr)
+    assert len(list(audit_cache_folder.iterdir())) == 2
+    assert integrity_line(report(str(run), "--source", str(paper))) == f"{REUSED_REPLAY} {REUSED_VERIFY}"
+    (paper.parent / "sections" / "extra.tex").write_text("More text.\n", encoding="utf-8")
+    assert integrity_line(report(str(run), "--source", str(paper))) == f"Replay: byte-identical. {REUSED_VERIFY}"
 
 
 def test_replay_and_verify_force_a_new_audit_and_no_still_skips(run: Path) -> None:
@@ -110,15 +129,7 @@ def test_the_code_digest_covers_every_source_file_of_the_core_and_the_check_type
     assert described["libraries"]["sympy"] != "not installed"
 
 
-def test_a_replay_from_outside_the_run_and_a_run_holding_a_link_are_never_reused(
-    run: Path, audit_cache_folder: Path
-) -> None:
-    source = run / "source" / "paper.tex"
-    assert source.is_file()
-    for _ in range(2):
-        outside = run_integrity(run, replay="reuse", verify="skip", source=source)
-        assert outside.replay.summary == "byte-identical"  # --source: the replay read more than the run
-    assert list(audit_cache_folder.iterdir()) == []
+def test_a_run_holding_a_link_is_never_reused(run: Path, audit_cache_folder: Path) -> None:
     (run / "link").symlink_to(run / "graph.json")
     assert audit_cache.run_digest(run) is None
     for _ in range(2):  # audited each time, and the link, which no call made, is named
@@ -126,6 +137,111 @@ def test_a_replay_from_outside_the_run_and_a_run_holding_a_link_are_never_reused
             "error [tampered]: 'run/link' is no file of the run"
         )
     assert list(audit_cache_folder.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def unstored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of the example paper that did not store its source: replay needs --source."""
+    folder = tmp_path_factory.mktemp("unstored")
+    shutil.copytree(EXAMPLE, folder / "paper")
+    run = folder / "run"
+    call_tool(
+        "start_run",
+        {
+            "run": str(run),
+            "paper": str(folder / "paper" / "paper.tex"),
+            "rubric": str(EXAMPLE_RUBRIC),
+            "cited": str(folder / "paper" / "cited"),
+            "model": "test-model",
+        },
+    )
+    assert call(run, "classify", records=EXAMPLE_RECORDS)["refused"] == []
+    assert call(run, "finish_run").get("finished") is True
+    return folder
+
+
+@pytest.fixture
+def paper_and_run(unstored: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of `unstored`: the paper's folder (`paper/paper.tex` beside `paper/sections/`) and the run."""
+    shutil.copytree(unstored, tmp_path / "copy")
+    return tmp_path / "copy" / "paper" / "paper.tex", tmp_path / "copy" / "run"
+
+
+def audits(run: Path, source: Path | None = None, sources: Path | None = None) -> tuple[Audit, Audit]:
+    found = run_integrity(run, replay="reuse", verify="reuse", source=source, sources=sources)
+    return found.replay, found.verify
+
+
+def test_a_replay_given_the_source_is_reused_and_says_what_a_fresh_one_says(
+    paper_and_run: tuple[Path, Path], audit_cache_folder: Path
+) -> None:
+    """A run that stored no source (the default) is replayed from --source: kept under the source's digest."""
+    paper, run = paper_and_run
+    without = run_integrity(run, replay="reuse", verify="skip").replay
+    assert without.summary.startswith("error [source-needed]: ")  # an error is never kept
+    fresh = audits(run, paper)
+    assert fresh[0].summary == "byte-identical"
+    reused = audits(run, paper)
+    suffix = " (reused from an earlier report of the same files and code; --{} runs it again)"
+    for kind, first, again in zip(("replay", "verify"), fresh, reused, strict=True):
+        assert again == attrs.evolve(first, summary=first.summary + suffix.format(kind))
+    assert len(list(audit_cache_folder.iterdir())) == 2
+    pages = {}  # the whole page, its replay run and reused: the same but for the sentence that says so
+    for choice in ("run", "reuse"):
+        found = run_integrity(run, replay=choice, verify="skip", source=paper)  # type: ignore[arg-type]
+        pages[choice] = html_report(build_report(run, found, source=paper)).replace(suffix.format("replay"), "")
+    assert pages["run"] == pages["reuse"]
+
+
+@pytest.mark.parametrize(
+    "change", ["a file beside the paper added", "a file the paper reads edited", "the same paper moved"]
+)
+def test_a_changed_source_is_replayed_again(paper_and_run: tuple[Path, Path], change: str) -> None:
+    paper, run = paper_and_run
+    assert audits(run, paper)[0].summary == "byte-identical"
+    if change == "a file beside the paper added":  # an \\input that found nothing could find it now
+        (paper.parent / "sections" / "extra.tex").write_text("More text.\n", encoding="utf-8")
+        assert audits(run, paper)[0].summary == "byte-identical"  # replayed again: nothing it reads changed
+    elif change == "a file the paper reads edited":
+        method = paper.parent / "sections" / "method.tex"
+        before = method.read_bytes()
+        method.write_bytes(before + b"%\n")
+        assert audits(run, paper)[0].summary.startswith("error [source-mismatch]: ")
+        method.write_bytes(before)  # the folder as it was: its kept result is found again
+    else:
+        moved = paper.parent.parent / "elsewhere"
+        paper.parent.rename(moved)  # the key holds the folder's files, not where it lies
+        assert "reused" in audits(run, moved / "paper.tex")[0].summary
+        return
+    assert "reused" in audits(run, paper)[0].summary
+
+
+def test_a_changed_sources_folder_or_code_is_replayed_again(
+    paper_and_run: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper, run = paper_and_run
+    folder = tmp_path / "fetched"
+    folder.mkdir()
+    assert audits(run, paper, folder)[0].summary == "byte-identical"
+    assert "reused" in audits(run, paper, folder)[0].summary
+    (folder / "note.txt").write_text("another file\n", encoding="utf-8")
+    assert audits(run, paper, folder)[0].summary == "byte-identical"
+    monkeypatch.setattr(audit_cache, "code_digest", lambda: "sha256:" + "0" * 64)
+    assert audits(run, paper, folder)[0].summary == "byte-identical"
+
+
+def test_a_paper_folder_holding_a_link_or_too_many_files_is_never_kept(
+    paper_and_run: tuple[Path, Path], audit_cache_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper, run = paper_and_run
+    (paper.parent / "link").symlink_to(paper)
+    for _ in range(2):
+        assert audits(run, paper)[0].summary == "byte-identical"
+    (paper.parent / "link").unlink()
+    monkeypatch.setattr(audit_cache, "TREE_FILES", 3)  # paper.tex, refs.bib, cited/ and sections/ hold more
+    assert audits(run, paper)[0].summary == "byte-identical"
+    assert audits(run, paper)[0].summary == "byte-identical"
+    assert len(list(audit_cache_folder.iterdir())) == 1  # the verify alone: it reads nothing outside the run
 
 
 def test_a_cache_folder_inside_the_run_is_not_used(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ error, and byte-identical to what `credencegraph-extract tool` prints for the sa
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -170,3 +171,19 @@ def test_a_review_through_mcp_or_tool_is_the_agents_whatever_it_claims(tmp_path:
     status, stdout, _ = cli("review", forged)
     assert status == 2 and json.loads(stdout)["error"]["code"] == "invalid-arguments"
     assert tree(run) == before
+
+
+def test_tools_list_over_stdio_imports_no_heavy_library_of_a_check_type(tmp_path: Path) -> None:
+    """A session's fixed cost is what its first call needs: over a real stdio client, the server answers
+    tools/list having imported neither sympy nor mpmath (the maths worker's), lark (a maths step's parser),
+    pint (units) nor numpy (inference): each comes when a call needs it."""
+    stderr = tmp_path / "imports.txt"  # the server's stderr: Python's log of every module it imported
+    command = f"exec {shlex.quote(CLI)} mcp 2>{shlex.quote(str(stderr))}"
+    parameters = StdioServerParameters(command="sh", args=["-c", command], env={"PYTHONPROFILEIMPORTTIME": "1"})
+    listed = with_client(Client(parameters), lambda client: client.list_tools())
+    assert {tool.name for tool in listed.tools} == set(TOOLS)
+    lines = stderr.read_text(encoding="utf-8").splitlines()
+    log = [line for line in lines if line.startswith("import time:") and "|" in line]
+    imported = {line.rsplit("|", 1)[1].strip().partition(".")[0] for line in log}
+    assert {"cgx_mcp", "cgx_checks", "mcp"} <= imported  # the server's log, its plugins found
+    assert imported.isdisjoint({"sympy", "mpmath", "lark", "pint", "numpy"}), imported

@@ -5,12 +5,16 @@ The mean of n integers is a whole number over n, so "M = 3.48 (n = 19)" is impos
 67/19 = 3.5263 are the nearest means 19 integers have, and neither prints as 3.48 (Brown and Heathers' GRIM
 test). A scale of k integer items averaged per person has means that are whole numbers over n * k. Each
 person's sum of squares is a whole number too, of the parity of the sum (x^2 and x are both odd or both even),
-so not every standard deviation goes with an achievable mean (Anaya's GRIMMER test).
+so not every standard deviation goes with an achievable mean (Anaya's GRIMMER test). The full test also bounds
+the sum of squares from below (n integers of a given sum have the least one when they are as equal as integers
+can be) and, for fewer than five values, finds the gaps above it by enumeration (two integers summing to 0 have
+0, 2, 8, 18, ..., never 4).
 
 * `grim(mean, n)`, `grim(mean, n, items)`: the achievable mean nearest the printed one, a whole number over
   n * items; the check passes when it prints as the mean does (lies within its rounding).
 * `grimmer(mean, sd, n)`, `grimmer(mean, sd, n, items)`: the achievable standard deviation (sample, n - 1)
-  nearest the printed one, over every sum the printed mean admits and every sum of squares of its parity.
+  nearest the printed one, over every sum the printed mean admits and every sum of squares n integers of that
+  sum achieve (its parity, at least the least one, and enumerated for fewer than 5 values).
 
 The mean and the standard deviation are numerals as the text prints them (their digits set their rounding);
 n and items are whole numbers. That the data are integers is what the paper implies, not what it writes: a
@@ -52,10 +56,57 @@ def sums(mean: Fraction, half: Fraction, n: int, items: int) -> range:
     return range(low, high + 1)
 
 
+def least_squares(total: int, n: int) -> int:
+    """The least sum of squares of n integers summing to `total`: theirs when they are as equal as integers can
+    be (total = q n + r gives r values q + 1 and n - r values q), the floor of the achievable range."""
+    q, r = divmod(total, n)
+    return n * q * q + 2 * q * r + r
+
+
+ENUMERATED_BELOW: Final = 5
+"""Samples smaller than this have gaps among the sums of squares above the least one of the right parity (two
+integers summing to 0 have 0, 2, 8, 18, ...: never 4), so achievability is decided by enumerating them; from 5
+values on, every sum of squares of the sum's parity at or above the least is achieved (checked by enumeration
+in the tests), so the range and the parity decide it."""
+
+MAX_ENUMERATED: Final = 10**6
+"""The largest sum of squares (about the mean) enumerated for fewer than 5 values: beyond, the search is slow."""
+
+
+def achievable(total: int, squares: int, n: int) -> bool:
+    """Whether some n integers sum to `total` with sum of squares `squares`: the parity, the least sum of
+    squares, and for fewer than 5 values an exhaustive search of the values about their mean."""
+    if (squares - total) % 2 or squares < least_squares(total, n):
+        return False
+    if n >= ENUMERATED_BELOW:
+        return True
+    q, r = divmod(total, n)  # shifted by q, the values sum to r and their squares to:
+    spread = squares - n * q * q - 2 * q * r
+    if spread > MAX_ENUMERATED:
+        raise ValueError(f"the sum of squares of {n} values is too large to enumerate ({spread} about their mean)")
+    return _represented(r, spread, n)
+
+
+def _represented(total: int, squares: int, n: int) -> bool:
+    """Whether n integers sum to `total` with squares summing to `squares` (n >= 2): the first chosen within
+    the Cauchy-Schwarz bound, the last two solved ((y - z)^2 = 2 squares - total^2)."""
+    if n == 2:
+        gap = 2 * squares - total * total
+        root = math.isqrt(gap) if gap >= 0 else -1
+        return root * root == gap and (root - total) % 2 == 0
+    reach = math.isqrt(squares)
+    return any(
+        _represented(total - y, squares - y * y, n - 1)
+        for y in range(-reach, reach + 1)
+        if (n - 1) * (squares - y * y) >= (total - y) ** 2
+    )
+
+
 def variances(mean: Fraction, half: Fraction, sd: Fraction, n: int, items: int) -> tuple[Fraction, Fraction]:
     """The achievable variances (sample, n - 1) nearest the printed `sd` squared, at or below it and at or
-    above it, over every sum the mean admits and every sum of squares of that sum's parity (in the units of
-    the data, 1/items). Raises ValueError when the printed mean admits no sum (it fails GRIM first)."""
+    above it, over every sum the mean admits and every sum of squares n integers with that sum achieve (in
+    the units of the data, 1/items): of the sum's parity, at least the least one, and found by enumeration
+    for fewer than 5 values. Raises ValueError when the printed mean admits no sum (it fails GRIM first)."""
     admitted = sums(mean, half, n, items)
     if not admitted:
         raise ValueError(f"no {n} values of the data give a mean that prints as the mean: it fails grim() first")
@@ -64,17 +115,20 @@ def variances(mean: Fraction, half: Fraction, sd: Fraction, n: int, items: int) 
     above: Fraction | None = None
     for total in admitted:
         offset = Fraction(total * total, n)
-        floor = math.ceil(offset)  # the least whole sum of squares (the deviations' sum is >= 0)
-        floor += (floor - total) % 2
+        floor = least_squares(total, n)
         wanted = target + offset
         low = math.floor(wanted)
         low -= (low - total) % 2
-        high = math.ceil(wanted)
+        while low >= floor and not achievable(total, low, n):
+            low -= 2
+        high = max(math.ceil(wanted), floor)
         high += (high - total) % 2
+        while not achievable(total, high, n):
+            high += 2
         if low >= floor and (below is None or low - offset > below):
             below = low - offset
-        if above is None or max(high, floor) - offset < above:
-            above = max(high, floor) - offset
+        if above is None or high - offset < above:
+            above = high - offset
     assert above is not None
     scale = Fraction((n - 1) * items * items)
     return (above if below is None else below) / scale, above / scale

@@ -86,7 +86,7 @@ def preflight(run: Run, entries: tuple[log.Entry, ...], source: Path | None, sou
                 "has another digest",
             )
     else:
-        root = _root_of(paper, recorded[0]["name"]) or paper.parent
+        root = paper_folder(paper, recorded[0]["name"])
         for item in (*recorded, *run.manifest["bibliography"]["files"]):
             path = root / item["name"]
             if not path.is_file() or file_digest(path) != item["digest"]:
@@ -171,6 +171,12 @@ def _root_of(paper: Path, main_name: str) -> Path | None:
         return None
     folder = Path(os.path.abspath(paper)).parent
     return folder.parents[depth - 1] if depth <= len(folder.parents) else None
+
+
+def paper_folder(paper: Path, main_name: str) -> Path:
+    """The folder a replay given `paper` reads the paper's files from: its recorded root, else the paper's own
+    folder (the report keys a kept replay by the digest of everything in it)."""
+    return _root_of(paper, main_name) or paper.parent
 
 
 def _recorded_budget(run: Run) -> Budget:

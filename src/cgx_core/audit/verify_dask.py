@@ -117,13 +117,19 @@ def _local_cluster(distributed: Any, jobs: int | None) -> Any:
     Its scheduler runs in this process. What only feeds a dashboard is slowed or off: the event-loop tick that
     reports a blocked loop, the system monitor that samples CPU, network and disk (this process's idle CPU goes
     from about 4% of a core to 1%), and the workers' statistical profiler, which samples the running task's
-    stack every 10 ms (about 0.3 ms of CPU a run). The workers' memory monitor keeps its default."""
+    stack every 10 ms (about 0.3 ms of CPU a run). The memory monitor samples each worker's memory every second
+    rather than every 100 ms: the nannies run in this process, and their sampling was most of the CPU the
+    cluster path spent here, by the second, so a busy machine (a longer wall time) made it a cost per run
+    (issue 43: 3.0 ms of this process's CPU a run at load 11, 1.1 ms with it). A worker past its memory limit
+    is still stopped, a second later at most (a maths step or a third party's check has its own memory bound in
+    its budgeted child)."""
     import dask
 
     settings = {
         "distributed.admin.tick.interval": "1s",
         "distributed.admin.system-monitor.interval": "5s",
         "distributed.worker.profile.enabled": False,
+        "distributed.worker.memory.monitor-interval": "1s",
     }
     with dask.config.set(settings):
         return distributed.LocalCluster(

@@ -284,8 +284,10 @@ def _term(text: str, position: int, *, spaced: bool = True) -> tuple[tuple[str, 
         if value == 0 or value > MAX_UNIT_EXPONENT:
             return (name, 1), match.end("name")  # the exponent is not the unit's: leave it to the reader
     end = match.end()
-    if match["exponent"] and text[match.start("exponent") - 1] == "(" and text[end - 1] != ")":
-        end = match.end("exponent")  # `d^(1/2` without its closing parenthesis: the exponent is what was read
+    if match["exponent"] and (text[match.start("exponent") - 1] == "(") != (text[end - 1] == ")"):
+        # `d^(1/2` without its closing parenthesis, or `(1 km h^-1)` closing the expression's: the exponent
+        # is what was read, and the parenthesis is not the unit's
+        end = match.end("exponent")
     return (name, power), end
 
 

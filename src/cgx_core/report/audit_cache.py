@@ -1,17 +1,20 @@
 """The report's replay and verify results, kept outside the run so a second report of an unchanged run
-reuses them instead of re-running both (most of a large run's report time).
+reuses them instead of re-running both (most of a large run's report time); the `replay` command and `verify`
+of one run keep theirs here too (`integrity.replay_kept`, `integrity.verify_kept`).
 
 A kept result is reused only when everything that decides it is what it was: every file of the run (its
-relative path and the digest of its bytes), every source file of the code that replays and verifies
+relative path and the digest of its bytes), for a replay given `--source` or `--sources` every file of the
+folder it reads the paper from (or the archive) and of DIR, whether or not the run stored its source, every
+source file of the code that replays and verifies
 (cgx_core and each installed check type's package: a development install keeps its version while its code
 changes) and the versions of the libraries underneath and of every plugin distribution. The key is the digest
-of all of it, so a run edited by one byte, or code changed by one byte, finds nothing and is audited again.
+of all of it, so a run or a paper edited by one byte, or code changed by one byte, finds nothing and is audited again.
 Only a result the audit proved is kept (`passed` or `differs`), never an `error` or a skipped audit.
 
 The cache lives in `$CGX_AUDIT_CACHE`, else `$XDG_CACHE_HOME/credencegraph-extract/audits`, else
 `~/.cache/credencegraph-extract/audits`; never inside the run (the report writes nothing into a run, and a
-run must not bring its own results along). A run that holds a symbolic link or a special file is never
-reused: what such a file reads could change without its digest changing here.
+run must not bring its own results along). A run or a paper's folder that holds a symbolic link or a
+special file is never reused: what such a file reads could change without its digest changing here.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cgx_core.base.digests import bytes_digest, canonical_json, file_digest, hex_of
+from cgx_core.errors import CgxError
 from cgx_core.hookspecs import ENTRY_POINT_GROUP
 
 ENVIRONMENT_VARIABLE = "CGX_AUDIT_CACHE"
@@ -57,30 +61,78 @@ def cache_folder(run: Path) -> Path | None:
     return folder
 
 
-def run_digest(root: Path) -> str | None:
-    """The digest of every file of the run (relative path and bytes), or None when it holds a link or a
-    special file (what those read is not in the run's bytes) or a part of it cannot be read."""
+TREE_FILES = 20_000
+TREE_BYTES = 1 << 30
+"""The most files and bytes a folder outside the run (the paper's, --sources) is digested over: a larger one is
+never kept (the replay runs every time), so a paper read from a crowded folder costs no long walk."""
+
+
+def tree_digest(root: Path, *, files: int | None = None, size: int | None = None) -> str | None:
+    """The digest of every file under `root` (relative path and bytes), or None when it holds a link or a
+    special file (what those read is not in the folder's bytes), a part of it cannot be read, or it holds more
+    than `files` files or `size` bytes."""
     entries: list[list[str]] = []
+    counted = [0, 0]
 
     def unreadable(error: OSError) -> None:
         raise error
 
     try:
-        for folder, directories, files in os.walk(root, onerror=unreadable, followlinks=False):
+        for folder, directories, names in os.walk(root, onerror=unreadable, followlinks=False):
             here = Path(folder)
-            for name in sorted([*directories, *files]):
+            for name in sorted([*directories, *names]):
                 path = here / name
-                mode = os.lstat(path).st_mode
+                status = os.lstat(path)
                 relative = path.relative_to(root).as_posix()
-                if stat.S_ISDIR(mode):
+                if stat.S_ISDIR(status.st_mode):
                     entries.append(["directory", relative])
-                elif stat.S_ISREG(mode):
+                elif stat.S_ISREG(status.st_mode):
+                    counted[0] += 1
+                    counted[1] += status.st_size
+                    if (files is not None and counted[0] > files) or (size is not None and counted[1] > size):
+                        return None
                     entries.append(["file", relative, file_digest(path)])
                 else:
                     return None
     except OSError:
         return None
     return bytes_digest(canonical_json(sorted(entries)))
+
+
+def run_digest(root: Path) -> str | None:
+    """The digest of every file of the run (see `tree_digest`): what a verify reads."""
+    return tree_digest(root)
+
+
+def replay_digest(root: Path, source: Path | None, sources: Path | None) -> str | None:
+    """The digest of everything a replay reads: the run's files and, given `--source`, the archive or every file
+    of the folder the paper is read from (a file its `\\input` did not find then may be there now), and, given
+    `--sources DIR`, every file of DIR. None when any of them cannot be digested: then nothing is kept."""
+    from cgx_core.audit.replay import paper_folder
+    from cgx_core.ingest.archive import is_archive
+    from cgx_core.run.layout import RunPaths
+    from cgx_core.run.manifest import read_manifest
+
+    parts: dict[str, Any] = {"run": run_digest(root)}
+    if source is not None:
+        try:
+            main = read_manifest(RunPaths(root))["document"]["files"][0]["name"]
+            paper = Path(os.path.abspath(source))
+            if not paper.is_file():
+                return None
+            if is_archive(paper):
+                parts["source"] = ["archive", file_digest(paper)]
+            else:
+                folder = paper_folder(paper, main)
+                tree = tree_digest(folder, files=TREE_FILES, size=TREE_BYTES)
+                parts["source"] = ["folder", paper.relative_to(folder).as_posix(), tree]
+        except (CgxError, OSError, LookupError, TypeError, ValueError):
+            return None
+    if sources is not None:
+        parts["sources"] = tree_digest(sources, files=TREE_FILES, size=TREE_BYTES)
+    if None in parts.values() or None in parts.get("source", ()):
+        return None
+    return bytes_digest(canonical_json(parts))
 
 
 def _package_files(module: str) -> list[list[str]]:
@@ -92,11 +144,16 @@ def _package_files(module: str) -> list[list[str]]:
     if not places and spec.origin:
         return [[module, file_digest(Path(spec.origin))]]
     found: list[list[str]] = []
-    for place in places:
-        for path in sorted(Path(place).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                found.append([f"{spec.name}/{path.relative_to(place).as_posix()}", file_digest(path)])
-    return found
+    for place in places:  # os.walk with plain strings: a new process pays this on every report
+        for folder, directories, names in os.walk(place):
+            directories[:] = [name for name in directories if name != "__pycache__"]
+            inside = Path(folder).relative_to(place).as_posix()
+            prefix = spec.name if inside == "." else f"{spec.name}/{inside}"
+            for name in names:
+                path = os.path.join(folder, name)
+                if os.path.isfile(path):
+                    found.append([f"{prefix}/{name}", file_digest(Path(path))])
+    return sorted(found)
 
 
 def _version(distribution: str) -> str:
@@ -111,10 +168,15 @@ def described_code() -> dict[str, Any]:
     versions, and every file of cgx_core and of each installed check type's package, with its digest."""
     packages = {"cgx_core"}
     plugins: set[tuple[str, str]] = set()
+    distributions = {}  # each distribution's metadata read once, not once per check type it provides
     for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
         packages.add(point.module.partition(".")[0])
-        name = str(point.dist.metadata["name"]) if point.dist is not None else "unknown"
-        plugins.add((name, str(point.dist.version) if point.dist is not None else "unknown"))
+        distributions[id(point.dist)] = point.dist
+    for distribution in distributions.values():
+        if distribution is None:
+            plugins.add(("unknown", "unknown"))
+        else:
+            plugins.add((str(distribution.metadata["name"]), str(distribution.metadata["version"])))
     return {
         "python": [platform.python_implementation(), sys.version],
         "libraries": {name: _version(name) for name in LIBRARIES},
@@ -129,9 +191,10 @@ def code_digest() -> str:
     return bytes_digest(canonical_json(described_code()))
 
 
-def entry_key(kind: Kind, run: str) -> str:
-    """The key of one kept result: what was audited, the run's files, and the code."""
-    return bytes_digest(canonical_json({"kind": kind, "run": run, "code": code_digest()}))
+def entry_key(kind: Kind, inputs: str) -> str:
+    """The key of one kept result: what was audited, what it read (`run_digest` or `replay_digest`), and the
+    code."""
+    return bytes_digest(canonical_json({"kind": kind, "inputs": inputs, "code": code_digest()}))
 
 
 PROVED = ("passed", "differs")

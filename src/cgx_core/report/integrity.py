@@ -3,9 +3,10 @@
 The report runs both itself rather than reading a result recorded in the run: a result written earlier
 could be stale (the package changed since) or written by hand, while a replay and a verify run now, offline,
 say what the run's files prove today. What it proved it keeps outside the run (`audit_cache`), keyed by the
-digest of every file of the run and of the code, and a later report of the same files with the same code
-reuses it, saying so (`run` instead of `reuse` forces a new audit; `skip` leaves one out, and the report
-then says it was not run). A caller that has just run them (the demo) passes its results in.
+digest of every file it read (the run's; for a replay given --source or --sources, also the paper's folder
+and DIR) and of the code, and a later report of the same files with the same code reuses it, saying so (`run`
+instead of `reuse` forces a new audit; `skip` leaves one out, and the report then says it was not run).
+A caller that has just run them (the demo) passes its results in.
 """
 
 from __future__ import annotations
@@ -83,29 +84,72 @@ def run_integrity(
         except (CgxError, OSError) as error:
             return Audit("error", failure_line(error))
 
-    # A replay that reads the paper from outside the run (--source, --sources) depends on more than the run.
-    outside = source is not None or sources is not None
     return Integrity(
-        _audit(root, "replay", replay, replayed, keep=not outside),
-        _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), keep=True),
+        _audit(root, "replay", replay, replayed, lambda: audit_cache.replay_digest(root, source, sources)),
+        _audit(root, "verify", verify, lambda: verify_audit(verify_run(root)), lambda: audit_cache.run_digest(root)),
     )
 
 
-def _audit(root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit], *, keep: bool) -> Audit:
-    """One audit as `choice` says; a result computed on files that did not change meanwhile is kept."""
+def _audit(
+    root: Path, kind: Kind, choice: Choice, compute: Callable[[], Audit], inputs: Callable[[], str | None]
+) -> Audit:
+    """One audit as `choice` says. A result is kept under the digest of what it read (`inputs`: the run's files,
+    and the paper's and --sources' for a replay given them), and only when that did not change meanwhile."""
     if choice == "skip":
         return not_run(f"--no-{kind} was given")
-    folder = audit_cache.cache_folder(root) if keep else None
-    before = audit_cache.run_digest(root) if folder is not None else None
-    key = audit_cache.entry_key(kind, before) if before is not None else None
-    if folder is not None and key is not None and choice == "reuse":
-        kept = audit_cache.load(folder, key)
+    folder = audit_cache.cache_folder(root)
+    before = inputs() if folder is not None else None
+    if folder is not None and before is not None and choice == "reuse":
+        kept = audit_cache.load(folder, audit_cache.entry_key(kind, before))
         if kept is not None:
             summary = (
                 f"{kept['summary']} (reused from an earlier report of the same files and code; --{kind} runs it again)"
             )
             return Audit(kept["status"], summary, tuple(kept["details"]), kept["note"])
-    audit = compute()
-    if folder is not None and key is not None and audit_cache.run_digest(root) == before:
-        audit_cache.store(folder, key, {**attrs.asdict(audit), "details": list(audit.details)})
-    return audit
+    return _kept(folder, kind, before, inputs, compute, lambda audit: audit)
+
+
+def _kept[T](
+    folder: Path | None,
+    kind: Kind,
+    before: str | None,
+    inputs: Callable[[], str | None],
+    compute: Callable[[], T],
+    audit_of: Callable[[T], Audit],
+) -> T:
+    """`compute()`, whose audit is kept under `before` when what it read is still what it was."""
+    result = compute()
+    if folder is not None and before is not None and inputs() == before:
+        audit = audit_of(result)
+        audit_cache.store(
+            folder, audit_cache.entry_key(kind, before), {**attrs.asdict(audit), "details": list(audit.details)}
+        )
+    return result
+
+
+def replay_kept(root: Path, *, source: Path | None, sources: Path | None) -> ReplayReport:
+    """A replay as the `replay` command runs it, whose proved result a later report of the same files and code
+    reuses instead of replaying again (an agent that replays, verifies, then reports pays each once)."""
+    from cgx_core.audit.replay import replay
+
+    return _run_and_keep(
+        root,
+        "replay",
+        lambda: audit_cache.replay_digest(root, source, sources),
+        lambda: replay(root, source=source, sources=sources),
+        replay_audit,
+    )
+
+
+def verify_kept(root: Path) -> RunVerdict:
+    """A verify of one run as the `verify` command runs it, kept likewise (a per-run function for the dispatch)."""
+    from cgx_core.audit.verify import verify_run
+
+    return _run_and_keep(root, "verify", lambda: audit_cache.run_digest(root), lambda: verify_run(root), verify_audit)
+
+
+def _run_and_keep[T](
+    root: Path, kind: Kind, inputs: Callable[[], str | None], compute: Callable[[], T], audit_of: Callable[[T], Audit]
+) -> T:
+    folder = audit_cache.cache_folder(root)
+    return _kept(folder, kind, inputs() if folder is not None else None, inputs, compute, audit_of)

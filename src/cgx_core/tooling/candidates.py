@@ -15,7 +15,19 @@ recognises:
 * `interval`: an estimate with its interval and its standard error or p-value (`ci_low`, `ci_high`, `p_ci`,
   `p_ci_log` for a ratio), or its interval alone (`ci_mid`, `ci_gmid` for a ratio);
 * `mean`: a mean with its n in a chunk that names integer data (a scale, ratings, items, counts): `grim`, and
-  `grimmer` with its SD, each premised on the data being whole numbers (the premise names the chunk's word).
+  `grimmer` with its SD, each premised on the data being whole numbers (the premise names the chunk's word);
+* `decision`: a test with its degrees of freedom and "n.s." or "significant" but no p, against the threshold
+  another chunk sets ("alpha = .05"), which the proposal cites: `p_t(1.20, 30)` > `.05`;
+* `split-test`: a test with no p whose next sentence (same section) writes one p and no test of its own;
+* `enumeration`: "three conditions: (a) ..., (b) ... and (c) ...": `items(s-N)` against `three`;
+* `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`;
+* `same-quantity`: the sample size "N = 120" written in exactly two chunks of a paper of one study: one value
+  against the other, premised on the two passages stating the same quantity.
+
+Each cross-chunk candidate is listed at the chunk it targets. A pattern lists a candidate only when the
+proposal, sent as it is, gets the verdict the text deserves: a wrong candidate costs the agent more than a
+missed one, so each rule leaves out the look-alikes it cannot tell apart (a table with a total row, a paper of
+several studies, a chunk with two enumerations).
 
 The scan is deterministic (same chunks, same list, byte for byte) and reads nothing but the chunks' texts. It
 never records anything: get_state shows the list (`summary: "candidates"`), the agent decides what to send.
@@ -25,41 +37,41 @@ recompute-numbers for before run_checks accepts it. `docs/candidates.md` lists t
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final
+from typing import Final
 
-Json = dict[str, Any]
-
-CHECK_TYPE: Final = "recompute-numbers"
-
-_NUMBER: Final = r"-?(?:\d+(?:\.\d+)?|\.\d+)"
-_COUNT: Final = r"\d{1,3}(?:,\d{3})+|\d+"
-_WORD_NUMBERS: Final = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-
-_FUNCTIONS: Final = {"t": "p_t", "F": "p_F", "r": "p_r", "z": "p_z", "Z": "p_z", "chi2": "p_chi2"}
-_SIDES: Final = {"t": "two-sided", "r": "two-sided", "z": "two-sided", "Z": "two-sided"}
-
-_TEST: Final = re.compile(
-    r"(?<![A-Za-z\\])(?P<stat>chi2|t|F|r|z|Z)\s*"
-    r"(?:\(\s*(?P<df>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?)\s*(?:,\s*N\s*=\s*\d[\d,]*\s*)?\)|_\s*(?P<sub>\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)?))?"
-    rf"\s*=\s*(?P<value>{_NUMBER})\s*[,;]?\s*(?:and\s+)?p\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+|\d+)"
+from cgx_core.tooling.candidate_forms import (
+    NUMBER,
+    P_VALUE_FORM,
+    STATISTIC_FORM,
+    Json,
+    candidate,
+    plain,
+    read_statistic,
 )
+from cgx_core.tooling.candidates_across import across
+
+_COUNT: Final = r"\d{1,3}(?:,\d{3})+|\d+"
+_WORDNUMBERS: Final = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+_TEST: Final = re.compile(STATISTIC_FORM + r"\s*[,;]?\s*(?:and\s+)?" + P_VALUE_FORM)
 _PERCENT_OF: Final = re.compile(
     rf"(?<![\d.,])(?P<part>{_COUNT})\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?(?P<whole>{_COUNT})(?![\d.])"
     r"[^()%]{0,60}?\(\s*(?P<percent>\d+(?:\.\d+)?)\s*%\s*\)"
 )
 _CHANGE: Final = re.compile(
-    rf"from\s+(?P<a>{_NUMBER})\s*(?P<ap>%)?\s+to\s+(?P<b>{_NUMBER})\s*(?P<bp>%)?[^()]{{0,30}}?\(\s*(?:an?\s+)?"
+    rf"from\s+(?P<a>{NUMBER})\s*(?P<ap>%)?\s+to\s+(?P<b>{NUMBER})\s*(?P<bp>%)?[^()]{{0,30}}?\(\s*(?:an?\s+)?"
     r"(?P<c>\d+(?:\.\d+)?)\s*%\s+(?P<direction>increase|rise|gain|improvement|growth|decrease|reduction|drop|"
     r"decline|fall|loss)"
 )
 _TOTAL: Final = re.compile(rf"(?<![\d.,])(?P<total>{_COUNT})\s+(?P<what>[A-Za-z][A-Za-z-]*)\s*\((?P<parts>[^()]*)\)")
 _PART: Final = re.compile(rf"(?<![\d.,%=])(?:{_COUNT})(?![\d.%])")
 _INTERVAL: Final = re.compile(
-    rf"(?P<est>{_NUMBER})\s*[(\[,;]\s*(?:SE\s*=?\s*(?P<se>\d*\.\d+)\s*[,;]\s*)?(?P<level>\d+(?:\.\d+)?)\s*%\s*"
-    rf"(?:CI|confidence interval)\s*[:=,]?\s*\[?\s*(?P<lo>{_NUMBER})\s*(?:to|,|--|-|\u2013)\s*(?P<hi>{_NUMBER})\s*\]?"
+    rf"(?P<est>{NUMBER})\s*[(\[,;]\s*(?:SE\s*=?\s*(?P<se>\d*\.\d+)\s*[,;]\s*)?(?P<level>\d+(?:\.\d+)?)\s*%\s*"
+    rf"(?:CI|confidence interval)\s*[:=,]?\s*\[?\s*(?P<lo>{NUMBER})\s*(?:to|,|--|-|\u2013)\s*(?P<hi>{NUMBER})\s*\]?"
 )
 _SE: Final = re.compile(r"\bSE\s*=?\s*(?P<se>\d*\.\d+)")
 _P_AFTER: Final = re.compile(r"^[^.;]{0,40}?\bp\s*(?P<relation><=|>=|<|>|=)\s*(?P<p>\d*\.\d+)")
@@ -71,35 +83,17 @@ _INTEGER_DATA: Final = re.compile(
     r"\b(?:Likert|rating|ratings|rated|scale|items?|scores?|counts?|number of|responses?)\b", re.IGNORECASE
 )
 
-_LATEX: Final = (
-    (re.compile(r"\\(?:text|textit|textrm|mathit|mathrm|emph|it|rm)\b"), ""),
-    (re.compile(r"\\chi\s*\^\s*\{?\s*2\s*\}?|χ\s*(?:\^\s*2|2|²)|\bchi\s*-?\s*(?:square|squared|\^2|2)\b"), "chi2"),
-    (re.compile(r"\\(?:leq|le)\b|≤"), "<="),
-    (re.compile(r"\\(?:geq|ge)\b|≥"), ">="),
-    (re.compile(r"\\lt\b"), "<"),
-    (re.compile(r"\\gt\b"), ">"),
-    (re.compile(r"\\left|\\right"), ""),
-    (re.compile(r"\\%"), "%"),
-    (re.compile(r"\\[,;:! ]|~"), " "),
-    (re.compile(r"[${}]"), ""),
-    (re.compile("\u2212"), "-"),
-)
 
-
-def plain(text: str) -> str:
-    """The text with the LaTeX that hides a statistic from the patterns removed; its numerals stay as written."""
-    for pattern, replacement in _LATEX:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def candidates(chunks: Iterable[tuple[str, str]]) -> list[Json]:
+def candidates(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json] | None = None) -> list[Json]:
     """Every candidate of the chunks (id, text), in document order and, within a chunk, in the order of the
-    patterns above and of the text."""
+    patterns above and of the text. `attributes` (by id) are the chunks' ingestion attributes: their unit,
+    section, table and references, which the candidates across chunks read."""
+    texts = [(node, plain(text)) for node, text in chunks]
+    by_target = across(chunks, attributes or {})
     found: list[Json] = []
-    for node, text in chunks:
+    for node, text in texts:
         seen: set[tuple[str, str]] = set()
-        for item in _scan(node, plain(text)):
+        for item in [*_scan(node, text), *by_target.get(node, [])]:
             key = (item["proposal"]["expression"], item["proposal"]["result"])
             if key not in seen:  # two patterns reading one statement propose it once
                 seen.add(key)
@@ -116,36 +110,16 @@ def _scan(node: str, text: str) -> Iterator[Json]:
     yield from _means(node, text)
 
 
-def _candidate(
-    node: str, kind: str, match: re.Match[str], computes: str, expression: str, result: str, **extra: Any
-) -> Json:
-    proposal: Json = {"type": CHECK_TYPE, "target": node, "cites": [node], "expression": expression, "result": result}
-    proposal.update(extra)
-    return {
-        "node": node,
-        "kind": kind,
-        "text": match.group(0).strip()[:160],
-        "computes": computes,
-        "proposal": proposal,
-    }
-
-
 def _tests(node: str, text: str) -> Iterator[Json]:
     for match in _TEST.finditer(text):
-        stat = match["stat"]
-        df = [part.strip() for part in (match["df"] or match["sub"] or "").split(",") if part.strip()]
-        if len(df) != {"z": 0, "Z": 0, "F": 2}.get(stat, 1):
+        read = read_statistic(match)
+        if read is None:
             continue
-        function = _FUNCTIONS[stat]
-        expression = f"{function}({', '.join([match['value'], *df])})"
+        expression, computes = read
         relation = match["relation"]
-        sides = _SIDES.get(stat, "upper tail")
-        computes = (
-            f"the {sides} p-value of {stat}{'(' + ', '.join(df) + ')' if df else ''} = {match['value']}, "
-            f"against p {relation} {match['p']} (a failure across .05 is a decision error)"
-        )
+        computes += f", against p {relation} {match['p']} (a failure across .05 is a decision error)"
         extra = {"relation": relation} if relation != "=" else {}
-        yield _candidate(node, "reported-test", match, computes, expression, match["p"], **extra)
+        yield candidate(node, "reported-test", match, computes, expression, match["p"], **extra)
 
 
 def _percents(node: str, text: str) -> Iterator[Json]:
@@ -154,7 +128,7 @@ def _percents(node: str, text: str) -> Iterator[Json]:
         if int(whole) == 0 or int(part) > int(whole):
             continue
         computes = f"{part} of {whole} as a percentage, against {match['percent']}%"
-        yield _candidate(node, "percent-of", match, computes, f"{part} / {whole}", f"{match['percent']}%")
+        yield candidate(node, "percent-of", match, computes, f"{part} / {whole}", f"{match['percent']}%")
 
 
 def _changes(node: str, text: str) -> Iterator[Json]:
@@ -165,7 +139,7 @@ def _changes(node: str, text: str) -> Iterator[Json]:
         rising = match["direction"] in ("increase", "rise", "gain", "improvement", "growth")
         expression = f"({b} - {a}) / {a}" if rising else f"({a} - {b}) / {a}"
         computes = f"the relative {'increase' if rising else 'decrease'} from {a} to {b}, against {match['c']}%"
-        yield _candidate(node, "change", match, computes, expression, f"{match['c']}%")
+        yield candidate(node, "change", match, computes, expression, f"{match['c']}%")
 
 
 def _as_points(a: str, b: str, c: str) -> bool:
@@ -186,7 +160,7 @@ def _totals(node: str, text: str) -> Iterator[Json]:
         if not 2 <= len(parts) <= 8 or " and " not in f" {inside} " or any(int(p) >= int(total) for p in parts):
             continue
         computes = f"the sum of the parts {', '.join(parts)}, against the stated total {total}"
-        yield _candidate(node, "total", match, computes, " + ".join(parts), total)
+        yield candidate(node, "total", match, computes, " + ".join(parts), total)
 
 
 def _intervals(node: str, text: str) -> Iterator[Json]:
@@ -201,7 +175,7 @@ def _intervals(node: str, text: str) -> Iterator[Json]:
             found = True
             for function, end in (("ci_low", lo), ("ci_high", hi)):
                 computes = f"the {function[3:]} end of the {level} interval of {est} with SE {se}, against {end}"
-                yield _candidate(node, "interval", match, computes, f"{function}({est}, {se}, {level})", end)
+                yield candidate(node, "interval", match, computes, f"{function}({est}, {se}, {level})", end)
         if after is not None:
             found = True
             function = "p_ci_log" if ratio else "p_ci"
@@ -211,12 +185,12 @@ def _intervals(node: str, text: str) -> Iterator[Json]:
             )
             extra = {"relation": after["relation"]} if after["relation"] != "=" else {}
             expression = f"{function}({est}, {lo}, {hi}, {level})"
-            yield _candidate(node, "interval", match, computes, expression, after["p"], **extra)
+            yield candidate(node, "interval", match, computes, expression, after["p"], **extra)
         if not found:
             function = "ci_gmid" if ratio else "ci_mid"
             scale = "geometric middle (a ratio's)" if ratio else "middle"
             computes = f"the {scale} of the interval {lo} to {hi}, against the estimate {est}"
-            yield _candidate(node, "interval", match, computes, f"{function}({lo}, {hi})", est)
+            yield candidate(node, "interval", match, computes, f"{function}({lo}, {hi})", est)
 
 
 def _means(node: str, text: str) -> Iterator[Json]:
@@ -226,7 +200,7 @@ def _means(node: str, text: str) -> Iterator[Json]:
         return
     n = size["n"]
     items = _ITEMS.search(text)
-    k = None if items is None else str(_WORD_NUMBERS.get(items["k"].lower(), items["k"]))
+    k = None if items is None else str(_WORDNUMBERS.get(items["k"].lower(), items["k"]))
     count = int(n) * (int(k) if k else 1)
     premise = f"the values averaged are whole numbers (the text's '{word.group(0)}')"
     for match in _MEAN.finditer(text):
@@ -236,13 +210,20 @@ def _means(node: str, text: str) -> Iterator[Json]:
             continue
         counts = f"{n}, {k}" if k else n
         computes = f"whether {count} whole numbers can have a mean that prints as {match['mean']}"
-        yield _candidate(
+        yield candidate(
             node, "mean", match, computes, f"grim({match['mean']}, {counts})", match["mean"], premises=[premise]
         )
-        if sd is not None:
+        if sd is not None and _grim_passes(mean, count):  # grimmer refuses a mean GRIM fails
             computes = f"whether {n} values with that mean can have an SD that prints as {sd}"
             expression = f"grimmer({match['mean']}, {sd}, {counts})"
-            yield _candidate(node, "mean", match, computes, expression, sd, premises=[premise])
+            yield candidate(node, "mean", match, computes, expression, sd, premises=[premise])
+
+
+def _grim_passes(mean: str, count: int) -> bool:
+    """Whether some whole number over `count` prints as `mean` (its rounding's ends included)."""
+    value = Decimal(mean)
+    half = Decimal(1).scaleb(value.as_tuple().exponent) / 2  # type: ignore[arg-type]
+    return math.ceil((value - half) * count) <= math.floor((value + half) * count)
 
 
 def _count(written: str) -> str:

@@ -214,11 +214,13 @@ def _candidates(nodes: list[Json]) -> list[Json]:
     from cgx_core.tooling.candidates import candidates
 
     chunks = []
+    attributes: dict[str, Json] = {}
     for node in nodes:
         unit = node["attributes"].get("unit")
         if origin_of(node) == "document" and unit not in (None, "reference") and isinstance(node["statement"], str):
             chunks.append((str(node["id"]), cells_text(node["statement"]) if unit == TABLE_ROW else node["statement"]))
-    return candidates(chunks)
+            attributes[str(node["id"])] = node["attributes"]
+    return candidates(chunks, attributes)
 
 
 def _same(item: Any) -> Any:

@@ -10,37 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from candidate_annotations import ANNOTATED
 
 from cgx_core.testing import assert_run_verifies
 from cgx_core.tooling.registry import TOOLS, call_tool
 from support import ROOT
 
-PAPER = Path(__file__).parent / "statistics_paper" / "paper.tex"
+PAPER = ANNOTATED["statistics-paper"].paper
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 
-EXPECTED: dict[tuple[str, str], str] = {
-    ("28 + 32", "60"): "passed",
-    ("45 / 60", "75%"): "passed",
-    ("(75 - 60) / 60", "25%"): "passed",
-    ("p_t(2.20, 28)", ".04"): "passed",
-    ("p_F(3.15, 2, 57)", ".05"): "failed",  # the decision error: p = .0502 to .0506 against p < .05
-    ("p_r(.32, 48)", ".02"): "passed",
-    ("p_chi2(3.84, 1)", ".05"): "passed",
-    ("p_t(2.2, 28)", ".03"): "passed",  # only at the printed precision of 2.2
-    ("p_z(2.58)", ".01"): "passed",
-    ("p_t(3.10, 40)", ".02"): "failed",  # a wrong p: .0035
-    ("p_F(2.10, 3, 96)", ".15"): "failed",  # a wrong p: .105
-    ("p_r(-.25, 118)", ".001"): "failed",  # a wrong p: .0059 against p < .001
-    ("p_chi2(9.50, 2)", ".01"): "passed",
-    ("grim(3.47, 19)", "3.47"): "passed",
-    ("grimmer(3.47, 1.12, 19)", "1.12"): "passed",
-    ("grim(2.50, 12, 5)", "2.50"): "passed",
-    ("grim(3.48, 19)", "3.48"): "failed",  # the impossible mean: 66/19 = 3.4737, 67/19 = 3.5263
-    ("ci_low(1.20, 0.30, 95%)", "0.61"): "passed",
-    ("ci_high(1.20, 0.30, 95%)", "1.79"): "passed",
-    ("ci_gmid(1.10, 2.60)", "1.50"): "failed",  # the inconsistent interval: 1.69 on the log scale
-}
-"""Every checkable statement of the paper, by the proposal that checks it, with the verdict it must get."""
+EXPECTED = ANNOTATED["statistics-paper"].expected
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:

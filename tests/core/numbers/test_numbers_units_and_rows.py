@@ -67,3 +67,18 @@ def test_a_rows_cells_carry_their_headers_unit_as_the_paper_means_them() -> None
         ("2.5", "hour"),
         ("12", None),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "written", "end"),
+    [
+        ("(1 km h^-1)", 2, "km h^-1", 10),  # the closing parenthesis is the expression's (found by fuzzing)
+        ("(2 s^-1) + 3", 2, "s^-1", 7),
+        ("5 d^(1/2)", 1, "d^(1/2)", 9),
+        ("5 d^(1/2", 1, "d^(1/2", 8),
+    ],
+)
+def test_a_units_exponent_takes_a_parenthesis_only_with_its_pair(text: str, start: int, written: str, end: int) -> None:
+    found = read_unit(text, start)
+    assert found is not None
+    assert (found[0].written, found[1]) == (written, end)

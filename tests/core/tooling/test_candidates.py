@@ -138,3 +138,217 @@ def test_the_scan_is_the_same_list_every_time_in_document_order() -> None:
     first = candidates(chunks)
     assert first == candidates(chunks)
     assert [item["node"] for item in first] == ["s-1", "s-2", "s-3"]
+
+
+SECTION = {"unit": "sentence", "numbered": [{"kind": "section", "number": "2"}]}
+
+
+def across(*texts: str, attributes: dict[str, dict[str, object]] | None = None) -> list[tuple[str, str, str]]:
+    """(kind, expression, result) of the candidates of chunks s-1, s-2, ... in one section."""
+    chunks = [(f"s-{index}", text) for index, text in enumerate(texts, 1)]
+    given = {node: SECTION for node, _ in chunks} | (attributes or {})
+    return [
+        (item["kind"], item["proposal"]["expression"], item["proposal"]["result"])
+        for item in candidates(chunks, given)
+        if item["kind"] in ("decision", "split-test", "enumeration", "table-rows", "same-quantity")
+    ]
+
+
+THRESHOLD = "Significance was set at $\\alpha = .05$."
+
+
+def test_a_decision_without_a_p_is_checked_against_the_threshold_the_paper_sets() -> None:
+    found = candidates(
+        [("s-1", THRESHOLD), ("s-2", "The groups did not differ, t(72) = 1.12, n.s.")], {"s-1": SECTION, "s-2": SECTION}
+    )
+    (item,) = [item for item in found if item["kind"] == "decision"]
+    assert item["proposal"] == {
+        "type": "recompute-numbers",
+        "target": "s-2",
+        "cites": ["s-2", "s-1"],
+        "expression": "p_t(1.12, 72)",
+        "result": ".05",
+        "relation": ">",
+        "premises": ["the text's 'n.s.' states the decision at the threshold s-1 sets"],
+    }
+    assert across(THRESHOLD, "Scores were significantly higher, F(1, 40) = 5.10.") == [
+        ("decision", "p_F(5.10, 1, 40)", ".05")
+    ]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("The groups did not differ, t(72) = 1.12, n.s.",),  # no threshold written: .05 is nowhere to cite
+        (THRESHOLD, "The effect was marginally significant, t(110) = 1.70."),
+        (THRESHOLD, "A was significant, t(30) = 2.60, but B was not significant."),  # which test is which
+        (THRESHOLD, "A was significant, t(30) = 2.60, and B, t(30) = 1.10, n.s."),  # two tests
+    ],
+)
+def test_a_decision_the_scan_cannot_pair_with_its_test_is_left_alone(texts: tuple[str, ...]) -> None:
+    assert across(*texts) == []
+
+
+def test_a_p_in_the_next_sentence_that_refers_to_the_test() -> None:
+    assert across("Missed sessions fell, t(110) = 3.30.", "This difference was reliable, p = .001.") == [
+        ("split-test", "p_t(3.30, 110)", ".001")
+    ]
+    # The next sentence speaks of something else, or is in another section, or writes its own test.
+    assert (
+        across("Waiting correlated with misses, r(110) = .21.", "The second arm showed a similar pattern, p = .04.")
+        == []
+    )
+    assert across("Misses fell, t(110) = 3.30.", "This held, t(50) = 2.00, p = .05.") == []
+    other = {"s-2": {"unit": "sentence", "numbered": [{"kind": "section", "number": "3"}]}}
+    assert across("Misses fell, t(110) = 3.30.", "This difference was reliable, p = .001.", attributes=other) == []
+
+
+def test_an_announced_enumeration_is_counted_with_items() -> None:
+    assert across("Patients saw three conditions: (a) cue, (b) no cue and (c) mixed.") == [
+        ("enumeration", "items(s-1)", "three")
+    ]
+    assert across("We report 4 outcomes: (a) visits, (b) calls, (c) pain and (d) cost.") == [
+        ("enumeration", "items(s-1)", "4")
+    ]
+    assert across("Approaches fall into one of two categories: (i) interpretable models, and (ii) post hoc ones.") == [
+        ("enumeration", "items(s-1)", "two")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Three conditions: (a) cue and (b) no cue, first alone and second paired.",  # ordinals count too
+        "Two tasks: (a) reading, (c) writing.",  # not one run from (a)
+        "In Fig. 2(a) and (b) we show three panels: left, middle and right.",  # a label before the count
+        "Three tasks: (1) reading, (2) writing and (3) speaking.",  # numbers: an equation's (3) is counted too
+        "Two tasks: ($a$) reading and ($b$) writing.",  # items() reads the labels as ingested: none here
+    ],
+)
+def test_an_enumeration_items_might_count_otherwise_is_left_alone(text: str) -> None:
+    assert across(text) == []
+
+
+def table(label: str, *rows: str) -> tuple[list[tuple[str, str]], dict[str, dict[str, object]]]:
+    chunks = [(f"t-{index}", row) for index, row in enumerate(rows, 1)]
+    attributes = {
+        node: {"unit": "table-row", "table": {"kind": "table", "number": "1", "label": label}} for node, _ in chunks
+    }
+    return chunks, attributes
+
+
+def test_a_count_of_a_table_s_rows_the_text_states() -> None:
+    rows, attributes = table("tab:s", "row Clinic: North; Patients: 30", "row Clinic: South; Patients: 28")
+    sentence = {"s-1": {**SECTION, "refs": [{"label": "tab:s", "kind": "table"}]}}
+    found = candidates([("s-1", "Table~\\ref{tab:s} lists the 2 clinics."), *rows], {**attributes, **sentence})
+    assert [
+        (item["proposal"]["expression"], item["proposal"]["result"], item["proposal"]["cites"]) for item in found
+    ] == [("rows(t-1)", "2", ["s-1", "t-1"])]
+    totalled, attributes = table("tab:s", "row Arm: A; Patients: 30", "row Arm: Total; Patients: 58")
+    assert candidates([("s-1", "Table~\\ref{tab:s} lists the 2 arms."), *totalled], {**attributes, **sentence}) == []
+    headless, attributes = table("tab:s", "row Clinic; Patients", "row North; 30")  # its header read as a row
+    assert candidates([("s-1", "Table~\\ref{tab:s} lists the 1 clinic."), *headless], {**attributes, **sentence}) == []
+
+
+def test_a_sample_size_written_twice_is_compared_under_the_same_quantity_premise() -> None:
+    found = candidates(
+        [
+            ("s-1", "In a trial of N = 120 outpatients, reminders helped."),
+            ("s-2", "The sample comprised N = 112 adults."),
+        ],
+        {"s-1": SECTION, "s-2": SECTION},
+    )
+    (item,) = found
+    assert item["proposal"] == {
+        "type": "recompute-numbers",
+        "target": "s-2",
+        "cites": ["s-2", "s-1"],
+        "expression": "120",
+        "result": "112",
+        "premises": ["the passages compared state the same quantity"],
+    }
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("We randomised N = 120 outpatients.", "The analysed sample comprised N = 112 adults."),  # stages of a flow
+        ("In Study 1, N = 120 adults took part.", "In Study 2, N = 112 adults took part."),  # two studies
+        ("N = 120 adults took part.", "N = 112 adults answered.", "N = 100 adults returned."),  # three
+        ("N = 120 adults took part.", "The groups differed, chi2(1, N = 112) = 4.20, p = .04."),  # a test's own N
+    ],
+)
+def test_sample_sizes_that_may_differ_by_design_are_left_alone(texts: tuple[str, ...]) -> None:
+    assert [kind for kind, _, _ in across(*texts)] == []
+
+
+def test_grimmer_is_not_offered_for_a_mean_grim_fails() -> None:
+    found = candidates([("s-1", "Ratings on a 5-point scale (M = 3.62, SD = 0.91, n = 38).")])
+    assert [item["proposal"]["expression"] for item in found] == ["grim(3.62, 38)"]
+
+
+def test_a_labelled_percentage_restated_from_the_abstract() -> None:
+    abstract = {"unit": "sentence"}
+    found = candidates(
+        [
+            ("s-1", "The classifier reached an accuracy of 93.2\\%."),
+            ("s-2", "On held-out images, accuracy was 93.4\\%."),
+        ],
+        {"s-1": abstract, "s-2": SECTION},
+    )
+    assert [item["proposal"] for item in found] == [
+        {
+            "type": "recompute-numbers",
+            "target": "s-2",
+            "cites": ["s-2", "s-1"],
+            "expression": "93.2%",
+            "result": "93.4%",
+            "premises": ["the passages compared state the same quantity"],
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("front", "body"),
+    [
+        ("Accuracy was 93.2%.", "On the validation split, accuracy was 90.1%."),  # another split
+        ("Accuracy was 93.2%, against 90.1% for the baseline.", "Accuracy was 93.4%."),  # two percentages
+        ("Accuracy was 93.2%.", "Accuracy was 93.4% in week 2."),  # a time
+    ],
+)
+def test_labelled_percentages_that_may_differ_by_design_are_left_alone(front: str, body: str) -> None:
+    assert candidates([("s-1", front), ("s-2", body)], {"s-1": {"unit": "sentence"}, "s-2": SECTION}) == []
+    both_in_the_body = candidates(
+        [("s-1", "Accuracy was 93.2%."), ("s-2", "Accuracy was 93.4%.")], {"s-1": SECTION, "s-2": SECTION}
+    )
+    assert both_in_the_body == []  # two results of the body: two runs, two models
+
+
+def test_sample_sizes_counted_at_the_same_stage_are_compared() -> None:
+    assert across("We randomised N = 120 adults.", "In all, we randomised N = 112 adults.") == [
+        ("same-quantity", "120", "112")
+    ]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        (THRESHOLD, "With a Bonferroni correction, the effect was not significant, t(30) = 2.60."),  # another level
+        (THRESHOLD, "The redshift was significant, z = 2.10."),  # a z writes no df: it may be any variable
+        ("A power analysis required N = 120 adults.", "The sample comprised N = 112 adults."),  # planned
+        ("Accuracy was 93.2%.", "The baseline's accuracy was 88.0%."),  # another system
+    ],
+)
+def test_more_look_alikes_across_chunks_are_left_alone(texts: tuple[str, ...]) -> None:
+    attributes = {"s-1": {"unit": "sentence"}} if texts[0].startswith("Accuracy") else {}
+    assert across(*texts, attributes=attributes) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Table 2 shows the 5 best models.", "Table 2 lists the 3 parameters of each model."],
+)
+def test_a_count_of_part_of_a_table_is_left_alone(sentence: str) -> None:
+    rows, attributes = table("tab:s", "row Model: A; Error: 3", "row Model: B; Error: 4")
+    sentence_attributes = {"s-1": {**SECTION, "refs": [{"label": "tab:s", "kind": "table"}]}}
+    assert candidates([("s-1", sentence), *rows], {**attributes, **sentence_attributes}) == []
