@@ -16,7 +16,9 @@ each credence was had. credencegraph's own inference is not a baseline: it canno
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -74,18 +76,23 @@ def describe(graph: Any) -> str:
     from credencegraph.semantics import compile_graph
 
     from cgx_core.checks.credences import credences
-    from cgx_core.checks.inference import BucketTree
+    from cgx_core.checks.inference import BucketTree, PlanTooLarge
     from cgx_core.graph.divorce import divorced
 
     network = compile_graph(divorced(graph))
-    largest, work = BucketTree().plan_cost(network, {})
+    plan = BucketTree().plan(network, {})
+    size = (
+        f"beyond the budget (a table of at least {plan.table} entries, {plan.work} a pass)"
+        if isinstance(plan, PlanTooLarge)
+        else f"largest clique {plan.cost[0]} entries, {plan.cost[1]} a pass"
+    )
     found = credences(graph)
     methods: dict[str, int] = {}
     for entry in found["nodes"].values():
         methods[entry["method"]] = methods.get(entry["method"], 0) + 1
     note = f"; moved_by {found['moved_by']}" if "moved_by" in found else ""
     return (
-        f"{len(graph)} nodes, {len(network)} variables, largest clique {largest} entries, {work} a pass; "
+        f"{len(graph)} nodes, {len(network)} variables, {size}; "
         f"credences {methods}, missing {len(found['missing'])}{note}"
     )
 
@@ -128,13 +135,135 @@ def run(folder: Path, *, quick: bool, repeats: int) -> list[tuple[str, float, fl
     return rows
 
 
+# Finish_run at scale (issue 43): synthetic runs built through the tools, every result checked.
+METHODS_EVERY = 21
+"""A method every 21 sentences, the 20 results between resting on it: nodes are about twice the checks."""
+SCALE_SENTENCES = (525, 1575, 5250)
+"""1,025, 3,075 and 10,250 nodes with 500, 1,500 and 5,000 checks (the first is the anchor)."""
+QUICK_SENTENCES = (105, 315, 1050)
+
+
+def checked_run(folder: Path, sentences: int) -> tuple[Path, int, int]:
+    """An unfinished run of a synthetic paper of `sentences` sentences, every chunk typed and every result
+    checked (20 proposals a call, as run_checks takes them): its folder, nodes and checks."""
+    from synthetic import MODEL, Paper, tool, write_paper
+
+    paper = Paper(*write_paper(folder / "paper", sentences, methods_every=METHODS_EVERY))
+    run = folder / "run"
+    ids = paper.start(run)
+    base = {"run": str(run), "model": MODEL}
+    for start in range(0, len(ids), 500):  # classify takes at most 500 records a call
+        records = [paper.record(ids, index) for index in range(start, min(start + 500, len(ids)))]
+        tool("classify", {**base, "records": records})
+    results = paper.results
+    for start in range(0, len(results), 20):
+        proposals = [paper.proposal(ids, index) for index in results[start : start + 20]]
+        checked = tool("run_checks", {**base, "proposals": proposals})
+        if checked["refused"]:
+            raise RuntimeError(f"a synthetic check was refused: {checked['refused'][:1]}")
+    return run, len(ids) + len(results), len(results)
+
+
+def finish_cpu(run: Path, scratch: Path) -> tuple[float, dict[str, Any]]:
+    """CPU seconds of finish_run (in process) on a fresh copy of the unfinished run, and its result."""
+    from synthetic import MODEL, tool
+
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(run, scratch)
+    start = time.process_time()
+    result = tool("finish_run", {"run": str(scratch), "model": MODEL})
+    return time.process_time() - start, result
+
+
+def scale(folder: Path, *, quick: bool, repeats: int) -> list[tuple[int, int, float, dict[str, int]]]:
+    """finish_run's CPU at each size (the sizes alternating, repeat by repeat): nodes, checks, median, and
+    how the credences of the largest were had."""
+    sizes = QUICK_SENTENCES if quick else SCALE_SENTENCES
+    runs = []
+    for sentences in sizes:
+        started = time.process_time()
+        runs.append(checked_run(folder / f"scale-{sentences}", sentences))
+        print(
+            f"  built {runs[-1][1]} nodes, {runs[-1][2]} checks in {time.process_time() - started:.1f} s CPU",
+            flush=True,
+        )
+    times: list[list[float]] = [[] for _ in runs]
+    credenced: list[dict[str, int]] = [{} for _ in runs]
+    for repeat in range(repeats):
+        for position in range(len(runs)) if repeat % 2 == 0 else reversed(range(len(runs))):
+            run = runs[position][0]
+            cpu, result = finish_cpu(run, run.parent / "finished")
+            times[position].append(cpu)
+            credenced[position] = {k: v for k, v in result["credences"].items() if isinstance(v, int)}
+    rows = [
+        (nodes, checks, statistics.median(spent), found)
+        for (_, nodes, checks), spent, found in zip(runs, times, credenced, strict=True)
+    ]
+    for nodes, checks, spent, found in rows:
+        print(f"  finish_run on {nodes} nodes, {checks} checks: {spent:.2f} s CPU; credences {found}")
+    return rows
+
+
+def scale_figures(rows: list[tuple[int, int, float, dict[str, int]]]) -> list[Any]:
+    """Figures i-all, i-10x and i-nlogn: every credence had at the largest size, its finish_run against the
+    anchor's (about a tenth of the nodes), and each size's cost against n log n from the anchor."""
+    from timing import Figure, at_most
+
+    (anchor_nodes, _, anchor, _), (nodes, checks, largest, found) = rows[0], rows[-1]
+    every = found.get("missing", 1) == 0 and sum(v for k, v in found.items() if k != "missing") > 0
+    growth = []
+    for size, _, spent, _ in rows[1:]:
+        allowed = size * math.log(size) / (anchor_nodes * math.log(anchor_nodes))
+        growth.append((spent / anchor) / allowed)
+    worst = max(growth)
+    ratio = largest / anchor
+    return [
+        Figure(
+            "i-all",
+            f"credences of a {nodes}-node run with {checks} checks",
+            largest,
+            0.0,
+            "every assessed node",
+            ", ".join(f"{k} {v}" for k, v in found.items()),
+            "missing 0",
+            every,
+        ),
+        Figure(
+            "i-10x",
+            f"finish_run at {nodes} nodes against {anchor_nodes}",
+            largest,
+            anchor,
+            f"finish_run at {anchor_nodes} nodes",
+            f"{ratio:.2f}x",
+            "<= 10x",
+            at_most(ratio, 10.0),
+        ),
+        Figure(
+            "i-nlogn",
+            "finish_run's growth against n log n",
+            largest,
+            anchor,
+            f"n log n from {anchor_nodes} nodes",
+            " ".join(f"{g:.2f}" for g in growth),
+            "<= 1",
+            at_most(worst, 1.0),
+            "each size's cost over the anchor's, divided by (n log n) over the anchor's",
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scale-only", action="store_true", help="only finish_run at scale (figures i-all..)")
     arguments = parser.parse_args()
+    repeats = 1 if arguments.quick else arguments.repeats
     with tempfile.TemporaryDirectory(prefix="cgx-bench-inference-") as folder:
-        run(Path(folder), quick=arguments.quick, repeats=1 if arguments.quick else arguments.repeats)
+        if not arguments.scale_only:
+            run(Path(folder), quick=arguments.quick, repeats=repeats)
+        for figure in scale_figures(scale(Path(folder), quick=arguments.quick, repeats=repeats)):
+            print(f"  {figure.key}: {figure.name}: {figure.shown} (target {figure.target}: {figure.passed})")
 
 
 if __name__ == "__main__":
@@ -142,13 +271,15 @@ if __name__ == "__main__":
 
 
 def figures(workspace: Any, *, profile: bool) -> list[Any]:
-    """Figures i1, i2, ... for benchmarks/run.py: reported (no target), the gate as the baseline where it runs."""
+    """Figures i1, i2, ... for benchmarks/run.py (reported, the gate as the baseline where it runs), then
+    finish_run at scale: i-all, i-10x and i-nlogn, with their targets."""
     from timing import Figure
 
     folder = workspace.root / "inference"
     folder.mkdir(exist_ok=True)
-    rows = run(folder, quick=workspace.quick, repeats=1 if workspace.quick else 3)
-    return [
+    repeats = 1 if workspace.quick else 3
+    rows = run(folder, quick=workspace.quick, repeats=repeats)
+    reported = [
         Figure(
             f"i{number}",
             f"credences: {name}",
@@ -162,3 +293,4 @@ def figures(workspace: Any, *, profile: bool) -> list[Any]:
         )
         for number, (name, subject, baseline, about) in enumerate(rows, start=1)
     ]
+    return reported + scale_figures(scale(folder, quick=workspace.quick, repeats=repeats))

@@ -143,7 +143,8 @@ def soundness(workspace: Workspace, *, profile: bool) -> list[Figure]:
 
 
 def inference(workspace: Workspace, *, profile: bool) -> list[Figure]:
-    """Figures (i), from bench_inference.py's own measurement (reported: CPU seconds, and against the gate)."""
+    """Figures (i), from bench_inference.py's own measurement: i1.. reported (CPU seconds, and against the gate);
+    i-all, i-10x and i-nlogn (finish_run at scale) against their targets."""
     import bench_inference
 
     return bench_inference.figures(workspace, profile=profile)
@@ -164,7 +165,11 @@ BENCHMARKS: dict[str, tuple[str, Benchmark]] = {
     "s": ("(s) verify of 10,000 runs: the process pool and a Dask LocalCluster", bench_verify_cluster.figures),
     "n": ("(n) a calculus step through rederive-maths against sympy alone", calculus),
     "v": ("(v) rederive-maths on the soundness corpus: wrong verdicts and the decided fraction", soundness),
-    "i": ("(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50", inference),
+    "i": (
+        "(i) finish_run's credences on full runs of the papers and on 500-node graphs of fan-in 50; finish_run at "
+        "1k, 3k and 10k nodes",
+        inference,
+    ),
     "r": (
         "(r) report of a full run of about 400 nodes against finish_run, with and without reuse",
         bench_report.figures,

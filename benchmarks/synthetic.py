@@ -42,14 +42,15 @@ class Sentence:
         return {"expression": f"{self.factors[0]} * {self.factors[1]}", "result": str(self.written)}
 
 
-def sentences(count: int, seed: int = SEED) -> list[Sentence]:
-    """`count` sentences; every product is distinct, so no two checks are the same observation."""
+def sentences(count: int, seed: int = SEED, methods_every: int = 3) -> list[Sentence]:
+    """`count` sentences, a method every `methods_every` (the results between rest on it); every product is
+    distinct, so no two checks are the same observation."""
     rng = random.Random(seed)
     found: list[Sentence] = []
     products: set[int] = set()
     for index in range(count):
         number = index + 1
-        if index % 3 == 0:
+        if index % methods_every == 0:
             found.append(
                 Sentence("method", f"We ran trial {number} with a fixed procedure on {rng.randrange(2, 90)} machines.")
             )
@@ -65,9 +66,9 @@ def sentences(count: int, seed: int = SEED) -> list[Sentence]:
     return found
 
 
-def write_paper(folder: Path, chunks: int, seed: int = SEED) -> tuple[Path, list[Sentence]]:
+def write_paper(folder: Path, chunks: int, seed: int = SEED, methods_every: int = 3) -> tuple[Path, list[Sentence]]:
     """Write a LaTeX paper of exactly `chunks` sentence chunks; returns its main file and its sentences."""
-    body = sentences(chunks, seed)
+    body = sentences(chunks, seed, methods_every)
     lines = [r"\documentclass{article}", r"\begin{document}"]
     for start in range(0, len(body), SENTENCES_PER_PARAGRAPH):
         if start % (SENTENCES_PER_PARAGRAPH * 4) == 0:
@@ -122,7 +123,7 @@ class Paper:
             "node": ids[index],
             "type": "result",
             "form": {"value": item.written},
-            "rests_on": [ids[index // 3 * 3]],
+            "rests_on": [ids[self.method_of(index)]],
         }
 
     def annotation(self, ids: Sequence[str], index: int) -> dict[str, Any]:
@@ -130,7 +131,13 @@ class Paper:
         item = self.body[index]
         if item.role == "method":
             return {"node_type": "method", "settings": {"kind": "procedure"}}
-        return {"node_type": "result", "settings": {"value": item.written}, "rests_on": [ids[index // 3 * 3]]}
+        return {"node_type": "result", "settings": {"value": item.written}, "rests_on": [ids[self.method_of(index)]]}
+
+    def method_of(self, index: int) -> int:
+        """The method a result rests on: the last one before it."""
+        while self.body[index].role != "method":
+            index -= 1
+        return index
 
     def proposal(self, ids: Sequence[str], index: int) -> dict[str, Any]:
         return {"type": "recompute-numbers", "target": ids[index], **self.body[index].proposal_fields}

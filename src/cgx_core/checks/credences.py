@@ -6,8 +6,9 @@ needs to read it:
 
 - `moved_by`: the observations that moved it most given the rest (after minus after without that one),
   with sign and size, largest first;
-- `own_checks`: for a node whose own check failed, the credence given its own checks alone (an exact pass with
-  only them as evidence), so a failing step that other observations move is explained;
+- `own_checks`: for a node whose own check failed, the credence given its own checks alone (Bayes' rule on its
+  credence before them, or an exact pass when a check observes its reading), so a failing step that other
+  observations move is explained;
 - `checked_by`: the check types that decided its verdict and how each check ended, so a `holds` says what it
   rests on (a cross-reference alone says where the node points, not that it is true);
 - `against_verdict`: present (true) when the observations moved the credence against the verdict (a node that
@@ -202,7 +203,7 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
     if after.method == EXACT:
         for node_id in failing:
             mine = {check: observed[check] for check in by_check.get(node_id, ()) if check in observed}
-            own[node_id] = float(all_marginals(network, _evidence(network, mine), budget).true[network.index(node_id)])
+            own[node_id] = _own_credence(network, node_id, mine, before, budget)
     try:
         movers, movers_note = _movers(network, observed, after, wanted, budget)
     except CredenceGraphError as error:  # a subset of consistent evidence is consistent: defensive only
@@ -251,6 +252,25 @@ def _likelihood(network: Network, check: str, value: bool) -> tuple[int, float, 
     variable = network.variables[network.index(check)]
     table = network.factors[variable.index].table[:, int(value)]
     return variable.parents[0], float(table[0]), float(table[1])
+
+
+def _own_credence(network: Network, node_id: str, mine: Mapping[str, bool], before: Marginals, budget: Budget) -> float:
+    """The node's credence given its own checks alone.
+
+    A check is a leaf whose one parent is what it observes, so when every check observes the node itself
+    Bayes' rule on its credence before any observation is exact: one product, not one pass over the whole
+    network per failing node (a pass each made the credences quadratic in a paper's size). A check that
+    observes the node's reading with premises moves it through them: that node gets its exact pass."""
+    index = network.index(node_id)
+    likelihoods = [_likelihood(network, check, value) for check, value in mine.items()]
+    if before.method != EXACT or any(parent != index for parent, _, _ in likelihoods):
+        return float(all_marginals(network, _evidence(network, mine), budget).true[index])
+    true, false = float(before.true[index]), 1.0 - float(before.true[index])
+    for _, when_false, when_true in likelihoods:
+        true, false = true * when_true, false * when_false
+        total = true + false  # kept normalised: no product of many small numbers
+        true, false = true / total, false / total
+    return true
 
 
 def _local_effect(network: Network, check: str, value: bool, after: Marginals) -> float:

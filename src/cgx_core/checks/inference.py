@@ -10,7 +10,9 @@ the graphs agents build (chunks resting on chunks, one method chunk under many r
 shared by many conclusions, each check a leaf observed) it keeps every clique small, and parent divorcing
 (graph/divorce.py) keeps fan-in out of the tables. Before a number is computed the cliques are sized: the
 largest table (memory) and the entries of all of them (CPU, the work of one pass) must stay within the
-`Budget`; wall time is never looked at, so the answer is the same on a busy machine.
+`Budget`, and the order's search stops at the first step that exceeds it; wall time is never looked at, so
+the answer is the same on a busy machine. Every table is normalised as each factor and message arrives (the
+evidence's probability kept as a sum of logarithms), so no size of graph underflows to "probability zero".
 
 Beyond the budget `likelihood_weighting` estimates the marginals from a fixed number of samples drawn from a
 seeded generator (the same bytes every time), and returns for each a 95% half-width (normal approximation of
@@ -35,6 +37,9 @@ if TYPE_CHECKING:
 EXACT = "exact"
 APPROXIMATE = "likelihood-weighting"
 Z_95 = 1.959963984540054
+SAMPLE_ROWS = 256
+"""Variables whose samples are weighed at once: a float copy of all of them was 8 bytes per sample per variable
+(1.6 GB for 10,000 variables of 20,000 samples)."""
 
 
 @attrs.frozen
@@ -65,7 +70,7 @@ class Marginals:
 
 
 @attrs.frozen
-class _Plan:
+class Plan:
     order: tuple[int, ...]
     cliques: tuple[tuple[int, ...], ...]
     parent: tuple[int, ...]
@@ -98,39 +103,80 @@ def _reduced(network: Network, evidence: Mapping[int, int]) -> list[tuple[tuple[
     return out
 
 
-def min_fill(scopes: Iterable[tuple[int, ...]]) -> list[int]:
+class PlanTooLarge(Exception):
+    """min_fill stopped: the cliques of its order so far already exceed the budget, so sampling is certain."""
+
+    def __init__(self, table: int, work: int) -> None:
+        super().__init__(table, work)
+        self.table = table
+        self.work = work
+
+
+def min_fill(scopes: Iterable[tuple[int, ...]], budget: Budget | None = None) -> list[int]:
     """credencegraph's greedy min-fill order (fewest added edges, then fewest neighbours, then lowest index),
-    with each variable's cost recomputed only when an elimination changed its neighbourhood: its
-    `min_fill_order` rescores every variable at every step, minutes on a 400-chunk paper."""
+    its `min_fill_order` made to scale, and stopped as soon as the budget is certainly exceeded.
+
+    A variable's fill is the pairs of its neighbours not yet joined: C(degree, 2) minus the triangles through
+    it. Both are kept up to date as variables go (removing one takes its triangles; each fill edge adds one
+    with every neighbour its ends share), so a score costs nothing to recompute, and only the variables whose
+    degree or triangles changed are scored again. credencegraph rescores every variable at every step, and
+    recounting the fill of one method under thousands of results after each of them went was quadratic.
+
+    Eliminating a variable makes a clique of it and its neighbours, the table of its bucket: with a `budget`,
+    the order stops (PlanTooLarge) when one such table, or all of them so far, exceeds what an exact pass may
+    cost. The count is of entries, never of time: the same graph stops at the same step on any machine."""
     neighbours: dict[int, set[int]] = {}
     for scope in scopes:
         for variable in scope:
             neighbours.setdefault(variable, set()).update(v for v in scope if v != variable)
+    triangles = dict.fromkeys(neighbours, 0)
+    for variable, around in neighbours.items():
+        for other in around:
+            if other > variable:
+                for third in around & neighbours[other]:
+                    if third > other:
+                        triangles[variable] += 1
+                        triangles[other] += 1
+                        triangles[third] += 1
 
     def cost(variable: int) -> tuple[int, int, int]:
-        around = neighbours[variable]
-        count = len(around)
-        present = sum(len(around & neighbours[other]) for other in around)  # each edge among them twice
-        return (count * (count - 1) - present) // 2, count, variable
+        count = len(neighbours[variable])
+        return count * (count - 1) // 2 - triangles[variable], count, variable
 
     heap = [cost(variable) for variable in neighbours]
     heapq.heapify(heap)
     current = {entry[2]: entry for entry in heap}
     order: list[int] = []
+    work = 0
     while heap:
         entry = heapq.heappop(heap)
         variable = entry[2]
         if current.get(variable) != entry:
             continue  # a stale score, superseded by a later push
+        if budget is not None:
+            table = 2 ** (entry[1] + 1)
+            work += table
+            if table > budget.max_table or work > budget.max_work:
+                raise PlanTooLarge(table, work)
         del current[variable]
         around = neighbours.pop(variable)
-        for other in around:
+        for other in around:  # the triangles through `variable` go with it
+            triangles[other] -= len(neighbours[other] & around)
             neighbours[other].discard(variable)
-            neighbours[other].update(around - {other})
-        order.append(variable)
         touched = set(around)
-        for other in around:
-            touched |= neighbours[other]
+        for first in around:  # its neighbours become a clique
+            for second in around - neighbours[first]:
+                if second <= first:
+                    continue  # each pair once (and never a variable with itself)
+                shared = neighbours[first] & neighbours[second]
+                for third in shared:
+                    triangles[third] += 1
+                triangles[first] += len(shared)
+                triangles[second] += len(shared)
+                touched |= shared
+                neighbours[first].add(second)
+                neighbours[second].add(first)
+        order.append(variable)
         for other in touched:
             fresh = cost(other)
             if current[other] != fresh:
@@ -140,9 +186,13 @@ def min_fill(scopes: Iterable[tuple[int, ...]]) -> list[int]:
 
 
 @functools.lru_cache(maxsize=32)
-def _plan(structure: tuple[tuple[int, ...], ...]) -> _Plan:
-    """The buckets of min-fill elimination over the distinct factor scopes, sized before any table is built."""
-    order = tuple(min_fill(structure))
+def elimination_plan(structure: tuple[tuple[int, ...], ...], budget: Budget | None) -> Plan | PlanTooLarge:
+    """The buckets of min-fill elimination over the distinct factor scopes, sized before any table is built;
+    or, with a budget, why there is none: the order stopped where the budget was certainly exceeded."""
+    try:
+        order = tuple(min_fill(structure, budget))
+    except PlanTooLarge as beyond:
+        return beyond
     position = {variable: step for step, variable in enumerate(order)}
     bucket_scopes: list[set[int]] = [set() for _ in order]
     for scope in structure:
@@ -157,15 +207,15 @@ def _plan(structure: tuple[tuple[int, ...], ...]) -> _Plan:
         else:
             parent.append(-1)
     cliques = tuple(tuple(sorted(scope)) for scope in bucket_scopes)
-    return _Plan(order, cliques, tuple(parent), position)
+    return Plan(order, cliques, tuple(parent), position)
 
 
-def _plan_of(factors: Sequence[tuple[tuple[int, ...], np.ndarray]]) -> _Plan:
+def _plan_of(factors: Sequence[tuple[tuple[int, ...], np.ndarray]], budget: Budget | None) -> Plan | PlanTooLarge:
     """The plan of these factors: keyed by their interaction graph (a factor over one variable adds no edge),
     so the queries of one network, which differ only in such factors, share one plan."""
     edges = {tuple(sorted(scope)) for scope, _ in factors if len(scope) > 1}
     alone = {(scope[0],) for scope, _ in factors if len(scope) == 1} - {(v,) for scope in edges for v in scope}
-    return _plan(tuple(sorted(edges | alone)))
+    return elimination_plan(tuple(sorted(edges | alone)), budget)
 
 
 def _expand(scope: tuple[int, ...], table: np.ndarray, clique: tuple[int, ...]) -> np.ndarray:
@@ -196,25 +246,22 @@ class BucketTree(Engine):  # type: ignore[misc]  # credencegraph ships no type h
     def __init__(self, budget: Budget | None = None) -> None:
         self.budget = budget or Budget()
 
-    def plan_cost(self, network: Network, evidence: Mapping[int, int]) -> tuple[int, int]:
-        return _plan_of(_reduced(network, evidence)).cost
-
-    def within_budget(self, cost: tuple[int, int]) -> bool:
-        return cost[0] <= self.budget.max_table and cost[1] <= self.budget.max_work
+    def plan(self, network: Network, evidence: Mapping[int, int]) -> Plan | PlanTooLarge:
+        """The elimination plan of these evidence's factors, or why it exceeds the budget (found early)."""
+        return _plan_of(_reduced(network, evidence), self.budget)
 
     def _calibrate(
         self, network: Network, evidence: Mapping[int, int], distribute: bool
-    ) -> tuple[_Plan, list[np.ndarray], float]:
+    ) -> tuple[Plan, list[np.ndarray], float]:
         factors = _reduced(network, evidence)
-        plan = _plan_of(factors)
-        if not self.within_budget(plan.cost):
+        plan = _plan_of(factors, self.budget)
+        if isinstance(plan, PlanTooLarge):
             from credencegraph.inference import ProblemTooLargeError
 
-            largest, work = plan.cost
             raise ProblemTooLargeError(
-                f"exact inference needs a clique table of {largest} entries and {work} per pass, above the budget "
-                f"({self.budget.describe()})",
-                largest,
+                f"exact inference needs a clique table of at least {plan.table} entries, or {plan.work} per pass, "
+                f"above the budget ({self.budget.describe()})",
+                plan.table,
                 self.budget.max_table,
             )
         log_total = 0.0
@@ -237,7 +284,11 @@ class BucketTree(Engine):  # type: ignore[misc]  # credencegraph ships no type h
             sent.append(message)
             if target < 0:
                 continue
-            beliefs[target] = beliefs[target] * _expand(separator, message, plan.cliques[target])
+            # Normalised as each message arrives, not once per bucket: a variable many buckets send to (one
+            # method under thousands of results) would otherwise multiply thousands of numbers below one and
+            # underflow to zero, an evidence of "probability zero" that is only a float's range.
+            beliefs[target], scale = _normalised(beliefs[target] * _expand(separator, message, plan.cliques[target]))
+            log_total += scale
         if distribute:
             for step in reversed(range(len(plan.order))):
                 target = plan.parent[step]
@@ -290,12 +341,17 @@ def likelihood_weighting(network: Network, evidence: Mapping[int, int], budget: 
             values[index] = generator.random(count) < rows[:, 1]
     if not np.isfinite(log_weight).any():
         raise ZeroProbabilityError("no sample agrees with the evidence and the exclusive constraints")
-    weight = np.exp(log_weight - log_weight.max())
+    weight = np.exp(log_weight - log_weight.max())  # the weights' log-sum-exp: no sample's weight underflows
     total = weight.sum()
-    true = values @ weight / total
-    # sum of w^2 (x - p)^2 for x in {0, 1} is (1 - 2p) sum w^2 x + p^2 sum w^2: no samples-by-variables copy.
     squared = weight**2
-    spread = np.sqrt(np.maximum((1 - 2 * true) * (values @ squared) + true**2 * squared.sum(), 0.0)) / total
+    weighted, weighted_squared = np.empty(len(network)), np.empty(len(network))
+    for start in range(0, len(network), SAMPLE_ROWS):  # a float copy of a few rows at a time, never of all
+        rows_of = values[start : start + SAMPLE_ROWS].astype(float)
+        weighted[start : start + SAMPLE_ROWS] = rows_of @ weight
+        weighted_squared[start : start + SAMPLE_ROWS] = rows_of @ squared
+    true = weighted / total
+    # sum of w^2 (x - p)^2 for x in {0, 1} is (1 - 2p) sum w^2 x + p^2 sum w^2: no samples-by-variables copy.
+    spread = np.sqrt(np.maximum((1 - 2 * true) * weighted_squared + true**2 * squared.sum(), 0.0)) / total
     # When a few samples carry the weight the estimated spread is itself unreliable: never claim less than
     # a proportion's worst spread over Kish's effective sample size.
     effective = total**2 / squared.sum()
@@ -308,6 +364,6 @@ def all_marginals(network: Network, evidence: Mapping[int, int], budget: Budget 
     """Exact marginals when the budget allows them, else the seeded estimate with its bounds."""
     engine = BucketTree(budget)
     given = {**evidence, **{index: int(value) for index, value in network.constraints.items()}}
-    if engine.within_budget(engine.plan_cost(network, given)):
-        return engine.marginals(network, evidence)
-    return likelihood_weighting(network, evidence, engine.budget)
+    if isinstance(engine.plan(network, given), PlanTooLarge):
+        return likelihood_weighting(network, evidence, engine.budget)
+    return engine.marginals(network, evidence)

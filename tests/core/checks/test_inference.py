@@ -3,14 +3,27 @@ credencegraph's own exact engine wherever that one can answer."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 from credencegraph.core import Graph, Node, Relation
-from credencegraph.inference import VariableElimination, conditional, marginal
+from credencegraph.inference import VariableElimination, ZeroProbabilityError, conditional, marginal
+from credencegraph.inference.elimination import min_fill_order
 from credencegraph.semantics import compile_graph
 
-from cgx_core.checks.inference import APPROXIMATE, EXACT, BucketTree, Budget, all_marginals, likelihood_weighting
+from cgx_core.checks.inference import (
+    APPROXIMATE,
+    EXACT,
+    BucketTree,
+    Budget,
+    Plan,
+    PlanTooLarge,
+    all_marginals,
+    elimination_plan,
+    likelihood_weighting,
+    min_fill,
+)
 from cgx_core.graph.divorce import CHAIN_MARK, DIRECT_PARENTS, divorced
 
 
@@ -155,3 +168,74 @@ def test_the_gate_on_the_divorced_graph_finds_what_credencegraphs_check_finds(mi
         (item.diagnostic, item.id) for item in expected
     )
     assert ("compile-error" in {item.diagnostic for item in found}) is missing_base
+
+
+def hub_graph(results: int, observed_every: int) -> tuple[Graph, dict[str, bool]]:
+    """One method under `results` results, every `observed_every`-th observed by a passed check."""
+    graph = Graph()
+    graph.add_node(Node("method", base=0.9))
+    observed = {}
+    for index in range(results):
+        graph.add_node(Node(f"r{index}", base=0.8))
+        graph.add_relation(Relation(f"q{index}", "requires", "method", f"r{index}", strength=0.9))
+        if index % observed_every == 0:
+            graph.add_node(Node(f"c{index}", kind="check"))
+            graph.add_relation(
+                Relation(f"o{index}", "observes", f"r{index}", f"c{index}", sensitivity=0.85, false_pass=0.15)
+            )
+            observed[f"c{index}"] = index % (3 * observed_every) != 0
+    return graph, observed
+
+
+def test_a_method_under_thousands_of_results_keeps_its_evidence_in_range() -> None:
+    """Each of 3,000 results sends the method a message below one: multiplied together they were 0.5^3000,
+    zero in floating point, and every credence of such a run went missing as "probability zero". Normalised
+    as they arrive, the answer is the closed form (computed in log odds) whatever the count."""
+    graph, observed = hub_graph(3000, 2)
+    network = compile_graph(graph)
+    evidence = {network.index(check): int(value) for check, value in observed.items()}
+    before, after = all_marginals(network, {}), all_marginals(network, evidence)
+    assert before.method == after.method == EXACT
+    method, result = network.index("method"), network.factors[network.index("r0")].table
+    assert before.true[method] == pytest.approx(0.9, rel=1e-12)
+    # P(result | method) from its table, P(check | result) from the observes relation: each observation
+    # multiplies the method's odds by its likelihood ratio, summed here as logarithms.
+    log_odds = math.log(0.9 / 0.1)
+    for value in observed.values():
+        given = {True: 0.85, False: 0.15} if value else {True: 0.15, False: 0.85}
+        likelihood = [result[m, 1] * given[True] + result[m, 0] * given[False] for m in (0, 1)]
+        log_odds += math.log(likelihood[1] / likelihood[0])
+    assert after.true[method] == pytest.approx(1 / (1 + math.exp(-log_odds)), rel=1e-9)
+
+
+def test_contradictory_evidence_still_raises_probability_zero() -> None:
+    """Keeping the evidence in range must not hide a real contradiction: a certain node whose perfect check
+    failed has probability zero, in both passes."""
+    graph = Graph()
+    graph.add_node(Node("sure", base=1.0))
+    graph.add_node(Node("c", kind="check"))
+    graph.add_relation(Relation("o", "observes", "sure", "c", sensitivity=1.0, false_pass=0.0))
+    network = compile_graph(graph)
+    with pytest.raises(ZeroProbabilityError):
+        all_marginals(network, {network.index("c"): 0})
+    assert BucketTree().probability(network, {network.index("c"): 0}) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_min_fill_is_credencegraphs_order_and_stops_exactly_where_the_budget_is_exceeded(seed: int) -> None:
+    """The incremental min-fill gives credencegraph's own order; with a budget it stops when, and only
+    when, the full plan's largest table or its entries a pass exceed it (so the same plans stay exact)."""
+    rng = random.Random(seed)
+    count = rng.randint(1, 30)
+    scopes = [tuple(rng.sample(range(count), rng.randint(1, min(count, 4)))) for _ in range(rng.randint(1, 45))]
+    assert min_fill(scopes) == min_fill_order(scopes)
+    cost = elimination_plan(tuple(sorted({tuple(sorted(scope)) for scope in scopes})), None)
+    assert isinstance(cost, Plan)
+    for budget in (Budget(max_table=4, max_work=50), Budget(max_table=16, max_work=200), Budget(max_work=40)):
+        fits = cost.cost[0] <= budget.max_table and cost.cost[1] <= budget.max_work
+        try:
+            min_fill(scopes, budget)
+        except PlanTooLarge:
+            assert not fits
+        else:
+            assert fits

@@ -89,3 +89,42 @@ def test_first_untyped_lists_the_first_ten_untyped_chunks_in_order_and_untyped_c
     assert counted["first_untyped"] == [f"s-{number:02d}" for number in range(1, 11)]
     exactly = progress(nodes[:10], [], set(), {"seq": 1, "rejections": [], "finished": False})
     assert exactly["first_untyped"] == [f"s-{number:02d}" for number in range(1, 11)]
+
+
+def test_assess_writes_the_bytes_annotate_node_writes_on_the_whole_graph() -> None:
+    """assess annotates each node in a graph of that node alone and rebuilds the run's graph once: the
+    result must be, byte for byte, what annotate_node on the whole graph, node after node, gave."""
+    import dataclasses
+
+    from credencegraph.core import dumps, load
+    from credencegraph.rubric import annotate_node
+
+    from cgx_core.checks.verdicts import assess
+    from cgx_core.graph.edit import replace_nodes
+    from cgx_core.graph.extraction import stamped_node
+    from cgx_core.graph.rubric import load_rubric_bytes
+    from support import ROOT
+
+    example = ROOT / "examples" / "end-to-end" / "run"
+    rubric = load_rubric_bytes((example / "rubric.toml").read_bytes(), "rubric.toml")
+    finished = load(example / "graph.json")
+    verdicts = {node.id: dict(node.attributes["assessment"]) for node in finished if "assessment" in node.attributes}
+    assert {"holds", "fails", "not_assessed"} <= {verdict["verdict"] for verdict in verdicts.values()}
+    bare = replace_nodes(
+        finished,
+        {
+            node_id: dataclasses.replace(
+                finished.nodes[node_id],
+                attributes={k: v for k, v in finished.nodes[node_id].attributes.items() if k != "assessment"},
+            )
+            for node_id in verdicts
+        },
+    )
+    expected = bare
+    for node_id, verdict in verdicts.items():
+        given = {"reason": verdict["reason"]} if "reason" in verdict else {"verdict": verdict["verdict"]}
+        expected = annotate_node(expected, rubric, node_id, **given)
+    expected = replace_nodes(
+        expected, {node_id: stamped_node(expected.nodes[node_id], "r", "t") for node_id in verdicts}
+    )
+    assert dumps(assess(bare, rubric, "r", "t")) == dumps(expected)
