@@ -542,9 +542,17 @@ def _check_growth(name: str, arguments: list[Shape], column: int) -> None:
         if bits > MAX_NUMBER_BITS:
             raise CgxError(
                 ExpressionCode.RESULT_TOO_LARGE,
-                f"{name} at column {column} of a number as large as {float(size):.3g} would make sympy compute a "
-                f"number of about {float(bits):.3g} bits; at most {MAX_NUMBER_BITS}",
+                f"{name} at column {column} of a number as large as {_shown(size)} would make sympy compute a "
+                f"number of about {_shown(bits)} bits; at most {MAX_NUMBER_BITS}",
             )
+
+
+def _shown(value: Fraction) -> str:
+    """A large positive number to 3 digits, past a float's range too (`factorial(factorial(170))`'s bits)."""
+    digits = len(str(value.numerator // value.denominator))
+    if digits < 300:
+        return f"{float(value):.3g}"
+    return f"1e{digits - 1}"
 
 
 def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log: bool = False) -> Shape:
