@@ -51,6 +51,17 @@ def call(run: Path, tool: str, model: str = "test-model", **arguments: Any) -> d
     return payload
 
 
+def start_paper(folder: Path, latex: str, rubric: Path, **arguments: Any) -> Path:
+    """A run (`folder/run`) started in process on a one-file LaTeX paper written to `folder/paper/paper.tex`."""
+    paper = folder / "paper" / "paper.tex"
+    paper.parent.mkdir(parents=True)
+    paper.write_text(latex, encoding="utf-8")
+    run = folder / "run"
+    started = call(run, "start_run", paper=str(paper), rubric=str(rubric), **arguments)
+    assert "error" not in started, started
+    return run
+
+
 def person_review(run: Path, **arguments: Any) -> dict[str, Any]:
     """A review as the `review` command records one a person entered at a terminal (`by_person`), in process."""
     from cgx_core.tooling.registry import call_tool

@@ -13,7 +13,7 @@ import pytest
 from cgx_cli.main import main
 from cgx_core.testing import assert_run_verifies
 from cgx_core.tooling.registry import call_tool
-from support import PAPERS, ROOT
+from support import PAPERS, ROOT, call, start_paper
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 PAPER = r"""\documentclass{article}
@@ -29,23 +29,14 @@ SUMMARY = "Our replication matches the original study in every setting we ran"
 LATER = "the original study showed the opposite of what we found"
 
 
-def call(tool: str, **arguments: Any) -> dict[str, Any]:
-    payload, _ = call_tool(tool, {"model": "test-model", **arguments})
-    return payload
-
-
 def started(tmp_path: Path) -> Path:
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.parent.mkdir()
-    paper.write_text(PAPER, encoding="utf-8")
-    run = tmp_path / "run"
-    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    run = start_paper(tmp_path, PAPER, RUBRIC, store_source=True)
     records = [
         {"node": "s-2", "type": "method", "form": {"kind": "procedure"}},
         {"node": "s-1", "type": "claim", "form": {"shape": "universal"}, "rests_on": ["s-2"]},
         {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
     ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     return run
 
 
@@ -63,8 +54,8 @@ def judged(target: str, other: str, passages: dict[str, str], consistent: bool =
 def test_two_contradicting_sentences_fail_replay_and_show_side_by_side(tmp_path: Path) -> None:
     run = started(tmp_path)
     result = call(
+        run,
         "run_checks",
-        run=str(run),
         proposals=[
             judged("s-1", "s-3", {"s-1": SUMMARY, "s-3": LATER}),
             judged("s-3", "s-1", {"s-3": LATER, "s-1": SUMMARY}),  # the same judgement, observing the other node
@@ -73,7 +64,7 @@ def test_two_contradicting_sentences_fail_replay_and_show_side_by_side(tmp_path:
     assert result["refused"] == []
     assert [(check["target"], check["result"]) for check in result["checks"]] == [("s-1", "failed"), ("s-3", "failed")]
     assert result["checks"][0]["detail"].startswith(f'the model judged that s-1 ("{SUMMARY}") and s-3 ("{LATER}")')
-    finished = call("finish_run", run=str(run))
+    finished = call(run, "finish_run")
     assert finished["uncalibrated"] == 2  # the rubric lists no model for the judgement
     graph = json.loads((run / "graph.json").read_text())
     verdicts = {node["id"]: node["attributes"].get("assessment", {}).get("verdict") for node in graph["nodes"]}
@@ -95,7 +86,7 @@ def test_a_passage_not_in_its_chunk_is_refused_with_the_fix(tmp_path: Path) -> N
     run = started(tmp_path)
     before = (run / "calls.jsonl").read_bytes()
     reworded = "Our replication agrees with the original study in every setting"
-    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": reworded, "s-3": LATER})])
+    result = call(run, "run_checks", proposals=[judged("s-1", "s-3", {"s-1": reworded, "s-3": LATER})])
     assert result["checks"] == []
     [refused] = result["refused"]
     assert refused["code"] == "passage-not-in-chunk"
@@ -124,7 +115,7 @@ def test_a_passage_not_in_its_chunk_is_refused_with_the_fix(tmp_path: Path) -> N
 )
 def test_hostile_proposals_are_refused(tmp_path: Path, proposal: dict[str, Any], code: str, says: str) -> None:
     run = started(tmp_path)
-    result = call("run_checks", run=str(run), proposals=[proposal])
+    result = call(run, "run_checks", proposals=[proposal])
     assert result["checks"] == []
     [refused] = result["refused"]
     assert refused["code"] == code
@@ -135,7 +126,7 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     """On a real paper: two sentences of hastings-powell (whose counts disagree), each found in its chunk."""
     main = PAPERS / "hastings-powell-replication" / "article" / "article.tex"
     run = tmp_path / "run"
-    call("start_run", run=str(run), paper=str(main), rubric=str(RUBRIC))
+    call(run, "start_run", paper=str(main), rubric=str(RUBRIC))
     nodes: list[dict[str, Any]] = []
     start: int | None = 0
     while start is not None:
@@ -148,9 +139,9 @@ def test_a_passage_across_a_shared_papers_line_breaks_and_ligature_free_text(tmp
     ten = next(node for node, text in texts.items() if "10 parameters" in text and node != fourteen)
     records = [{"node": fourteen, "type": "claim", "form": {"shape": "existential"}, "rests_on": [ten]}]
     records.append({"node": ten, "type": "method", "form": {"kind": "procedure"}})
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     passages = {fourteen: texts[fourteen][:60], ten: texts[ten][:60]}
-    result = call("run_checks", run=str(run), proposals=[judged(fourteen, ten, passages, consistent=True)])
+    result = call(run, "run_checks", proposals=[judged(fourteen, ten, passages, consistent=True)])
     assert [check["result"] for check in result["checks"]] == ["passed"], result
 
 
@@ -166,17 +157,13 @@ TWICE = "The estimator is unbiased for every sample size we tried"
 
 def three_sentence_run(tmp_path: Path, tex: str) -> Path:
     """A run of a three-sentence paper: s-1 and s-3 results resting on s-2, a method."""
-    paper = tmp_path / "three" / "paper.tex"
-    paper.parent.mkdir()
-    paper.write_text(tex, encoding="utf-8")
-    run = tmp_path / "three-run"
-    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    run = start_paper(tmp_path / "three", tex, RUBRIC)
     records = [
         {"node": "s-2", "type": "method", "form": {"kind": "procedure"}},
         {"node": "s-1", "type": "result", "rests_on": ["s-2"]},
         {"node": "s-3", "type": "result", "rests_on": ["s-2"]},
     ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     return run
 
 
@@ -185,13 +172,13 @@ def test_a_short_chunk_is_quoted_whole_and_the_too_short_fix_gives_that_text(tmp
     text is its passage, and the fix of a shorter one quotes it, to be sent as it is."""
     run = three_sentence_run(tmp_path, SHORT)
     later = "so its gain is unity everywhere"
-    [refused] = call(
-        "run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": "unity", "s-3": later}, True)]
-    )["refused"]
+    [refused] = call(run, "run_checks", proposals=[judged("s-1", "s-3", {"s-1": "unity", "s-3": later}, True)])[
+        "refused"
+    ]
     assert refused["code"] == "proposal-invalid"
     quoted = json.loads(refused["fix"].split("its whole text: ", 1)[1])
     assert quoted == "The gain is unity."
-    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": quoted, "s-3": later}, True)])
+    result = call(run, "run_checks", proposals=[judged("s-1", "s-3", {"s-1": quoted, "s-3": later}, True)])
     assert result["refused"] == [] and [check["result"] for check in result["checks"]] == ["passed"]
 
 
@@ -201,11 +188,11 @@ def test_a_passage_compared_with_the_same_words_is_refused(tmp_path: Path) -> No
     tex = f"\\documentclass{{article}}\n\\begin{{document}}\n{words}.\nWe simulated ten thousand samples.\n"
     run = three_sentence_run(tmp_path, tex + f"As noted, {words}.\n\\end{{document}}\n")
     same = judged("s-1", "s-3", {"s-1": words, "s-3": words.upper()}, True)
-    [refused] = call("run_checks", run=str(run), proposals=[same])["refused"]
+    [refused] = call(run, "run_checks", proposals=[same])["refused"]
     assert refused["code"] == "passages-identical"
     assert "'s-1' and 's-3'" in refused["message"] and "differ" in refused["fix"]
     other = judged("s-1", "s-3", {"s-1": words, "s-3": f"As noted, {words}"}, True)
-    assert call("run_checks", run=str(run), proposals=[other])["refused"] == []
+    assert call(run, "run_checks", proposals=[other])["refused"] == []
 
 
 STEPS_PAPER = r"""\documentclass{article}
@@ -226,12 +213,12 @@ def test_a_judgement_of_two_numbers_carries_the_computation_to_send_instead_whic
     paper.parent.mkdir()
     paper.write_text(STEPS_PAPER, encoding="utf-8")
     run = tmp_path / "run"
-    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    call(run, "start_run", paper=str(paper), rubric=str(RUBRIC), store_source=True)
     records = [
         {"node": "s-1", "type": "method", "form": {"kind": "simulation"}},
         {"node": "s-2", "type": "method", "form": {"kind": "simulation"}},
     ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     text = "We integrate the orbit with 128 steps per period, as shown in Figure 2."
     caption = "The orbit, integrated with 256 steps per period."
     proposal = {
@@ -242,22 +229,22 @@ def test_a_judgement_of_two_numbers_carries_the_computation_to_send_instead_whic
         "consistent": False,
         "note": "the caption's step count is twice the text's",
     }
-    result = call("run_checks", run=str(run), proposals=[proposal])
+    result = call(run, "run_checks", proposals=[proposal])
     [check] = result["checks"]
     assert check["result"] == "failed"
     [notice] = check["notices"]
     assert notice["type"] == "computable" and "s-2: 256; s-1: 128" in notice["message"]  # not Figure 2's 2
-    computed = call("run_checks", run=str(run), proposals=[notice["proposal"]])
+    computed = call(run, "run_checks", proposals=[notice["proposal"]])
     assert computed["refused"] == [], computed
     [recomputed] = computed["checks"]
     assert (recomputed["type"], recomputed["result"]) == ("recompute-numbers", "failed")
-    assert call("finish_run", run=str(run))["finished"] is True
+    assert call(run, "finish_run")["finished"] is True
     assert_run_verifies(run)
 
 
 def test_a_judgement_of_words_alone_carries_no_computation(tmp_path: Path) -> None:
     run = started(tmp_path)
-    result = call("run_checks", run=str(run), proposals=[judged("s-1", "s-3", {"s-1": SUMMARY, "s-3": LATER})])
+    result = call(run, "run_checks", proposals=[judged("s-1", "s-3", {"s-1": SUMMARY, "s-3": LATER})])
     assert "notices" not in result["checks"][0]
 
 
@@ -297,12 +284,12 @@ def test_the_proposal_keeps_the_relation_the_target_writes_and_runs_as_it_is(tmp
     paper.parent.mkdir()
     paper.write_text(WITHIN_PAPER, encoding="utf-8")
     run = tmp_path / "run"
-    call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC), store_source=True)
+    call(run, "start_run", paper=str(paper), rubric=str(RUBRIC), store_source=True)
     records = [
         {"node": "s-1", "type": "method", "form": {"kind": "simulation"}},
         {"node": "s-2", "type": "result", "rests_on": ["s-1"]},
     ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     judged = {
         "type": "internal-consistency",
         "target": "s-2",
@@ -313,8 +300,8 @@ def test_the_proposal_keeps_the_relation_the_target_writes_and_runs_as_it_is(tmp
         ],
         "consistent": True,
     }
-    [check] = call("run_checks", run=str(run), proposals=[judged])["checks"]
+    [check] = call(run, "run_checks", proposals=[judged])["checks"]
     proposal = check["notices"][0]["proposal"]
     assert (proposal["expression"], proposal["result"], proposal["relation"]) == ("10000", "10000", "<=")
-    computed = call("run_checks", run=str(run), proposals=[proposal])
+    computed = call(run, "run_checks", proposals=[proposal])
     assert computed["refused"] == [] and [item["result"] for item in computed["checks"]] == ["passed"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cgx_core.tooling.registry import call_tool
-from support import ROOT
+from support import ROOT, call, start_paper
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 PAPER = r"""\documentclass{article}
@@ -29,27 +28,18 @@ The runtime grows, as \ref{fig:dup} shows.
 # s-6 the memory (Figure 4: fig:dup's last definition), s-7 and s-8 the sentences on fig:dup.
 
 
-def call(tool: str, **arguments: Any) -> dict[str, Any]:
-    payload, _ = call_tool(tool, {"model": "test-model", **arguments})
-    return payload
-
-
 def started(tmp_path: Path) -> Path:
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.parent.mkdir()
-    paper.write_text(PAPER, encoding="utf-8")
-    run = tmp_path / "run"
-    assert "error" not in call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    run = start_paper(tmp_path, PAPER, RUBRIC)
     records = [
         {"node": node, "type": "claim", "form": {"shape": "existential"}}
         for node in ("s-3", "s-4", "s-5", "s-7", "s-8")
     ]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     return run
 
 
 def checked(run: Path, *proposals: dict[str, Any]) -> dict[str, Any]:
-    return call("run_checks", run=str(run), proposals=[{"type": "cross-reference", **item} for item in proposals])
+    return call(run, "run_checks", proposals=[{"type": "cross-reference", **item} for item in proposals])
 
 
 def test_a_digit_in_a_label_or_a_file_name_is_not_a_figure_number(tmp_path: Path) -> None:

@@ -4,10 +4,8 @@ r"""A cross-reference decided the same with or without the word before it (`Eq.~
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from cgx_core.tooling.registry import call_tool
-from support import ROOT
+from support import ROOT, call, start_paper
 
 RUBRIC = ROOT / "examples" / "rubrics" / "paper.toml"
 PAPER = r"""\documentclass{article}
@@ -28,19 +26,10 @@ The decay agrees with Figure 1 of Peters \& Mathews 1963, as expected.
 """
 
 
-def call(tool: str, **arguments: Any) -> dict[str, Any]:
-    payload, _ = call_tool(tool, {"model": "test-model", **arguments})
-    return payload
-
-
 def started(tmp_path: Path) -> Path:
-    paper = tmp_path / "paper" / "paper.tex"
-    paper.parent.mkdir()
-    paper.write_text(PAPER, encoding="utf-8")
-    run = tmp_path / "run"
-    assert "error" not in call("start_run", run=str(run), paper=str(paper), rubric=str(RUBRIC))
+    run = start_paper(tmp_path, PAPER, RUBRIC)
     records = [{"node": node, "type": "claim", "form": {"shape": "existential"}} for node in ("s-3", "s-4", "s-5")]
-    assert call("classify", run=str(run), records=records)["refused"] == []
+    assert call(run, "classify", records=records)["refused"] == []
     return run
 
 
@@ -50,7 +39,7 @@ def test_a_label_reference_is_decided_the_same_with_or_without_the_word_before_i
         {"type": "cross-reference", "target": target, "ref": "sec:method", "cites": ["s-1"]}
         for target in ("s-3", "s-4")
     ]
-    result = call("run_checks", run=str(run), proposals=proposals)
+    result = call(run, "run_checks", proposals=proposals)
     assert result["refused"] == []
     assert [(check["target"], check["result"]) for check in result["checks"]] == [("s-3", "failed"), ("s-4", "failed")]
 
@@ -58,6 +47,6 @@ def test_a_label_reference_is_decided_the_same_with_or_without_the_word_before_i
 def test_another_works_figure_is_refused(tmp_path: Path) -> None:
     run = started(tmp_path)
     proposal = {"type": "cross-reference", "target": "s-5", "ref": "Figure 1", "cites": ["s-2"]}
-    result = call("run_checks", run=str(run), proposals=[proposal])
+    result = call(run, "run_checks", proposals=[proposal])
     [refused] = result["refused"]
     assert refused["code"] == "ref-another-work", refused
