@@ -94,19 +94,10 @@ def _signature(path: Path) -> tuple[int, int, int]:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-@attrs.frozen
-class _Held:
-    """What this process holds of a run's state: the state state.json holds (checked against the log's line
-    it names, by digest, before every use), and the file's signature as this process last wrote or read it."""
-
-    signature: tuple[int, int, int]
-    state: RunState
-
-
 # Per process, by run directory: a long-lived server does not re-read, re-parse or re-digest what it
-# wrote itself. A state.json whose signature is not the one held is read anew, so another process's
+# wrote itself. Each entry is checked against the file's signature before use, so another process's
 # write is always seen.
-_STATES: dict[Path, _Held] = {}
+_STATES: dict[Path, tuple[tuple[int, int, int], RunState]] = {}
 _RUBRICS: dict[Path, tuple[tuple[int, int, int], Any]] = {}
 _DIGESTERS: dict[Path, GraphDigester] = {}
 _CHAINS: dict[Path, tuple[tuple[int, int, int], int, str | None]] = {}
@@ -175,24 +166,26 @@ class Run:
             signature = _signature(self.paths.state)
         except FileNotFoundError:
             return self.initial_state()
-        held = _STATES.get(self._key)
-        if held is not None and held.signature == signature:
-            self.set_aside = self._disagreement(held.state, None)
-            if self.set_aside is None:
-                return held.state
-        _STATES.pop(self._key, None)  # not what this process holds: read anew
-        try:
-            data = read_state_json(self.paths.state)
-            state = state_from_json(data)
-        except FileNotFoundError:
-            return self.initial_state()
-        except CgxError as error:
-            self.set_aside = error.message
-            return self.initial_state()
-        self.set_aside = self._disagreement(state, data["graph"])
+        cached = _STATES.get(self._key)
+        trusted = cached is not None and cached[0] == signature
+        stored: Mapping[str, Any] | None = None
+        if cached is not None and trusted:
+            state = cached[1]
+        else:
+            try:
+                data = read_state_json(self.paths.state)
+                state = state_from_json(data)
+            except FileNotFoundError:
+                return self.initial_state()
+            except CgxError as error:
+                self.set_aside = error.message
+                return self.initial_state()
+            stored = data["graph"]
+        self.set_aside = self._disagreement(state, stored)
         if self.set_aside is not None:
             return self.initial_state()
-        _STATES[self._key] = _Held(signature, state)
+        if not trusted:
+            _STATES[self._key] = (signature, state)
         return state
 
     def _disagreement(self, state: RunState, stored: Mapping[str, Any] | None) -> str | None:
@@ -378,4 +371,4 @@ class Run:
         for name, data in sorted(effect.derived.items()):
             write_atomic(self.paths.root / name, data, durable=False)
         write_atomic(self.paths.state, state_bytes(state, self._digester), durable=False)
-        _STATES[self._key] = _Held(_signature(self.paths.state), state)
+        _STATES[self._key] = (_signature(self.paths.state), state)
