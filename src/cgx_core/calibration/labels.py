@@ -134,12 +134,18 @@ def review_truth(graph: Graph) -> dict[str, bool]:
     return {node_id: next(iter(verdicts)) for node_id, verdicts in said.items() if len(verdicts) == 1}
 
 
-def with_readings(graph: Graph, truth: Mapping[str, bool]) -> dict[str, bool]:
-    """`truth` and each reading's: true when its target and every premise are (all labelled)."""
+def requires_parents(graph: Graph) -> dict[str, list[str]]:
+    """Each node's `requires` parents (what its base and its rule's strength are counted against)."""
     parents: dict[str, list[str]] = {}
     for relation in graph.relations.values():
         if relation.type == analyst.REQUIRES:
             parents.setdefault(relation.target, []).append(relation.source)
+    return parents
+
+
+def with_readings(graph: Graph, truth: Mapping[str, bool]) -> dict[str, bool]:
+    """`truth` and each reading's: true when its target and every premise are (all labelled)."""
+    parents = requires_parents(graph)
     found = dict(truth)
     for node in graph:
         if node.kind == analyst.READING and node.attributes.get("origin") == "analyst":
