@@ -37,7 +37,7 @@ from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
 from cgx_core.assembler.text import contains_phrase, mapped_hedge, occurrences, whole_words
-from cgx_core.codes import MEANINGS, Code
+from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import replace_node, replace_relations, without_relations
@@ -394,7 +394,7 @@ class _Pass:
             return ItemRefused(code, message, fixes.split_of_clause(graph, node_id))
         if code is Code.SPLIT_INVALID and "endpoint of relations" in message:
             return ItemRefused(code, message, fixes.split_with_relations(graph, node_id))
-        return ItemRefused(code, message, _fallback_fix(code))
+        return ItemRefused(code, message, fixes.unexpected(code))
 
     def _type_one(
         self, graph: Graph, node_id: str, typing: ChildRecord, unmapped: list[dict[str, str]]
@@ -455,7 +455,7 @@ class _Pass:
         elif code is Code.FORM_NOT_IN_TEXT and typing.type in self.rubric.types:
             fix = fixes.form_not_in_text(self.rubric, typing.type, typing.form, chunk_text)
         else:
-            fix = _fallback_fix(code)
+            fix = fixes.unexpected(code)
         return ItemRefused(code, message_of(error), fix)
 
     # -- step 2: relations a node classified again keeps ------------------------------------------------
@@ -582,7 +582,7 @@ class _Pass:
             accepted = rule.types if rule is not None else ()
             wrong = next((source for source in sources if graph.nodes[source].kind not in accepted), sources[0])
             return ItemRefused(code, message, fixes.rests_on_type(graph, self.rubric, node_id, wrong))
-        return ItemRefused(code, message, _fallback_fix(code))
+        return ItemRefused(code, message, fixes.unexpected(code))
 
 
 def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form: Mapping[str, Any] | None) -> Node:
@@ -599,8 +599,3 @@ def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form:
                 local.add_node(graph.nodes[relation.target])
             local.add_relation(relation)
     return annotate_node(local, rubric, node_id, node_type=node_type, settings=form).nodes[node_id]
-
-
-def _fallback_fix(code: Code) -> str:
-    """The fix of a refusal credencegraph gave for a reason the assembler does not expect at that step."""
-    return f"{MEANINGS[code]} Change the record as the message says."
