@@ -55,6 +55,10 @@ class InvalidPlugin:
     distribution: str
     message: str
 
+    @classmethod
+    def of(cls, provider: Provider, problem: str) -> InvalidPlugin:
+        return cls(provider.label, provider.distribution, f"{provider.label} is invalid: {problem}")
+
     def to_json(self) -> dict[str, str]:
         return {"plugin": self.plugin, "distribution": self.distribution, "message": self.message}
 
@@ -101,16 +105,10 @@ class CheckTypeRegistry:
                 "it registers no check type: its cgx_register_check_types must call register(...) for each type"
             )
         if self._problems:
-            self.invalid.append(self._invalid(self._problems))
+            self.invalid.append(InvalidPlugin.of(self._current, "; ".join(self._problems)))
         else:
             for installed in self._staged:
                 self._types[installed.check_type.name] = installed
-
-    def _invalid(self, problems: list[str]) -> InvalidPlugin:
-        provider = self._current
-        return InvalidPlugin(
-            provider.label, provider.distribution, f"{provider.label} is invalid: {'; '.join(problems)}"
-        )
 
     def __call__(self, check_type: object) -> None:
         from cgx_core.checks.guard import OWN_DISTRIBUTION, GuardedCheckType, guarded
@@ -164,10 +162,9 @@ class CheckTypeRegistry:
                     f"it belongs to {other.distribution}" if other is not None else "no installed plugin provides it"
                 )
                 self.invalid.append(
-                    InvalidPlugin(
-                        provider.label,
-                        provider.distribution,
-                        f"{provider.label} is invalid: '{name}' claims to be the fallback for '{target}', and {owner}; "
+                    InvalidPlugin.of(
+                        provider,
+                        f"'{name}' claims to be the fallback for '{target}', and {owner}; "
                         "a fallback stands in for a type of its own distribution",
                     )
                 )
@@ -206,12 +203,18 @@ def hook_names() -> list[str]:
     return sorted(name for name, value in vars(hookspecs).items() if hasattr(value, f"{hookspecs.PROJECT}_spec"))
 
 
-def _reason(manager: pluggy.PluginManager, error: pluggy.PluginValidationError) -> str:
-    """What is wrong with the plugin, on one line and without the repr (and local path) of its module."""
-    unknown = [caller.name for caller in manager.get_hookcallers(error.plugin) or [] if not caller.has_spec()]
+def _unknown_hooks(manager: pluggy.PluginManager, plugin: object) -> str | None:
+    """The hooks `plugin` implements that no specification has (a misspelt name), or None."""
+    unknown = [caller.name for caller in manager.get_hookcallers(plugin) or [] if not caller.has_spec()]
     if unknown:
         return f"it implements {unknown}, which is not a hook (the hooks are {hook_names()}); check the spelling"
-    return " ".join(str(error).replace(repr(error.plugin), "").split())
+    return None
+
+
+def _reason(manager: pluggy.PluginManager, error: pluggy.PluginValidationError) -> str:
+    """What is wrong with the plugin, on one line and without the repr (and local path) of its module."""
+    unknown = _unknown_hooks(manager, error.plugin)
+    return unknown or " ".join(str(error).replace(repr(error.plugin), "").split())
 
 
 class CgxPluginManager(pluggy.PluginManager):
@@ -256,13 +259,11 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
                 first[point.name] = distribution
                 found.append((EntryPoint(point.name, point.module, distribution), version, point))
             elif _normalized(earlier) != _normalized(distribution):
-                label = f"the plugin '{point.name}' of {distribution} {version}"
                 manager.invalid.append(
-                    InvalidPlugin(
-                        label,
-                        distribution,
-                        f"{label} is invalid: the entry point '{point.name}' of {group} is declared by both "
-                        f"{earlier} and {distribution}; uninstall one of them",
+                    InvalidPlugin.of(
+                        Provider(point.name, None, distribution, version),
+                        f"the entry point '{point.name}' of {group} is declared by both {earlier} and {distribution}; "
+                        "uninstall one of them",
                     )
                 )
     found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
@@ -303,27 +304,17 @@ def _add(manager: CgxPluginManager, plugin: object, provider: Provider, name: st
     try:
         manager.register(plugin, name=name)
     except pluggy.PluginValidationError as error:
-        manager.invalid.append(
-            InvalidPlugin(
-                provider.label, provider.distribution, f"{provider.label} is invalid: {_reason(manager, error)}"
-            )
-        )
+        manager.invalid.append(InvalidPlugin.of(provider, _reason(manager, error)))
         return
     except ValueError as error:  # one module named by two entry points
         manager.invalid.append(InvalidPlugin(provider.label, provider.distribution, f"{provider.label}: {error}"))
         return
-    callers = manager.get_hookcallers(plugin) or []
-    unknown = [caller.name for caller in callers if not caller.has_spec()]
-    problem = None
-    if unknown:
-        problem = f"it implements {unknown}, which is not a hook (the hooks are {hook_names()}); check the spelling"
-    elif not callers:
+    problem = _unknown_hooks(manager, plugin)
+    if problem is None and not manager.get_hookcallers(plugin):
         problem = "it implements no hook: mark its cgx_register_check_types with @hookimpl (from cgx_core.plugin_api)"
     if problem is not None:
         manager.unregister(plugin)
-        manager.invalid.append(
-            InvalidPlugin(provider.label, provider.distribution, f"{provider.label} is invalid: {problem}")
-        )
+        manager.invalid.append(InvalidPlugin.of(provider, problem))
         return
     manager.providers[id(plugin)] = provider
 

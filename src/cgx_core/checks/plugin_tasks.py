@@ -207,7 +207,7 @@ class _NotPlain(Exception):
     """A value a plugin returned that has no plain (JSON-like) form to send back through the pipe."""
 
 
-_PLAIN: Final = (str, int, float, bool, bytes, type(None))
+_PLAIN: Final[tuple[type[Any], ...]] = (str, int, float, bool, bytes, type(None))
 
 
 def _builtin(value: Any, depth: int = 0) -> Any:
@@ -216,16 +216,9 @@ def _builtin(value: Any, depth: int = 0) -> Any:
         raise _NotPlain("a value nested more than 80 levels deep")
     if type(value) in _PLAIN:
         return value
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, str):  # a subclass (a StrEnum code): its plain value
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, bytes):
-        return bytes(value)
+    for plain_type in _PLAIN[:-1]:
+        if isinstance(value, plain_type):  # a subclass (a StrEnum code): its plain value
+            return plain_type(value)
     if isinstance(value, Mapping):
         copied = {}
         for key, item in value.items():
