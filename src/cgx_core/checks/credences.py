@@ -23,6 +23,7 @@ inference. Values are rounded to 6 significant digits (what a person reads; the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -124,10 +125,11 @@ def _downstream(graph: Graph, sources: Iterable[str]) -> dict[str, set[str]]:
 
 
 def _shared_assumptions(graph: Graph) -> set[str]:
-    conclusions: dict[str, int] = {}
-    for relation in graph.relations.values():
-        if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst":
-            conclusions[relation.source] = conclusions.get(relation.source, 0) + 1
+    conclusions = Counter(
+        relation.source
+        for relation in graph.relations.values()
+        if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst"
+    )
     return {node_id for node_id, count in conclusions.items() if count > 1}
 
 
@@ -327,9 +329,7 @@ SHOWN_MISSING = 5
 
 def credences_result(summary: Mapping[str, Any]) -> dict[str, Any]:
     """What finish_run's result says of the credences: how many of each method, and the first missing ones."""
-    counts: dict[str, int] = {}
-    for entry in summary["nodes"].values():
-        counts[entry["method"]] = counts.get(entry["method"], 0) + 1
+    counts = Counter(entry["method"] for entry in summary["nodes"].values())
     missing = summary["missing"]
     result: dict[str, Any] = {**dict(sorted(counts.items())), "missing": len(missing)}
     if missing:

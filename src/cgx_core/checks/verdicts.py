@@ -9,6 +9,7 @@ its type) or `not selected` (one could, but the agent proposed none).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -114,9 +115,7 @@ def gate(graph: Graph, rubric: Rubric) -> None:
     findings = gate_findings(graph, rubric)
     if not findings:
         return
-    counts: dict[str, int] = {}
-    for finding in findings:
-        counts[finding.diagnostic] = counts.get(finding.diagnostic, 0) + 1
+    counts = Counter(finding.diagnostic for finding in findings)
     shown = "; ".join(f"{finding.id}: {finding.message}" for finding in findings[:SHOWN_FINDINGS])
     more = f" (and {len(findings) - SHOWN_FINDINGS} more)" if len(findings) > SHOWN_FINDINGS else ""
     hint = ""
