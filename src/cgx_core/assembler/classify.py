@@ -73,10 +73,10 @@ def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id:
     """
     refused: dict[int, dict[str, Any]] = {}
     pending = _admit(graph, records, refused)
-    applying = _Applying(graph, rubric, run_id, pending)
-    final = applying.run()
-    for index, refusal in applying.excluded.items():
-        refused[index] = refusal.to_json(index, applying.node_of[index])
+    final, excluded = _passes(graph, rubric, run_id, pending)
+    node_of = {item.index: item.node for item in pending}
+    for index, refusal in excluded.items():
+        refused[index] = refusal.to_json(index, node_of[index])
     result = {
         "applied": [final.effects[index] for index in sorted(final.effects)],
         "refused": [refused[index] for index in sorted(refused)],
@@ -214,35 +214,28 @@ class _Result:
     unmapped: list[dict[str, str]] = attrs.Factory(list)
 
 
-class _Applying:
-    """The passes of one call: each starts from the given graph, without the records refused so far."""
-
-    def __init__(self, graph: Graph, rubric: Rubric, run_id: str, pending: list[_Pending]) -> None:
-        self.graph = graph
-        self.rubric = rubric
-        self.run_id = run_id
-        self.pending = pending
-        self.excluded: dict[int, ItemRefused] = {}
-        self.node_of = {item.index: item.node for item in pending}
-
-    def run(self) -> _Result:
-        while True:
-            attempt = _Pass(self, [item for item in self.pending if item.index not in self.excluded])
-            failures = attempt.run()
-            self.excluded.update(failures)
-            if attempt.complete:
-                return attempt.result
+def _passes(
+    graph: Graph, rubric: Rubric, run_id: str, pending: list[_Pending]
+) -> tuple[_Result, dict[int, ItemRefused]]:
+    """The passes of one call, each from the given graph without the records refused so far, until one applies
+    every record it was given: its result, and every record refused."""
+    excluded: dict[int, ItemRefused] = {}
+    while True:
+        attempt = _Pass(graph, rubric, run_id, [item for item in pending if item.index not in excluded])
+        excluded.update(attempt.run())
+        if attempt.complete:
+            return attempt.result, excluded
 
 
 class _Pass:
     """One pass over the records left: reset, type, check kept relations, link."""
 
-    def __init__(self, applying: _Applying, entries: list[_Pending]) -> None:
-        self.original = applying.graph
-        self.rubric = applying.rubric
-        self.run_id = applying.run_id
+    def __init__(self, graph: Graph, rubric: Rubric, run_id: str, entries: list[_Pending]) -> None:
+        self.original = graph
+        self.rubric = rubric
+        self.run_id = run_id
         self.entries = entries
-        self.result = _Result(applying.graph)
+        self.result = _Result(graph)
         self.complete = False
         self.clauses = {
             clause
