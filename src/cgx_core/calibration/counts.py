@@ -23,12 +23,13 @@ from typing import Any, Final
 
 import attrs
 
-from cgx_core.calibration.labels import REVIEW_TOOL, LabelledRun, requires_parents
+from cgx_core.calibration.labels import LabelledRun, requires_parents
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import analyst
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 PREMISES: Final = "premises"
 """The count of assumptions (document and analyst), which sets premises.base and the bases that equal it."""

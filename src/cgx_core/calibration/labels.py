@@ -27,13 +27,13 @@ from cgx_core.errors import CgxError
 from cgx_core.graph import analyst
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
 KEY_FIELDS = frozenset({"paper", "false", "unlabelled", "note"})
-REVIEW_TOOL = "review"
 VERDICTS = {"passed": True, "failed": False}
 
 

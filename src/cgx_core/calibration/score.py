@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from cgx_core.calibration.labels import REVIEW_TOOL, LabelledRun
+from cgx_core.calibration.labels import LabelledRun
 from cgx_core.checks.credences import against_verdict as moved_against
 from cgx_core.checks.credences import credenced_nodes
 from cgx_core.checks.inference import Budget, all_marginals
 from cgx_core.graph import analyst
 from cgx_core.graph.divorce import divorced
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Credence, Graph, Node

@@ -185,15 +185,6 @@ class CheckTypeRegistry:
         return " (" + "; ".join(item.message for item in self.invalid)[:1_500] + ")"
 
 
-@attrs.frozen
-class EntryPoint:
-    """One entry point of our group, and the distribution that declares it."""
-
-    name: str
-    module: str
-    distribution: str
-
-
 def _normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -238,7 +229,7 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     group = hookspecs.ENTRY_POINT_GROUP
     manager = CgxPluginManager()
     manager.add_hookspecs(hookspecs)
-    found: list[tuple[EntryPoint, str, metadata.EntryPoint]] = []
+    found: list[tuple[Provider, metadata.EntryPoint]] = []
     first: dict[str, str] = {}
     # The entry points of the group, then the metadata of only the distributions that declare one (reading
     # every installed distribution's METADATA cost a third of a run_checks call). Ours first, then by name:
@@ -257,7 +248,7 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
             earlier = first.get(point.name)
             if earlier is None:
                 first[point.name] = distribution
-                found.append((EntryPoint(point.name, point.module, distribution), version, point))
+                found.append((Provider(point.name, point.module, distribution, version), point))
             elif _normalized(earlier) != _normalized(distribution):
                 manager.invalid.append(
                     InvalidPlugin.of(
@@ -266,18 +257,17 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
                         "uninstall one of them",
                     )
                 )
-    found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
-    for entry, version, point in found:
-        provider = Provider(entry.name, entry.module, entry.distribution, version)
+    found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].entry))
+    for provider, point in found:
         began = time.perf_counter()
         try:
             plugin = point.load()
         except BaseException as error:  # its import failed, or exited: name it, never a traceback or an exit
             message = f"{provider.label} cannot be loaded: {type(error).__name__}: {error}"
-            manager.invalid.append(InvalidPlugin(provider.label, entry.distribution, message[:2_000]))
+            manager.invalid.append(InvalidPlugin(provider.label, provider.distribution, message[:2_000]))
             continue
         _warn_if_slow(provider, time.perf_counter() - began)
-        _add(manager, plugin, provider, entry.name)
+        _add(manager, plugin, provider, provider.entry)
     for plugin in extra_plugins:
         name = getattr(plugin, "__name__", None) or type(plugin).__name__
         _add(manager, plugin, Provider(name, None, name, "0"), None)

@@ -21,6 +21,7 @@ from cgx_core.graph.divorce import divorced
 from cgx_core.graph.edit import replace_nodes
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import stamped_node, tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 NO_CHECK_APPLIES = "no v1 check applies"
 NOT_SELECTED = "not selected"
-REVIEW_TOOL = "review"  # a person's review is not a check the agent could have selected
 SHOWN_FINDINGS = 15
 
 
