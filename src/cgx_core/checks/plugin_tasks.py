@@ -27,18 +27,6 @@ from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
 from cgx_core.checks.plugin_values import error_message, error_trace
 from cgx_core.ingest.offline_sources import OfflineSource
 
-VIEW_QUESTIONS: Final = (
-    "node",
-    "nodes",
-    "cited_entries",
-    "cited_copy",
-    "cited_digest",
-    "recorded_read",
-    "source_bytes",
-    "offline_source",
-    "hedge_tolerances",
-    "count_units",
-)
 MAX_TRACE_CHARS: Final = 8_000
 
 _loaded: dict[tuple[str, str], Any] = {}
@@ -83,6 +71,10 @@ class RemoteRunView:
 
     def count_units(self) -> Mapping[str, str]:
         return ask(("count_units",))  # type: ignore[no-any-return]
+
+
+VIEW_QUESTIONS: Final = frozenset(name for name in vars(RemoteRunView) if not name.startswith("_") and name != "mode")
+"""What a worker's RunView may ask the parent: the methods of `RemoteRunView`, and nothing else."""
 
 
 def answer_view(view: Any, question: Any) -> Any:
