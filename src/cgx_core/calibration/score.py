@@ -11,7 +11,7 @@ loss, mean -ln P(y), both lower for better credences.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ import attrs
 
 from cgx_core.calibration.labels import LabelledRun
 from cgx_core.checks.credences import against_verdict as moved_against
-from cgx_core.checks.credences import credenced_nodes
+from cgx_core.checks.credences import credenced_nodes, node_verdict
 from cgx_core.checks.inference import Budget, all_marginals
 from cgx_core.graph import analyst
 from cgx_core.graph.divorce import divorced
@@ -116,8 +116,7 @@ def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = No
     after = all_marginals(network, evidence, budget or Budget()).true
     found: dict[str, list[str]] = {}
     for node_id in credenced_nodes(graph):
-        assessment = graph.nodes[node_id].attributes.get("assessment")
-        verdict = assessment.get("verdict") if isinstance(assessment, Mapping) else None
+        verdict = node_verdict(graph.nodes[node_id])
         index = network.index(node_id)
         if isinstance(verdict, str) and moved_against(verdict, float(before[index]), float(after[index])):
             found.setdefault(verdict, []).append(node_id)

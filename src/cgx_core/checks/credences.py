@@ -32,7 +32,7 @@ from cgx_core.graph.divorce import divorced
 from cgx_core.run.call_control import checkpoint
 
 if TYPE_CHECKING:
-    from credencegraph.core import Graph
+    from credencegraph.core import Graph, Node
     from credencegraph.semantics import Network
 
 PLACES = 6
@@ -95,6 +95,12 @@ def _checked_by(graph: Graph, checks: list[str]) -> dict[str, list[str]]:
         result = "error" if observed is None else "passed" if observed else "failed"
         found.setdefault(node.kind, []).append(result)
     return {kind: sorted(results) for kind, results in sorted(found.items())}
+
+
+def node_verdict(node: Node) -> str | None:
+    """The verdict finish_run derived for a node (`attributes.assessment`), or None."""
+    assessment = node.attributes.get("assessment")
+    return assessment.get("verdict") if isinstance(assessment, Mapping) else None
 
 
 def against_verdict(verdict: str | None, before: float, after: float) -> bool:
@@ -195,12 +201,8 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
         )
         return summary
     by_check = _checks_of(graph)
-    verdict = {node_id: graph.nodes[node_id].attributes.get("assessment") for node_id in wanted}
-    failing = [
-        node_id
-        for node_id in wanted
-        if isinstance(verdict[node_id], Mapping) and verdict[node_id].get("verdict") == "fails"
-    ]
+    verdict = {node_id: node_verdict(graph.nodes[node_id]) for node_id in wanted}
+    failing = [node_id for node_id in wanted if verdict[node_id] == "fails"]
     own: dict[str, float] = {}
     if after.method == EXACT:
         for node_id in failing:
@@ -232,8 +234,7 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
             entry["own_checks"] = _round(own[node_id])
         if by_check.get(node_id):
             entry["checked_by"] = _checked_by(graph, by_check[node_id])
-        shown = verdict[node_id].get("verdict") if isinstance(verdict[node_id], Mapping) else None
-        if against_verdict(shown, entry["before"], entry["after"]):
+        if against_verdict(verdict[node_id], entry["before"], entry["after"]):
             entry["against_verdict"] = True
         if node_id in movers:
             entry["moved_by"] = movers[node_id]
