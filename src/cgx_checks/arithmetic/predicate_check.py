@@ -277,9 +277,7 @@ def repeat_problems(tree: Node, occurrences: Sequence[Occurrence]) -> list[Probl
         if not (isinstance(node, Compare) or (isinstance(node, Call) and node.name in _ORDERED)):
             continue
         used = Counter(
-            abs(Fraction(literal.numerator, literal.denominator))
-            for literal in (_literal(child) for child in children(node))
-            if literal is not None
+            literal.magnitude for literal in (_literal(child) for child in children(node)) if literal is not None
         )
         if any(count > 1 and 0 < written[value] < count for value, count in used.items()):
             problems.append(

@@ -262,100 +262,79 @@ def recompute(
     (`ProposalProblems`: `operand-not-in-text`, `relation-not-in-text`, `hedge-undeclared`,
     `unit-missing`, `expression-is-result`, all named at once).
     """
+    known = {"rows": rows or {}, "items": items or {}, "cols": cols or {}}
     with counting(counts or {}):
-        return _recompute(
-            expression,
-            result,
-            texts,
-            relation,
-            tolerances,
-            chunks,
-            {"rows": rows or {}, "items": items or {}, "cols": cols or {}},
-            columns,
-            premised,
-            ids,
-        )
-
-
-def _recompute(
-    expression: str,
-    result: str,
-    texts: Sequence[str],
-    relation: str | None,
-    tolerances: Mapping[str, Fraction] | None,
-    chunks: Iterable[Chunk],
-    known: Mapping[str, Mapping[str, int | None]],
-    columns: Sequence[str],
-    premised: bool,
-    ids: Sequence[str],
-) -> Recomputation | PredicateCheck:
-    if not isinstance(expression, str) or not isinstance(result, str):
-        raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
-    if relation is not None and relation not in RELATIONS:
-        raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
-    tree = parse_expression(expression)
-    operands = text_literals(tree)
-    if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
-        raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
-    if not all(isinstance(text, str) for text in texts):
-        raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
-    if any(item.function == "items" for item in table_rows(tree)):
-        texts = [without_labels(text) for text in texts]
-    cited = read_cited(texts, columns, ids)
-    written = cited.written
-    occurrences = written + cited.header_read
-    counts, problems = _counts(tree, known)
-    problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
-    problems += _integer_premise_problems(tree, premised)
-    if is_truth(tree):
-        problems[:0] = _operand_problems(operands, occurrences, chunks)
-        if relation is not None:
-            problems.append(
-                (
-                    Code.EXPRESSION_INVALID,
-                    "`relation` applies to a numeric result, not to a predicate",
-                    "leave `relation` out: a predicate's relation is its result word",
+        if not isinstance(expression, str) or not isinstance(result, str):
+            raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
+        if relation is not None and relation not in RELATIONS:
+            raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
+        tree = parse_expression(expression)
+        operands = text_literals(tree)
+        if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
+            raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
+        if not all(isinstance(text, str) for text in texts):
+            raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
+        if any(item.function == "items" for item in table_rows(tree)):
+            texts = [without_labels(text) for text in texts]
+        cited = read_cited(texts, columns, ids)
+        written = cited.written
+        occurrences = written + cited.header_read
+        counted, problems = _counts(tree, known)
+        problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
+        problems += _integer_premise_problems(tree, premised)
+        if is_truth(tree):
+            problems[:0] = _operand_problems(operands, occurrences, chunks)
+            if relation is not None:
+                problems.append(
+                    (
+                        Code.EXPRESSION_INVALID,
+                        "`relation` applies to a numeric result, not to a predicate",
+                        "leave `relation` out: a predicate's relation is its result word",
+                    )
                 )
+            meaning, result_problems = predicate_result(result, texts, tree, premised)
+            problems += result_problems
+            problems += license_problems(tree, meaning, texts, premised)[1]
+            problems += rounding_problems(tree, None)
+            if problems:
+                raise ProposalProblems(problems, _listing(occurrences))
+            assert meaning is not None
+            checked = decide_predicate(
+                bind_rows(tree, counted), _operand_texts(operands), result, meaning, _count_list(tree, counted)
             )
-        meaning, result_problems = predicate_result(result, texts, tree, premised)
-        problems += result_problems
-        problems += license_problems(tree, meaning, texts, premised)[1]
-        problems += rounding_problems(tree, None)
-        if problems:
-            raise ProposalProblems(problems, _listing(occurrences))
-        assert meaning is not None
-        checked = decide_predicate(
-            bind_rows(tree, counts), _operand_texts(operands), result, meaning, _count_list(tree, counts)
+            return _named_where(checked, cited, operands, None)
+        numeral, unit = read_quantity(result)
+        relations, license = license_problems(tree, None, texts, premised)
+        problems += license + rounding_problems(tree, numeral)
+        reported = _check_against_texts(
+            operands,
+            numeral,
+            unit,
+            relation,
+            dict(tolerances or {}),
+            occurrences,
+            chunks,
+            cited,
+            problems,
+            premised,
+            tests_numeral=_grim_test(render(tree)),
         )
-        return _named_where(checked, cited, operands, None)
-    numeral, unit = read_quantity(result)
-    relations, license = license_problems(tree, None, texts, premised)
-    problems += license + rounding_problems(tree, numeral)
-    reported = _check_against_texts(
-        operands,
-        numeral,
-        unit,
-        relation,
-        dict(tolerances or {}),
-        occurrences,
-        chunks,
-        cited,
-        problems,
-        premised,
-        tests_numeral=_grim_test(render(tree)),
-    )
-    numeral = reported.numeral  # as the text writes it (a word is exact)
-    _check_percent_columns(operands, numeral, cited.header_read)
-    bound = bind_rows(tree, counts)
-    decided = _decide(
-        bound, operands, reported, tuple(sorted(relations.items())), lambda: unit_doubts(cited, operands, numeral, unit)
-    )
-    unknown = tuple(item for row in columns for item in unit_unknown(row))
-    _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
-    restated = _restated_operand(decided, operands, numeral, cited)
-    if restated:
-        raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
-    return _named_where(decided, cited, operands, numeral.written)
+        numeral = reported.numeral  # as the text writes it (a word is exact)
+        _check_percent_columns(operands, numeral, cited.header_read)
+        bound = bind_rows(tree, counted)
+        decided = _decide(
+            bound,
+            operands,
+            reported,
+            tuple(sorted(relations.items())),
+            lambda: unit_doubts(cited, operands, numeral, unit),
+        )
+        unknown = tuple(item for row in columns for item in unit_unknown(row))
+        _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
+        restated = _restated_operand(decided, operands, numeral, cited)
+        if restated:
+            raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
+        return _named_where(decided, cited, operands, numeral.written)
 
 
 def _integer_premise_problems(tree: Node, premised: bool) -> list[Problem]:
@@ -399,32 +378,21 @@ def decide_recorded(
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
     the texts were checked when the proposal was prepared); `counts` the counting units the record names."""
     with counting(counts or {}):
-        return _decide_recorded(expression, result, relation, tolerance, rows, items, cols)
-
-
-def _decide_recorded(
-    expression: str,
-    result: str,
-    relation: str,
-    tolerance: Fraction | None,
-    rows: Mapping[str, int] | None,
-    items: Mapping[str, int] | None,
-    cols: Mapping[str, int] | None,
-) -> Recomputation | PredicateCheck:
-    tree = parse_expression(expression)
-    counts, problems = _counts(tree, {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})})
-    if problems:
-        raise CgxError(
-            Code.INTERNAL_ERROR, "the record counts no chunk for a rows(), cols() or items() of its expression"
-        )
-    operands = text_literals(tree)
-    bound = bind_rows(tree, counts)
-    if is_truth(tree):
-        meaning = word_meaning(result) or result
-        return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counts))
-    numeral, unit = read_quantity(result)
-    hedge = "recorded" if tolerance is not None else None
-    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
+        tree = parse_expression(expression)
+        known = {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})}
+        counted, problems = _counts(tree, known)
+        if problems:
+            raise CgxError(
+                Code.INTERNAL_ERROR, "the record counts no chunk for a rows(), cols() or items() of its expression"
+            )
+        operands = text_literals(tree)
+        bound = bind_rows(tree, counted)
+        if is_truth(tree):
+            meaning = word_meaning(result) or result
+            return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counted))
+        numeral, unit = read_quantity(result)
+        hedge = "recorded" if tolerance is not None else None
+        return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
 
 
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
@@ -590,15 +558,13 @@ def _operand_problems(
     missing: list[str] = []
     wrong_unit: list[str] = []
     for literal in operands:
-        value = abs(Fraction(literal.numerator, literal.denominator))
-        same = [item for item in occurrences if abs(item.numeral.value) == value]
-        shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
+        same = [item for item in occurrences if abs(item.numeral.value) == literal.magnitude]
         if not same:
-            missing.append(shown)
+            missing.append(literal.shown)
         elif literal.unit is not None and not any(item.unit == literal.unit for item in same):
             written = sorted({item.unit.written for item in same if item.unit is not None})
             how = f"with the unit {', '.join(written)}" if written else "without a unit"
-            wrong_unit.append(f"{shown} (the text writes {literal.text} {how})")
+            wrong_unit.append(f"{literal.shown} (the text writes {literal.text} {how})")
     missing = list(dict.fromkeys(missing))
     if missing:
         where = _where(missing, operands, chunks)
@@ -726,9 +692,7 @@ def _check_unknown_columns(
     cells = [
         literal
         for literal in operands
-        if literal.unit is None
-        and not literal.text.endswith("%")
-        and abs(Fraction(literal.numerator, literal.denominator)) in values
+        if literal.unit is None and not literal.text.endswith("%") and literal.magnitude in values
     ]
     if not cells:
         return
@@ -767,9 +731,7 @@ def _units_missing(
     """A refusal when the text writes the unitless operands (and result) in different units."""
     units: dict[Unit, list[str]] = {}
     named: list[tuple[str, Fraction, bool]] = [
-        (literal.text, abs(Fraction(literal.numerator, literal.denominator)), False)
-        for literal in operands
-        if literal.unit is None
+        (literal.text, literal.magnitude, False) for literal in operands if literal.unit is None
     ]
     if unit is None:
         named.append((numeral.written, numeral.value, True))
@@ -841,7 +803,7 @@ def _restated_operand(
     value = abs(decided.value)
     if value != abs(numeral.value) or _grim_test(decided.expression):
         return None
-    picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
+    picked = [literal for literal in operands if literal.magnitude == value]
     if not picked or _written_apart({value}, numeral, cited):
         return None  # one chunk writes the operand, another reports the result: a real comparison
     return (
@@ -863,12 +825,7 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
     chunks = tuple(chunks)
     if not chunks:
         return ""
-    wanted = {
-        literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}": abs(
-            Fraction(literal.numerator, literal.denominator)
-        )
-        for literal in operands
-    }
+    wanted = {literal.shown: literal.magnitude for literal in operands}
     found: list[str] = []
     values = {wanted[name] for name in missing if name in wanted}
     writers: dict[Fraction, list[str]] = {value: [] for value in values}
