@@ -45,6 +45,7 @@ from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.predicate_check import (
     PredicateCheck,
     Problem,
+    brief,
     calendar_problems,
     counts_json,
     decide_predicate,
@@ -54,10 +55,11 @@ from cgx_checks.arithmetic.predicate_check import (
     precision_text,
     predicate_result,
     premises_fix,
+    present,
     repeat_problems,
     rounding_problems,
 )
-from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, is_truth
+from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, compare, is_truth
 from cgx_checks.arithmetic.printed import (
     PVALUES,
     Printed,
@@ -100,7 +102,6 @@ DECIMAL_DIGITS = 40
 DETAIL_DIGITS = 20
 """Significant digits of the value in the one-line detail."""
 
-_DETAIL_EXPRESSION = 200  # characters of the expression quoted in the detail
 _LISTED = 60  # numerals listed in a refusal before "and N more"
 _WHERE = 5  # chunks named as writing a missing numeral
 
@@ -184,28 +185,22 @@ class Recomputation:
             "value": fraction_text(self.value),
             "value_decimal": decimal_text(self.value, DECIMAL_DIGITS),
         }
-        if self.relation != "=":
-            record["relation"] = self.relation
         if self.hedge is not None and self.tolerance is not None:
-            record["hedge"] = self.hedge
-            record["tolerance"] = fraction_text(self.tolerance)
-        if self.unit is not None:
-            record["unit"] = self.unit
-        if self.precision is not None:
-            record["precision_bits"] = self.precision
-        if self.library is not None:
-            record["units_library"] = self.library
-        record.update(counts_json(self.counts))
-        if self.relations:
-            record["relations"] = dict(self.relations)
-        if self.constants:
-            record["constants"] = constants_json(self.constants)
-        if self.dimensions is not None:
-            record["dimensions"] = {"expression": self.dimensions[0], "result": self.dimensions[1]}
-        if self.printed is not None:
-            record["printed_range"] = [decimal_text(end, DECIMAL_DIGITS) for end in self.printed]
-        if self.decision_error:
-            record["decision_error"] = True
+            record |= {"hedge": self.hedge, "tolerance": fraction_text(self.tolerance)}
+        dimensions, printed = self.dimensions, self.printed
+        record |= counts_json(self.counts) | present(
+            {
+                "relation": None if self.relation == "=" else self.relation,
+                "unit": self.unit,
+                "precision_bits": self.precision,
+                "units_library": self.library,
+                "relations": dict(self.relations) or None,
+                "constants": constants_json(self.constants) if self.constants else None,
+                "dimensions": None if dimensions is None else {"expression": dimensions[0], "result": dimensions[1]},
+                "printed_range": None if printed is None else [decimal_text(end, DECIMAL_DIGITS) for end in printed],
+                "decision_error": self.decision_error or None,
+            }
+        )
         return dict(sorted(record.items()))
 
 
@@ -469,21 +464,16 @@ def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
     key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
     operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
     key += f";operands={','.join(operands)}"
-    if recomputation.counts:
-        key += f";counted={','.join(sorted(f'{function}({row})' for function, row, _ in recomputation.counts))}"
-    if recomputation.unit is not None:
-        key += f";unit={recomputation.unit}"
-    if recomputation.relation != "=":
-        key += f";relation={recomputation.relation}"
-    if recomputation.tolerance is not None:
-        key += f";tolerance={fraction_text(recomputation.tolerance)}"
-    if recomputation.precision is not None:
-        key += f";precision={recomputation.precision}"
-    if recomputation.constants:
-        key += f";constants={','.join(recomputation.constants)}"
-    if recomputation.dimensions is not None:
-        key += f";dimensions={'|'.join(recomputation.dimensions)}"
-    return key
+    optional = {
+        "counted": ",".join(sorted(f"{function}({row})" for function, row, _ in recomputation.counts)) or None,
+        "unit": recomputation.unit,
+        "relation": None if recomputation.relation == "=" else recomputation.relation,
+        "tolerance": None if recomputation.tolerance is None else fraction_text(recomputation.tolerance),
+        "precision": recomputation.precision,
+        "constants": ",".join(recomputation.constants) or None,
+        "dimensions": None if recomputation.dimensions is None else "|".join(recomputation.dimensions),
+    }
+    return key + "".join(f";{name}={value}" for name, value in present(optional).items())
 
 
 def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
@@ -1038,7 +1028,7 @@ def _dimension_failure(
             "write each numeral and the result with exactly the unit the text writes with it",
         )
     value = measured.value.lo if measured.value.exact else (measured.value.lo + measured.value.hi) / 2
-    shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+    shown = brief(rendered)
     precision = None if measured.value.exact else bits
     approximate = "" if precision is None else f" (enclosed at {precision} bits)"
     detail = (
@@ -1089,24 +1079,17 @@ def _outcome(value: Interval, reported: _Reported) -> Outcome | None:
         if value.hi < low or value.lo > high:
             return "failed"
         return None
-    holds = {
-        "<": (value.hi < expected, value.lo >= expected),
-        "<=": (value.hi <= expected, value.lo > expected),
-        ">": (value.lo > expected, value.hi <= expected),
-        ">=": (value.lo >= expected, value.hi < expected),
-    }[relation]
-    if holds[0]:
-        return "passed"
-    if holds[1]:
-        return "failed"
-    return None
+    try:
+        return "passed" if compare(relation, value, exact(expected)) else "failed"
+    except Undecided:
+        return None
 
 
 def _detail(
     rendered: str, value: Fraction, reported: _Reported, outcome: Outcome, unit: str | None, precision: int | None
 ) -> str:
     numeral = reported.numeral
-    shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+    shown = brief(rendered)
     expected = decimal_text(numeral.value, DECIMAL_DIGITS)
     stated = numeral.written if numeral.written == expected else f"{numeral.written} = {expected}"
     in_unit = f" {unit}" if unit else ""

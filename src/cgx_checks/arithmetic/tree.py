@@ -113,6 +113,13 @@ def children(node: Node) -> tuple[Node, ...]:
     return ()
 
 
+def signed(node: Node) -> tuple[int, Node]:
+    """A node without the sign written before it, and that sign: `-2` is (-1, 2), `2` is (1, 2)."""
+    if isinstance(node, Unary):
+        return (-1 if node.op == "-" else 1), node.operand
+    return 1, node
+
+
 def literals(node: Node) -> tuple[Literal, ...]:
     """The numerals of an expression, left to right."""
     return tuple(item for item in walk(node) if isinstance(item, Literal))
