@@ -115,6 +115,12 @@ def present(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if value is not None}
 
 
+def physical_constants(tree: Node) -> tuple[str, ...]:
+    """The physical constants of an expression by CODATA name, sorted (pi and e are mathematics): recorded with
+    their values and source."""
+    return tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+
+
 def counts_json(counts: Sequence[tuple[str, str, int]]) -> dict[str, dict[str, int]]:
     """`{"rows": {"t-3": 6}, "items": {"s-12": 4}}`: each count of the run an expression uses, by function."""
     record: dict[str, dict[str, int]] = {}
@@ -440,7 +446,7 @@ def decide_predicate(
         named = "an order whose direction the premises state" if meaning == PREFERENCE else meaning
         detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({named}): {outcome}"
         exact_only = bits == PRECISIONS[0] and not _irrational(tree)
-        constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+        constants = physical_constants(tree)
         used_units = any(literal.unit is not None for literal in literals(tree)) or bool(constants)
         return PredicateCheck(
             expression=rendered,
@@ -456,10 +462,6 @@ def decide_predicate(
             constants=constants,
         )
     raise CgxError(ArithmeticCode.VALUE_UNDECIDED, f"{rendered}: a comparison lies too close to call at any precision")
-
-
-def observation_key_of_predicate(check: PredicateCheck) -> str:
-    return f"predicate={check.expression};holds={check.holds};meaning={check.meaning}"
 
 
 _ORDERED = frozenset({"within", "sorted_desc", "sorted_asc", "is_max", "is_min", "same_order"})

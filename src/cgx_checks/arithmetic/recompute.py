@@ -35,7 +35,7 @@ from typing import Any, Literal
 import attrs
 
 from cgx_checks.arithmetic.cited import CitedTexts, read_cited, unit_doubts, where_written
-from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
+from cgx_checks.arithmetic.constants import constants_json
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.enumeration import without_labels
 from cgx_checks.arithmetic.evaluate import Measured, evaluate, evaluate_pair, measure, printed_numeral
@@ -50,8 +50,8 @@ from cgx_checks.arithmetic.predicate_check import (
     counts_json,
     decide_predicate,
     license_problems,
-    observation_key_of_predicate,
     percentage_problems,
+    physical_constants,
     precision_text,
     predicate_result,
     premises_fix,
@@ -74,7 +74,6 @@ from cgx_checks.arithmetic.printed import (
 from cgx_checks.arithmetic.relation_words import word_meaning
 from cgx_checks.arithmetic.tree import (
     Call,
-    Constant,
     Node,
     bind_rows,
     is_plain,
@@ -452,19 +451,25 @@ def _count_list(tree: Node, counts: Mapping[tuple[str, str], int]) -> tuple[tupl
 
 
 def _operand_texts(operands: tuple[LiteralNode, ...]) -> tuple[str, ...]:
-    return tuple(_operand_numeral(literal).written for literal in operands)
+    return tuple(literal_numeral(literal.text, literal.column).written for literal in operands)
 
 
 def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
     """A canonical key of what the check observed: the same thing computed from the same operands. Two
     checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
-    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
+    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper.
+
+    Only the exact value, the expected value and the rounding (and the unit, relation, tolerance, precision,
+    constants and dimensions a check has) decide the outcome; the operands are added, so two proposals that
+    write the same arithmetic differently (`750 * 2` and `2 * 750` against 1500) are one observation, and
+    two that reach one value from other numbers are not."""
     if isinstance(recomputation, PredicateCheck):
-        return observation_key_of_predicate(recomputation)
-    key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+        return f"predicate={recomputation.expression};holds={recomputation.holds};meaning={recomputation.meaning}"
+    decided = (recomputation.value, recomputation.expected, recomputation.half_unit)
+    key = "value={};expected={};half_unit={}".format(*map(fraction_text, decided))
     operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
-    key += f";operands={','.join(operands)}"
     optional = {
+        "operands": ",".join(operands),
         "counted": ",".join(sorted(f"{function}({row})" for function, row, _ in recomputation.counts)) or None,
         "unit": recomputation.unit,
         "relation": None if recomputation.relation == "=" else recomputation.relation,
@@ -476,21 +481,7 @@ def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
     return key + "".join(f";{name}={value}" for name, value in present(optional).items())
 
 
-def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
-    """The key of an observation from what decides its outcome.
-
-    Only the exact value, the expected value and the rounding decide the outcome; `observation_key` adds
-    the operands, so two proposals that write the same arithmetic differently (`750 * 2` and `2 * 750`
-    against 1500) are one observation, and two that reach one value from other numbers are not.
-    """
-    return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
-
-
 # -- the proposal against the texts ---------------------------------------------------------------------
-
-
-def _operand_numeral(literal: LiteralNode) -> Numeral:
-    return literal_numeral(literal.text, literal.column)
 
 
 def _check_against_texts(
@@ -904,10 +895,7 @@ def _printed_range(tree: Call, printed: tuple[Printed, ...], decided: Recomputat
     written when none is printed); None when a value of the printed rounding is outside a function's domain
     (the check then stands as decided with its numerals as written)."""
     if not printed:
-        value = exact(decided.value) if decided.precision is None else None
-        if value is None:
-            measured = measure(tree, decided.precision or PRECISIONS[0]).value
-            return Range(measured, measured)
+        value = exact(decided.value) if decided.precision is None else measure(tree, decided.precision).value
         return Range(value, value)
     for bits in PRECISIONS:
         try:
@@ -934,7 +922,7 @@ def _decide_as_written(
     rendered = render(tree)
     operand_texts = _operand_texts(operands)
     counted = tuple((item.function, item.row, item.total) for item in table_rows(tree) if item.total is not None)
-    constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+    constants = physical_constants(tree)
     common = {
         "counts": tuple(dict.fromkeys(counted)),
         "relations": relations,
@@ -976,12 +964,11 @@ def _decide_as_written(
         if outcome is None:
             continue
         precision = None if enclosure.exact else bits
-        middle = enclosure.lo if enclosure.exact else (enclosure.lo + enclosure.hi) / 2
-        detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
+        detail = _detail(rendered, middle(enclosure), reported, outcome, unit_text, precision)
         if reported.relation == "=" and _rounds(tree):
             detail = f"{detail.rpartition(': ')[0]} ({precision_text(numeral)}): {outcome}"
         return Recomputation(
-            value=middle,
+            value=middle(enclosure),
             outcome=outcome,
             detail=detail,
             unit=unit_text,
@@ -1027,7 +1014,7 @@ def _dimension_failure(
             f"the expression is {computed} and the result {numeral.written} has {given} ({written}){because}: "
             "write each numeral and the result with exactly the unit the text writes with it",
         )
-    value = measured.value.lo if measured.value.exact else (measured.value.lo + measured.value.hi) / 2
+    value = middle(measured.value)
     shown = brief(rendered)
     precision = None if measured.value.exact else bits
     approximate = "" if precision is None else f" (enclosed at {precision} bits)"
