@@ -23,6 +23,7 @@ from cgx_core.plugin_api import (
     RunView,
     counting,
     define_codes,
+    fraction_text,
     hookimpl,
 )
 
@@ -210,7 +211,11 @@ class RecomputeNumbers(CheckTypeBase):
             tolerances=run.hedge_tolerances(),
             chunks=_chunks(run),
             rows=table_row_counts(run, cites) if "rows(" in expression else None,
-            columns=[text for node_id in cites if (text := _row_text(run, node_id)) is not None],
+            columns=[
+                row.text
+                for row in map(run.node, cites)
+                if row is not None and row.unit == TABLE_ROW and row.text is not None
+            ],
             items=_item_counts(run, cites) if "items(" in expression else None,
             cols=table_column_counts(run, cites) if "cols(" in expression else None,
             counts=run.count_units(),
@@ -260,7 +265,7 @@ class RecomputeNumbers(CheckTypeBase):
             inputs.pop("relation", None)
         if checked.tolerance is not None:
             inputs["hedge"] = checked.hedge
-            inputs["tolerance"] = _fraction(checked.tolerance)
+            inputs["tolerance"] = fraction_text(checked.tolerance)
         from cgx_checks.arithmetic.predicate_check import counts_json
 
         inputs.update(counts_json(checked.counts))
@@ -318,11 +323,9 @@ class RecomputeNumbers(CheckTypeBase):
     def _outcome(self, inputs: Mapping[str, Any], run: RunView) -> Outcome:
         declared = declared_count_units(run)
         if inputs.get(COUNT_UNITS, {}) != declared:
-            return Outcome(
-                "error",
+            return _tampered(
                 f"the record reads with the counting units {inputs.get(COUNT_UNITS, {})}, the run's table declares "
-                f"{declared}",
-                code="tampered",
+                f"{declared}"
             )
         try:
             checked = self._recompute(inputs, run)
@@ -331,32 +334,29 @@ class RecomputeNumbers(CheckTypeBase):
         if isinstance(checked, Refusal):
             return Outcome("error", checked.message, code=str(checked.code))
         recorded = inputs.get("tolerance")
-        if checked.tolerance is not None and recorded != _fraction(checked.tolerance):
-            return Outcome(
-                "error",
+        if checked.tolerance is not None and recorded != fraction_text(checked.tolerance):
+            return _tampered(
                 f"the record's tolerance for {checked.hedge!r} is {recorded}, the run's table says "
-                f"{_fraction(checked.tolerance)}",
-                code="tampered",
+                f"{fraction_text(checked.tolerance)}"
             )
         from cgx_checks.arithmetic.constants import constants_json
         from cgx_checks.arithmetic.predicate_check import counts_json
 
         if inputs.get("constants", {}) != (constants_json(checked.constants) if checked.constants else {}):
-            return Outcome(
-                "error",
+            return _tampered(
                 f"the record computes with the constants {inputs.get('constants', {})}, the installed table gives "
-                f"{constants_json(checked.constants) if checked.constants else {}}",
-                code="tampered",
+                f"{constants_json(checked.constants) if checked.constants else {}}"
             )
         counted = counts_json(checked.counts)
         recorded_counts = {name: dict(inputs[name]) for name in _COUNTED if name in inputs}
         if counted != recorded_counts:
-            return Outcome(
-                "error",
-                f"the record counts {recorded_counts}, the run's chunks give {counted}",
-                code="tampered",
-            )
+            return _tampered(f"the record counts {recorded_counts}, the run's chunks give {counted}")
         return _outcome_of(checked)
+
+
+def _tampered(message: str) -> Outcome:
+    """The outcome of a record whose inputs no longer match what the run gives (verify names the difference)."""
+    return Outcome("error", message, code="tampered")
 
 
 def _outcome_of(checked: Any) -> Outcome:
@@ -418,10 +418,6 @@ def _item_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
     return counts
 
 
-def _fraction(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _chunks(run: RunView) -> Iterator[Any]:
     """The document's chunks, read only if a refusal needs to say which chunk writes a missing numeral."""
     from cgx_checks.arithmetic.recompute import Chunk
@@ -450,12 +446,6 @@ def table_column_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | N
             columns = dict(node.attributes.get("table") or {}).get("columns")
             counts[node_id] = columns if isinstance(columns, int) and not isinstance(columns, bool) else None
     return counts
-
-
-def _row_text(run: RunView, node_id: str) -> str | None:
-    """The text of a cited table row (its cells are also read with their headers' units), else None."""
-    node = run.node(node_id)
-    return node.text if node is not None and node.unit == TABLE_ROW else None
 
 
 def _refusal(error: CgxError) -> Refusal:

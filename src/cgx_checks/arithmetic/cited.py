@@ -76,9 +76,9 @@ def unit_doubts(cited: CitedTexts, operands: Sequence[Literal], numeral: Numeral
     ]
     doubts: list[str] = []
     for literal in operands:
-        value = abs(Fraction(literal.numerator, literal.denominator))
-        shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
-        doubt = _doubt(shown, literal.unit, [item for item in meant if abs(item.numeral.value) == value])
+        doubt = _doubt(
+            literal.shown, literal.unit, [item for item in meant if abs(item.numeral.value) == literal.magnitude]
+        )
         if doubt:
             doubts.append(doubt)
     same = [item for item in meant if item.reported and item.numeral.written == numeral.written]
@@ -123,7 +123,7 @@ def where_written(cited: CitedTexts, operands: Sequence[Literal], result: str | 
         parts.append(f"the result {result} in {_names(cited, reporting)}")
     seen: set[Fraction] = set()
     for literal in operands:
-        value = _value(literal)
+        value = literal.magnitude
         if value in seen:
             continue
         seen.add(value)
@@ -133,16 +133,11 @@ def where_written(cited: CitedTexts, operands: Sequence[Literal], result: str | 
             if any(abs(item.numeral.value) == value for item in (*cited.read[index], *cited.by_header[index]))
         ]
         involved.update(writing[:_NAMED])
-        shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
-        parts.append(f"{shown} in {_names(cited, writing)}")
+        parts.append(f"{literal.shown} in {_names(cited, writing)}")
     if not involved & cited.rows or not involved - cited.rows:
         return None  # not the text against a table: no row, or rows alone
     more = f"; and {len(parts) - _LISTED} more" if len(parts) > _LISTED else ""
     return "; ".join(parts[:_LISTED]) + more
-
-
-def _value(literal: Literal) -> Fraction:
-    return abs(Fraction(literal.numerator, literal.denominator))
 
 
 def _names(cited: CitedTexts, indexes: Sequence[int]) -> str:

@@ -25,7 +25,7 @@ def decimal_text(value: Fraction, significant: int = 40) -> str:
         return "0"
     sign = "-" if numerator < 0 else ""
     numerator = abs(numerator)
-    exponent = _floor_log10(numerator, denominator)
+    exponent = floor_log10(numerator, denominator)
     shift = significant - 1 - exponent
     if shift >= 0:
         digits, remainder = divmod(numerator * 10**shift, denominator)
@@ -48,7 +48,7 @@ def decimal_text(value: Fraction, significant: int = 40) -> str:
     return f"{sign}{mantissa}e{exponent}{suffix}"
 
 
-def _floor_log10(numerator: int, denominator: int) -> int:
+def floor_log10(numerator: int, denominator: int) -> int:
     """floor(log10(numerator / denominator)) for positive integers, exactly."""
     # log10(2) is about 0.30103: a first guess within one or two of the answer, then exact comparisons.
     exponent = ((numerator.bit_length() - denominator.bit_length()) * 30103) // 100000

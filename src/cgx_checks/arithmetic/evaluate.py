@@ -56,7 +56,7 @@ from cgx_checks.arithmetic.predicates import (
     truth,
 )
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS, pvalue
-from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary, fold, render
+from cgx_checks.arithmetic.tree import Binary, Call, Compare, Constant, Literal, Node, Rows, Unary, fold, render, signed
 from cgx_checks.arithmetic.units import Dimension, dimension_text, unit_scale, whole_or_fraction
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_checks.expression_codes import ExpressionCode
@@ -155,10 +155,7 @@ def _apply(node: Binary, left: _Pair, right: _Pair) -> _Pair:
         numerator, denominator = a * c, b * d
     elif op == "/":
         if c == 0:
-            raise CgxError(
-                ExpressionCode.DIVISION_BY_ZERO,
-                f"{_show(node)} divides by {_show(node.right)}, which is 0",
-            )
+            _divides_by_zero(node)
         numerator, denominator = (a * d, b * c) if c > 0 else (-a * d, -b * c)
     else:
         return _power(node, left, right)
@@ -172,22 +169,10 @@ def _apply(node: Binary, left: _Pair, right: _Pair) -> _Pair:
 
 
 def _power(node: Binary, base: _Pair, exponent: _Pair) -> _Pair:
-    exponent_numerator, exponent_denominator = exponent
-    if exponent_denominator != 1:
-        raise CgxError(
-            ArithmeticCode.EXPONENT_NOT_WHOLE,
-            f"the exponent {exponent_numerator}/{exponent_denominator} of {_show(node)} is not a whole number, "
-            "so the power is not an exact rational",
-        )
-    if abs(exponent_numerator) > MAX_EXPONENT:
-        shown = str(exponent_numerator) if exponent_numerator.bit_length() < 200 else "a number of over 60 digits"
-        raise CgxError(
-            Code.EXPONENT_TOO_LARGE,
-            f"the exponent {shown} of {_show(node)} is above {MAX_EXPONENT} in magnitude",
-        )
+    exponent_numerator = _checked_whole(node, Fraction(*exponent), "exponent")
     numerator, denominator = base
     if numerator == 0 and exponent_numerator < 0:
-        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+        _zero_to_negative(node)
     power = abs(exponent_numerator)
     if power * max(numerator.bit_length(), denominator.bit_length()) > MAX_RESULT_BITS:
         _too_large(node)
@@ -202,6 +187,31 @@ def _count(node: Rows) -> int:
     if node.total is None:
         raise CgxError(Code.INTERNAL_ERROR, f"rows({node.row}) was evaluated before its table's rows were counted")
     return node.total
+
+
+def _divides_by_zero(node: Binary) -> NoReturn:
+    raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} divides by {_show(node.right)}, which is 0")
+
+
+def _zero_to_negative(node: Binary) -> NoReturn:
+    raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+
+
+def _checked_whole(node: Node, value: Fraction, role: str) -> int:
+    """An exponent (or a root's degree) as a whole number within MAX_EXPONENT, or the error naming its role."""
+    if value.denominator != 1:
+        raise CgxError(
+            ArithmeticCode.EXPONENT_NOT_WHOLE,
+            f"the {role} {value.numerator}/{value.denominator} of {_show(node)} is not a whole number, "
+            "so the power is not an exact rational",
+        )
+    whole = value.numerator
+    if abs(whole) > MAX_EXPONENT:
+        shown = str(whole) if whole.bit_length() < 200 else "a number of over 60 digits"
+        raise CgxError(
+            Code.EXPONENT_TOO_LARGE, f"the {role} {shown} of {_show(node)} is above {MAX_EXPONENT} in magnitude"
+        )
+    return whole
 
 
 def _too_large(node: Node) -> NoReturn:
@@ -314,14 +324,12 @@ def _same_order(arithmetic: Arithmetic, values: list[Interval]) -> bool:
     return True
 
 
-def _same_dimension(node: Node, operands: list[Measured]) -> None:
+def _same_dimension(node: Node, operands: list[Measured], refusal: str = "{} compares {} with {}") -> None:
     dimension = operands[0].dimension
     for operand in operands[1:]:
         if operand.dimension != dimension:
-            raise CgxError(
-                ArithmeticCode.UNIT_INCOMPATIBLE,
-                f"{_show(node)} compares {dimension_text(dimension)} with {dimension_text(operand.dimension)}",
-            )
+            shown = (_show(node), dimension_text(dimension), dimension_text(operand.dimension))
+            raise CgxError(ArithmeticCode.UNIT_INCOMPATIBLE, refusal.format(*shown))
 
 
 def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measured) -> Measured:
@@ -349,14 +357,12 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
         try:
             quotient = arithmetic.div(left.value, right.value)
         except ZeroDivisionError:
-            raise CgxError(
-                ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} divides by {_show(node.right)}, which is 0"
-            ) from None
+            _divides_by_zero(node)
         return Measured(_sized(quotient, node), _combine(left, right, -1))
     exponent = _whole(node, right, "exponent")
     base = left.value
     if base.exact and base.lo == 0 and exponent < 0:
-        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power")
+        _zero_to_negative(node)
     if base.exact:
         size = max(base.lo.numerator.bit_length(), base.lo.denominator.bit_length())
         if abs(exponent) * size > MAX_RESULT_BITS:
@@ -364,7 +370,7 @@ def _binary(arithmetic: Arithmetic, node: Binary, left: Measured, right: Measure
     try:
         powered = arithmetic.power(base, exponent)
     except ZeroDivisionError:
-        raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"{_show(node)} raises 0 to a negative power") from None
+        _zero_to_negative(node)
     return Measured(
         _sized(powered, node), tuple((name, whole_or_fraction(power * exponent)) for name, power in left.dimension)
     )
@@ -435,11 +441,7 @@ def _grim(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> Inter
 
 def printed_numeral(node: Call, index: int) -> tuple[Fraction, Fraction]:
     """The value and rounding (half a unit of its last digit) of a numeral argument as the text prints it."""
-    argument = node.arguments[index]
-    sign = 1
-    if isinstance(argument, Unary):
-        sign = -1 if argument.op == "-" else 1
-        argument = argument.operand
+    sign, argument = signed(node.arguments[index])
     if not isinstance(argument, Literal) or argument.unit is not None:
         raise CgxError(
             Code.EXPRESSION_INVALID,
@@ -455,14 +457,8 @@ def _statistic(arithmetic: Arithmetic, node: Call, operands: list[Measured]) -> 
 
     Each is monotone in every argument, so applying it to the lower bounds and to the upper bounds of the
     arguments encloses the value: exact values give an exact result, irrational ones a sound enclosure."""
+    _same_dimension(node, operands, "{} takes values of one dimension, not {} and {}")
     dimension = operands[0].dimension
-    for operand in operands[1:]:
-        if operand.dimension != dimension:
-            raise CgxError(
-                ArithmeticCode.UNIT_INCOMPATIBLE,
-                f"{_show(node)} takes values of one dimension, not {dimension_text(dimension)} and "
-                f"{dimension_text(operand.dimension)}",
-            )
     values = [operand.value for operand in operands]
     if node.name == "mean":
         total = values[0]
@@ -491,19 +487,7 @@ def _whole(node: Node, operand: Measured, role: str) -> int:
         if value.hi - value.lo < 1 and int(value.lo) == int(value.hi) and value.lo.denominator != 1:
             raise CgxError(ArithmeticCode.EXPONENT_NOT_WHOLE, f"the {role} of {_show(node)} is not a whole number")
         raise Undecided(f"the {role} is not known to be whole at this precision")
-    if value.lo.denominator != 1:
-        raise CgxError(
-            ArithmeticCode.EXPONENT_NOT_WHOLE,
-            f"the {role} {value.lo.numerator}/{value.lo.denominator} of {_show(node)} is not a whole number, "
-            "so the power is not an exact rational",
-        )
-    whole = value.lo.numerator
-    if abs(whole) > MAX_EXPONENT:
-        shown = str(whole) if whole.bit_length() < 200 else "a number of over 60 digits"
-        raise CgxError(
-            Code.EXPONENT_TOO_LARGE, f"the {role} {shown} of {_show(node)} is above {MAX_EXPONENT} in magnitude"
-        )
-    return whole
+    return _checked_whole(node, value.lo, role)
 
 
 def _combine(left: Measured, right: Measured, sign: int) -> Dimension:

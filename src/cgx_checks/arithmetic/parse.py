@@ -123,13 +123,6 @@ def expression_parser() -> Lark:
 _SUFFIXES = {"k": 3, "K": 3, "M": 6}
 
 
-def literal_value(text: str, column: int) -> Literal:
-    """A numeral token as a literal with its exact value (the core's one numeral reader), or CgxError when it
-    is over the caps."""
-    value = literal_numeral(text, column).value
-    return Literal(text, value.numerator, value.denominator, column)
-
-
 def literal_numeral(text: str, column: int) -> Numeral:
     """A numeral token of an expression (`1.2e3`, `95%`, `50k`) as the numeral reader's `Numeral`: one rule
     set for its value and written form. CgxError when it is over the caps."""
@@ -200,7 +193,8 @@ class _Builder(Transformer[Token, Node]):
     """
 
     def NUMERAL(self, token: Token) -> Literal:
-        return literal_value(str(token), token.column or 0)
+        value = literal_numeral(str(token), token.column or 0).value  # CgxError over the caps
+        return Literal(str(token), value.numerator, value.denominator, token.column or 0)
 
     def add(self, children: list[Node]) -> Binary:
         return Binary("+", children[0], children[2])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final, Literal
 
@@ -26,7 +26,14 @@ from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
 from cgx_checks.arithmetic.evaluate import measure
 from cgx_checks.arithmetic.interval import PRECISIONS, Undecided
 from cgx_checks.arithmetic.parse import literal_numeral
-from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, is_truth, rounding_places, rounding_unit
+from cgx_checks.arithmetic.predicates import (
+    CALENDAR,
+    ROUNDINGS,
+    TRUTH_FUNCTIONS,
+    is_truth,
+    rounding_places,
+    rounding_unit,
+)
 from cgx_checks.arithmetic.relation_words import (
     MIRRORED,
     PREFERENCE,
@@ -37,7 +44,7 @@ from cgx_checks.arithmetic.relation_words import (
     writes,
     written_words,
 )
-from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, Unary, children, literals, render, walk
+from cgx_checks.arithmetic.tree import Call, Compare, Constant, Node, children, literals, render, signed, walk
 from cgx_checks.arithmetic.tree import Literal as LiteralNode
 from cgx_checks.arithmetic.units import library_version
 from cgx_checks.arithmetic_codes import ArithmeticCode
@@ -50,7 +57,12 @@ type Outcome = Literal["passed", "failed"]
 type Problem = tuple[str, str] | tuple[str, str, str]
 """A problem of a proposal: its code, its message and, when it has one of its own, its fix."""
 
-_DETAIL_EXPRESSION = 200
+_DETAIL_EXPRESSION = 200  # characters of the expression quoted in a detail
+
+
+def brief(rendered: str) -> str:
+    """An expression as a detail quotes it: cut after its first `_DETAIL_EXPRESSION` characters."""
+    return rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
 
 
 @attrs.frozen
@@ -86,14 +98,27 @@ class PredicateCheck:
             "relations": {self.meaning: self.result},
             "result": self.result,
             **counts_json(self.counts),
+            **present(
+                {
+                    "precision_bits": self.precision,
+                    "units_library": self.library,
+                    "constants": constants_json(self.constants) if self.constants else None,
+                }
+            ),
         }
-        if self.precision is not None:
-            record["precision_bits"] = self.precision
-        if self.library is not None:
-            record["units_library"] = self.library
-        if self.constants:
-            record["constants"] = constants_json(self.constants)
         return dict(sorted(record.items()))
+
+
+def present(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of a record that a check has (not None): one that lacks a unit, a hedge or constants leaves
+    them out, so it records what a check without them always did."""
+    return {key: value for key, value in record.items() if value is not None}
+
+
+def physical_constants(tree: Node) -> tuple[str, ...]:
+    """The physical constants of an expression by CODATA name, sorted (pi and e are mathematics): recorded with
+    their values and source."""
+    return tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
 
 
 def counts_json(counts: Sequence[tuple[str, str, int]]) -> dict[str, dict[str, int]]:
@@ -277,9 +302,7 @@ def repeat_problems(tree: Node, occurrences: Sequence[Occurrence]) -> list[Probl
         if not (isinstance(node, Compare) or (isinstance(node, Call) and node.name in _ORDERED)):
             continue
         used = Counter(
-            abs(Fraction(literal.numerator, literal.denominator))
-            for literal in (_literal(child) for child in children(node))
-            if literal is not None
+            literal.magnitude for literal in (_literal(child) for child in children(node)) if literal is not None
         )
         if any(count > 1 and 0 < written[value] < count for value, count in used.items()):
             problems.append(
@@ -419,11 +442,11 @@ def decide_predicate(
             continue
         holds = measured.value.lo == 1
         outcome: Outcome = "passed" if holds else "failed"
-        shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+        shown = brief(rendered)
         named = "an order whose direction the premises state" if meaning == PREFERENCE else meaning
         detail = f"{shown} is {'true' if holds else 'false'}; the text writes {result!r} ({named}): {outcome}"
         exact_only = bits == PRECISIONS[0] and not _irrational(tree)
-        constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+        constants = physical_constants(tree)
         used_units = any(literal.unit is not None for literal in literals(tree)) or bool(constants)
         return PredicateCheck(
             expression=rendered,
@@ -439,10 +462,6 @@ def decide_predicate(
             constants=constants,
         )
     raise CgxError(ArithmeticCode.VALUE_UNDECIDED, f"{rendered}: a comparison lies too close to call at any precision")
-
-
-def observation_key_of_predicate(check: PredicateCheck) -> str:
-    return f"predicate={check.expression};holds={check.holds};meaning={check.meaning}"
 
 
 _ORDERED = frozenset({"within", "sorted_desc", "sorted_asc", "is_max", "is_min", "same_order"})
@@ -465,9 +484,8 @@ def _truth_leaves(tree: Node) -> list[tuple[Compare | Call, bool]]:
 
 
 def _literal(node: Node) -> LiteralNode | None:
-    if isinstance(node, Unary):
-        node = node.operand
-    return node if isinstance(node, LiteralNode) else None
+    literal = signed(node)[1]
+    return literal if isinstance(literal, LiteralNode) else None
 
 
 def _value(node: Node) -> Fraction:
@@ -484,35 +502,8 @@ def _irrational(tree: Node) -> bool:
     )
 
 
-_RATIONAL = frozenset(
-    {
-        "all",
-        "any",
-        "count",
-        "within",
-        "is_max",
-        "is_min",
-        "same_order",
-        "sorted_desc",
-        "sorted_asc",
-        "round",
-        "sig",
-        "abs",
-        "mean",
-        "median",
-        "min",
-        "max",
-        "is_probability",
-        "is_proportion",
-        "is_percentage",
-        "is_pvalue",
-        "is_count",
-        "is_variance",
-        "is_sd",
-        "is_correlation",
-        "is_condition_number",
-    }
-)
+_RATIONAL = frozenset({*TRUTH_FUNCTIONS, "count", *ROUNDINGS, "abs", "mean", "median", "min", "max"})
+"""The functions whose value is rational when their arguments are: a check of them alone is exact."""
 
 
 def _named(node: Node) -> str:

@@ -20,9 +20,10 @@ from fractions import Fraction
 from math import floor
 from typing import Final
 
+from cgx_checks.arithmetic.decimals import floor_log10
 from cgx_checks.arithmetic.interval import Interval, Undecided, exact
 from cgx_checks.arithmetic.limits import MAX_ARGUMENTS
-from cgx_checks.arithmetic.tree import Call, Compare, Literal, Node, Unary, children
+from cgx_checks.arithmetic.tree import Call, Compare, Literal, Node, children, signed
 from cgx_checks.arithmetic.units import Dimension
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -121,9 +122,7 @@ def check_truths(tree: Node) -> None:
 
 def check_rounding_argument(call: Call) -> None:
     """round(x, n) and sig(x, n) take a whole numeral n: -20 to 20 decimals, 1 to 20 significant digits."""
-    places = call.arguments[1]
-    negative = isinstance(places, Unary) and places.op == "-"
-    literal = places.operand if isinstance(places, Unary) else places
+    sign, literal = signed(call.arguments[1])
     low = 1 if call.name == "sig" else -MAX_DIGITS
     if not isinstance(literal, Literal) or literal.denominator != 1 or literal.unit is not None:
         raise CgxError(
@@ -131,7 +130,7 @@ def check_rounding_argument(call: Call) -> None:
             f"{call.name} at column {call.column} takes a whole numeral as its second argument (the "
             f"{'significant digits' if call.name == 'sig' else 'decimals'} to round to), such as {call.name}(8.537, 2)",
         )
-    value = -literal.numerator if negative else literal.numerator
+    value = sign * literal.numerator
     if not low <= value <= MAX_DIGITS:
         raise CgxError(
             Code.EXPRESSION_INVALID,
@@ -141,12 +140,9 @@ def check_rounding_argument(call: Call) -> None:
 
 def rounding_places(call: Call) -> int:
     """The n of round(x, n) or sig(x, n) (checked by `check_rounding_argument`)."""
-    places = call.arguments[1]
-    if isinstance(places, Unary):
-        assert isinstance(places.operand, Literal)
-        return -places.operand.numerator if places.op == "-" else places.operand.numerator
+    sign, places = signed(call.arguments[1])
     assert isinstance(places, Literal)
-    return places.numerator
+    return sign * places.numerator
 
 
 def agent_arguments(tree: Node) -> frozenset[int]:
@@ -157,8 +153,7 @@ def agent_arguments(tree: Node) -> frozenset[int]:
     while stack:
         node = stack.pop()
         if isinstance(node, Call) and node.name in ROUNDINGS:
-            places = node.arguments[1]
-            found.add(id(places.operand if isinstance(places, Unary) else places))
+            found.add(id(signed(node.arguments[1])[1]))
         elif isinstance(node, Call) and node.name in CALENDAR:
             found.update(id(argument) for argument in node.arguments)
         stack.extend(children(node))
@@ -277,7 +272,7 @@ def rounding_unit(name: str, value: Fraction, places: int) -> Fraction:
         return Fraction(10) ** -places
     if value == 0:
         return Fraction(0)
-    return Fraction(10) ** (_floor_log10(abs(value)) - places + 1)
+    return Fraction(10) ** (floor_log10(abs(value.numerator), value.denominator) - places + 1)
 
 
 def _rounded(name: str, value: Fraction, places: int) -> Fraction:
@@ -286,15 +281,6 @@ def _rounded(name: str, value: Fraction, places: int) -> Fraction:
         return value
     steps = floor(abs(value) / unit + Fraction(1, 2))
     return (steps if value >= 0 else -steps) * unit
-
-
-def _floor_log10(value: Fraction) -> int:
-    exponent = len(str(value.numerator)) - len(str(value.denominator))
-    while Fraction(10) ** exponent > value:
-        exponent -= 1
-    while Fraction(10) ** (exponent + 1) <= value:
-        exponent += 1
-    return exponent
 
 
 def _name(node: Node) -> str:

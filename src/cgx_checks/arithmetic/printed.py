@@ -29,10 +29,11 @@ from typing import Final, Literal, NamedTuple
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.estimates import ESTIMATE_ARGUMENTS
 from cgx_checks.arithmetic.evaluate import measure
-from cgx_checks.arithmetic.interval import Interval
+from cgx_checks.arithmetic.interval import Interval, Undecided, exact
 from cgx_checks.arithmetic.parse import literal_numeral
+from cgx_checks.arithmetic.predicates import compare
 from cgx_checks.arithmetic.pvalues import PVALUE_ARGUMENTS
-from cgx_checks.arithmetic.tree import Call, Node, Unary
+from cgx_checks.arithmetic.tree import Call, Node, signed
 from cgx_checks.arithmetic.tree import Literal as Numeral
 
 PRINTED_ARGUMENTS: Final[dict[str, tuple[int, ...]]] = {
@@ -87,10 +88,7 @@ def printed_arguments(tree: Node) -> tuple[Printed, ...]:
         return ()
     found = []
     for position in PRINTED_ARGUMENTS[tree.name]:
-        argument, sign = tree.arguments[position], 1
-        if isinstance(argument, Unary):
-            sign = -1 if argument.op == "-" else 1
-            argument = argument.operand
+        sign, argument = signed(tree.arguments[position])
         if not isinstance(argument, Numeral) or argument.unit is not None:
             continue
         numeral = literal_numeral(argument.text, argument.column)
@@ -134,13 +132,10 @@ def decide_range(
         if least.lo > high or most.hi < low:
             return "failed"
         return None
-    held, broken = {
-        "<": (least.hi < expected, least.lo >= expected),
-        "<=": (least.hi <= expected, least.lo > expected),
-        ">": (most.lo > expected, most.hi <= expected),
-        ">=": (most.lo >= expected, most.hi < expected),
-    }[relation]
-    return "passed" if held else "failed" if broken else None
+    try:  # the least value decides a bound from above, the most one from below
+        return "passed" if compare(relation, least if "<" in relation else most, exact(expected)) else "failed"
+    except Undecided:
+        return None
 
 
 def decision_error(name: str, found: Range, relation: str, expected: Fraction) -> str | None:

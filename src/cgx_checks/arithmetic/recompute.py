@@ -35,7 +35,7 @@ from typing import Any, Literal
 import attrs
 
 from cgx_checks.arithmetic.cited import CitedTexts, read_cited, unit_doubts, where_written
-from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
+from cgx_checks.arithmetic.constants import constants_json
 from cgx_checks.arithmetic.decimals import decimal_text
 from cgx_checks.arithmetic.evaluate import Measured, evaluate, evaluate_pair, measure, printed_numeral
 from cgx_checks.arithmetic.grim import GRIM_ARGUMENTS, certificate
@@ -44,19 +44,21 @@ from cgx_checks.arithmetic.parse import literal_numeral, parse_expression
 from cgx_checks.arithmetic.predicate_check import (
     PredicateCheck,
     Problem,
+    brief,
     calendar_problems,
     counts_json,
     decide_predicate,
     license_problems,
-    observation_key_of_predicate,
     percentage_problems,
+    physical_constants,
     precision_text,
     predicate_result,
     premises_fix,
+    present,
     repeat_problems,
     rounding_problems,
 )
-from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, is_truth
+from cgx_checks.arithmetic.predicates import CALENDAR, ROUNDINGS, agent_arguments, compare, is_truth
 from cgx_checks.arithmetic.printed import (
     PVALUES,
     Printed,
@@ -71,7 +73,6 @@ from cgx_checks.arithmetic.printed import (
 from cgx_checks.arithmetic.relation_words import word_meaning
 from cgx_checks.arithmetic.tree import (
     Call,
-    Constant,
     Node,
     bind_rows,
     is_plain,
@@ -100,7 +101,6 @@ DECIMAL_DIGITS = 40
 DETAIL_DIGITS = 20
 """Significant digits of the value in the one-line detail."""
 
-_DETAIL_EXPRESSION = 200  # characters of the expression quoted in the detail
 _LISTED = 60  # numerals listed in a refusal before "and N more"
 _WHERE = 5  # chunks named as writing a missing numeral
 
@@ -184,28 +184,22 @@ class Recomputation:
             "value": fraction_text(self.value),
             "value_decimal": decimal_text(self.value, DECIMAL_DIGITS),
         }
-        if self.relation != "=":
-            record["relation"] = self.relation
         if self.hedge is not None and self.tolerance is not None:
-            record["hedge"] = self.hedge
-            record["tolerance"] = fraction_text(self.tolerance)
-        if self.unit is not None:
-            record["unit"] = self.unit
-        if self.precision is not None:
-            record["precision_bits"] = self.precision
-        if self.library is not None:
-            record["units_library"] = self.library
-        record.update(counts_json(self.counts))
-        if self.relations:
-            record["relations"] = dict(self.relations)
-        if self.constants:
-            record["constants"] = constants_json(self.constants)
-        if self.dimensions is not None:
-            record["dimensions"] = {"expression": self.dimensions[0], "result": self.dimensions[1]}
-        if self.printed is not None:
-            record["printed_range"] = [decimal_text(end, DECIMAL_DIGITS) for end in self.printed]
-        if self.decision_error:
-            record["decision_error"] = True
+            record |= {"hedge": self.hedge, "tolerance": fraction_text(self.tolerance)}
+        dimensions, printed = self.dimensions, self.printed
+        record |= counts_json(self.counts) | present(
+            {
+                "relation": None if self.relation == "=" else self.relation,
+                "unit": self.unit,
+                "precision_bits": self.precision,
+                "units_library": self.library,
+                "relations": dict(self.relations) or None,
+                "constants": constants_json(self.constants) if self.constants else None,
+                "dimensions": None if dimensions is None else {"expression": dimensions[0], "result": dimensions[1]},
+                "printed_range": None if printed is None else [decimal_text(end, DECIMAL_DIGITS) for end in printed],
+                "decision_error": self.decision_error or None,
+            }
+        )
         return dict(sorted(record.items()))
 
 
@@ -262,100 +256,79 @@ def recompute(
     (`ProposalProblems`: `operand-not-in-text`, `relation-not-in-text`, `hedge-undeclared`,
     `unit-missing`, `expression-is-result`, all named at once).
     """
+    known = {"rows": rows or {}, "items": items or {}, "cols": cols or {}}
     with counting(counts or {}):
-        return _recompute(
-            expression,
-            result,
-            texts,
-            relation,
-            tolerances,
-            chunks,
-            {"rows": rows or {}, "items": items or {}, "cols": cols or {}},
-            columns,
-            premised,
-            ids,
-        )
-
-
-def _recompute(
-    expression: str,
-    result: str,
-    texts: Sequence[str],
-    relation: str | None,
-    tolerances: Mapping[str, Fraction] | None,
-    chunks: Iterable[Chunk],
-    known: Mapping[str, Mapping[str, int | None]],
-    columns: Sequence[str],
-    premised: bool,
-    ids: Sequence[str],
-) -> Recomputation | PredicateCheck:
-    if not isinstance(expression, str) or not isinstance(result, str):
-        raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
-    if relation is not None and relation not in RELATIONS:
-        raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
-    tree = parse_expression(expression)
-    operands = text_literals(tree)
-    if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
-        raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
-    if not all(isinstance(text, str) for text in texts):
-        raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
-    if any(item.function == "items" for item in table_rows(tree)):
-        texts = [without_labels(text) for text in texts]
-    cited = read_cited(texts, columns, ids)
-    written = cited.written
-    occurrences = written + cited.header_read
-    counts, problems = _counts(tree, known)
-    problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
-    problems += _integer_premise_problems(tree, premised)
-    if is_truth(tree):
-        problems[:0] = _operand_problems(operands, occurrences, chunks)
-        if relation is not None:
-            problems.append(
-                (
-                    Code.EXPRESSION_INVALID,
-                    "`relation` applies to a numeric result, not to a predicate",
-                    "leave `relation` out: a predicate's relation is its result word",
+        if not isinstance(expression, str) or not isinstance(result, str):
+            raise CgxError(Code.EXPRESSION_INVALID, "the expression and the result must be strings")
+        if relation is not None and relation not in RELATIONS:
+            raise CgxError(Code.EXPRESSION_INVALID, f"the relation {relation!r} is not one of {', '.join(RELATIONS)}")
+        tree = parse_expression(expression)
+        operands = text_literals(tree)
+        if isinstance(texts, str):  # a str is a Sequence[str] of its characters: always a caller's mistake
+            raise CgxError(Code.INTERNAL_ERROR, "recompute takes a sequence of chunk texts, not one string")
+        if not all(isinstance(text, str) for text in texts):
+            raise CgxError(Code.EXPRESSION_INVALID, "the cited chunks' texts must be strings")
+        if any(item.function == "items" for item in table_rows(tree)):
+            texts = [without_labels(text) for text in texts]
+        cited = read_cited(texts, columns, ids)
+        written = cited.written
+        occurrences = written + cited.header_read
+        counted, problems = _counts(tree, known)
+        problems += repeat_problems(tree, written) + percentage_problems(tree) + calendar_problems(tree, texts)
+        problems += _integer_premise_problems(tree, premised)
+        if is_truth(tree):
+            problems[:0] = _operand_problems(operands, occurrences, chunks)
+            if relation is not None:
+                problems.append(
+                    (
+                        Code.EXPRESSION_INVALID,
+                        "`relation` applies to a numeric result, not to a predicate",
+                        "leave `relation` out: a predicate's relation is its result word",
+                    )
                 )
+            meaning, result_problems = predicate_result(result, texts, tree, premised)
+            problems += result_problems
+            problems += license_problems(tree, meaning, texts, premised)[1]
+            problems += rounding_problems(tree, None)
+            if problems:
+                raise ProposalProblems(problems, _listing(occurrences))
+            assert meaning is not None
+            checked = decide_predicate(
+                bind_rows(tree, counted), _operand_texts(operands), result, meaning, _count_list(tree, counted)
             )
-        meaning, result_problems = predicate_result(result, texts, tree, premised)
-        problems += result_problems
-        problems += license_problems(tree, meaning, texts, premised)[1]
-        problems += rounding_problems(tree, None)
-        if problems:
-            raise ProposalProblems(problems, _listing(occurrences))
-        assert meaning is not None
-        checked = decide_predicate(
-            bind_rows(tree, counts), _operand_texts(operands), result, meaning, _count_list(tree, counts)
+            return _named_where(checked, cited, operands, None)
+        numeral, unit = read_quantity(result)
+        relations, license = license_problems(tree, None, texts, premised)
+        problems += license + rounding_problems(tree, numeral)
+        reported = _check_against_texts(
+            operands,
+            numeral,
+            unit,
+            relation,
+            dict(tolerances or {}),
+            occurrences,
+            chunks,
+            cited,
+            problems,
+            premised,
+            tests_numeral=_grim_test(render(tree)),
         )
-        return _named_where(checked, cited, operands, None)
-    numeral, unit = read_quantity(result)
-    relations, license = license_problems(tree, None, texts, premised)
-    problems += license + rounding_problems(tree, numeral)
-    reported = _check_against_texts(
-        operands,
-        numeral,
-        unit,
-        relation,
-        dict(tolerances or {}),
-        occurrences,
-        chunks,
-        cited,
-        problems,
-        premised,
-        tests_numeral=_grim_test(render(tree)),
-    )
-    numeral = reported.numeral  # as the text writes it (a word is exact)
-    _check_percent_columns(operands, numeral, cited.header_read)
-    bound = bind_rows(tree, counts)
-    decided = _decide(
-        bound, operands, reported, tuple(sorted(relations.items())), lambda: unit_doubts(cited, operands, numeral, unit)
-    )
-    unknown = tuple(item for row in columns for item in unit_unknown(row))
-    _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
-    restated = _restated_operand(decided, operands, numeral, cited)
-    if restated:
-        raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
-    return _named_where(decided, cited, operands, numeral.written)
+        numeral = reported.numeral  # as the text writes it (a word is exact)
+        _check_percent_columns(operands, numeral, cited.header_read)
+        bound = bind_rows(tree, counted)
+        decided = _decide(
+            bound,
+            operands,
+            reported,
+            tuple(sorted(relations.items())),
+            lambda: unit_doubts(cited, operands, numeral, unit),
+        )
+        unknown = tuple(item for row in columns for item in unit_unknown(row))
+        _check_unknown_columns(bound, operands, reported, unknown, decided.outcome)
+        restated = _restated_operand(decided, operands, numeral, cited)
+        if restated:
+            raise ProposalProblems([(ArithmeticCode.EXPRESSION_IS_RESULT, restated)], _listing(occurrences))
+        return _named_where(decided, cited, operands, numeral.written)
 
 
 def _integer_premise_problems(tree: Node, premised: bool) -> list[Problem]:
@@ -399,32 +372,21 @@ def decide_recorded(
     """The check decided again from recorded inputs alone, without the texts (for the same-observation key:
     the texts were checked when the proposal was prepared); `counts` the counting units the record names."""
     with counting(counts or {}):
-        return _decide_recorded(expression, result, relation, tolerance, rows, items, cols)
-
-
-def _decide_recorded(
-    expression: str,
-    result: str,
-    relation: str,
-    tolerance: Fraction | None,
-    rows: Mapping[str, int] | None,
-    items: Mapping[str, int] | None,
-    cols: Mapping[str, int] | None,
-) -> Recomputation | PredicateCheck:
-    tree = parse_expression(expression)
-    counts, problems = _counts(tree, {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})})
-    if problems:
-        raise CgxError(
-            Code.INTERNAL_ERROR, "the record counts no chunk for a rows(), cols() or items() of its expression"
-        )
-    operands = text_literals(tree)
-    bound = bind_rows(tree, counts)
-    if is_truth(tree):
-        meaning = word_meaning(result) or result
-        return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counts))
-    numeral, unit = read_quantity(result)
-    hedge = "recorded" if tolerance is not None else None
-    return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
+        tree = parse_expression(expression)
+        known = {"rows": dict(rows or {}), "items": dict(items or {}), "cols": dict(cols or {})}
+        counted, problems = _counts(tree, known)
+        if problems:
+            raise CgxError(
+                Code.INTERNAL_ERROR, "the record counts no chunk for a rows(), cols() or items() of its expression"
+            )
+        operands = text_literals(tree)
+        bound = bind_rows(tree, counted)
+        if is_truth(tree):
+            meaning = word_meaning(result) or result
+            return decide_predicate(bound, _operand_texts(operands), result, meaning, _count_list(tree, counted))
+        numeral, unit = read_quantity(result)
+        hedge = "recorded" if tolerance is not None else None
+        return _decide(bound, operands, _Reported(numeral, unit, relation, hedge, tolerance), doubts=tuple)
 
 
 def text_literals(tree: Node) -> tuple[LiteralNode, ...]:
@@ -489,50 +451,37 @@ def _count_list(tree: Node, counts: Mapping[tuple[str, str], int]) -> tuple[tupl
 
 
 def _operand_texts(operands: tuple[LiteralNode, ...]) -> tuple[str, ...]:
-    return tuple(_operand_numeral(literal).written for literal in operands)
+    return tuple(literal_numeral(literal.text, literal.column).written for literal in operands)
 
 
 def observation_key(recomputation: Recomputation | PredicateCheck) -> str:
     """A canonical key of what the check observed: the same thing computed from the same operands. Two
     checks with one key pass or fail together; two computations that merely agree in value (`12 * 25`
-    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper."""
+    and `600 / 2` against 300) are two observations, each resting on its own numbers of the paper.
+
+    Only the exact value, the expected value and the rounding (and the unit, relation, tolerance, precision,
+    constants and dimensions a check has) decide the outcome; the operands are added, so two proposals that
+    write the same arithmetic differently (`750 * 2` and `2 * 750` against 1500) are one observation, and
+    two that reach one value from other numbers are not."""
     if isinstance(recomputation, PredicateCheck):
-        return observation_key_of_predicate(recomputation)
-    key = observation_key_of(recomputation.value, recomputation.expected, recomputation.half_unit)
+        return f"predicate={recomputation.expression};holds={recomputation.holds};meaning={recomputation.meaning}"
+    decided = (recomputation.value, recomputation.expected, recomputation.half_unit)
+    key = "value={};expected={};half_unit={}".format(*map(fraction_text, decided))
     operands = sorted(fraction_text(abs(literal_numeral(text, 0).value)) for text in recomputation.operands)
-    key += f";operands={','.join(operands)}"
-    if recomputation.counts:
-        key += f";counted={','.join(sorted(f'{function}({row})' for function, row, _ in recomputation.counts))}"
-    if recomputation.unit is not None:
-        key += f";unit={recomputation.unit}"
-    if recomputation.relation != "=":
-        key += f";relation={recomputation.relation}"
-    if recomputation.tolerance is not None:
-        key += f";tolerance={fraction_text(recomputation.tolerance)}"
-    if recomputation.precision is not None:
-        key += f";precision={recomputation.precision}"
-    if recomputation.constants:
-        key += f";constants={','.join(recomputation.constants)}"
-    if recomputation.dimensions is not None:
-        key += f";dimensions={'|'.join(recomputation.dimensions)}"
-    return key
-
-
-def observation_key_of(value: Fraction, expected: Fraction, half_unit: Fraction) -> str:
-    """The key of an observation from what decides its outcome.
-
-    Only the exact value, the expected value and the rounding decide the outcome; `observation_key` adds
-    the operands, so two proposals that write the same arithmetic differently (`750 * 2` and `2 * 750`
-    against 1500) are one observation, and two that reach one value from other numbers are not.
-    """
-    return f"value={fraction_text(value)};expected={fraction_text(expected)};half_unit={fraction_text(half_unit)}"
+    optional = {
+        "operands": ",".join(operands),
+        "counted": ",".join(sorted(f"{function}({row})" for function, row, _ in recomputation.counts)) or None,
+        "unit": recomputation.unit,
+        "relation": None if recomputation.relation == "=" else recomputation.relation,
+        "tolerance": None if recomputation.tolerance is None else fraction_text(recomputation.tolerance),
+        "precision": recomputation.precision,
+        "constants": ",".join(recomputation.constants) or None,
+        "dimensions": None if recomputation.dimensions is None else "|".join(recomputation.dimensions),
+    }
+    return key + "".join(f";{name}={value}" for name, value in present(optional).items())
 
 
 # -- the proposal against the texts ---------------------------------------------------------------------
-
-
-def _operand_numeral(literal: LiteralNode) -> Numeral:
-    return literal_numeral(literal.text, literal.column)
 
 
 def _check_against_texts(
@@ -590,15 +539,13 @@ def _operand_problems(
     missing: list[str] = []
     wrong_unit: list[str] = []
     for literal in operands:
-        value = abs(Fraction(literal.numerator, literal.denominator))
-        same = [item for item in occurrences if abs(item.numeral.value) == value]
-        shown = literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}"
+        same = [item for item in occurrences if abs(item.numeral.value) == literal.magnitude]
         if not same:
-            missing.append(shown)
+            missing.append(literal.shown)
         elif literal.unit is not None and not any(item.unit == literal.unit for item in same):
             written = sorted({item.unit.written for item in same if item.unit is not None})
             how = f"with the unit {', '.join(written)}" if written else "without a unit"
-            wrong_unit.append(f"{shown} (the text writes {literal.text} {how})")
+            wrong_unit.append(f"{literal.shown} (the text writes {literal.text} {how})")
     missing = list(dict.fromkeys(missing))
     if missing:
         where = _where(missing, operands, chunks)
@@ -726,9 +673,7 @@ def _check_unknown_columns(
     cells = [
         literal
         for literal in operands
-        if literal.unit is None
-        and not literal.text.endswith("%")
-        and abs(Fraction(literal.numerator, literal.denominator)) in values
+        if literal.unit is None and not literal.text.endswith("%") and literal.magnitude in values
     ]
     if not cells:
         return
@@ -767,9 +712,7 @@ def _units_missing(
     """A refusal when the text writes the unitless operands (and result) in different units."""
     units: dict[Unit, list[str]] = {}
     named: list[tuple[str, Fraction, bool]] = [
-        (literal.text, abs(Fraction(literal.numerator, literal.denominator)), False)
-        for literal in operands
-        if literal.unit is None
+        (literal.text, literal.magnitude, False) for literal in operands if literal.unit is None
     ]
     if unit is None:
         named.append((numeral.written, numeral.value, True))
@@ -841,7 +784,7 @@ def _restated_operand(
     value = abs(decided.value)
     if value != abs(numeral.value) or _grim_test(decided.expression):
         return None
-    picked = [literal for literal in operands if abs(Fraction(literal.numerator, literal.denominator)) == value]
+    picked = [literal for literal in operands if literal.magnitude == value]
     if not picked or _written_apart({value}, numeral, cited):
         return None  # one chunk writes the operand, another reports the result: a real comparison
     return (
@@ -863,12 +806,7 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
     chunks = tuple(chunks)
     if not chunks:
         return ""
-    wanted = {
-        literal.text if literal.unit is None else f"{literal.text} {literal.unit.written}": abs(
-            Fraction(literal.numerator, literal.denominator)
-        )
-        for literal in operands
-    }
+    wanted = {literal.shown: literal.magnitude for literal in operands}
     found: list[str] = []
     values = {wanted[name] for name in missing if name in wanted}
     writers: dict[Fraction, list[str]] = {value: [] for value in values}
@@ -957,10 +895,7 @@ def _printed_range(tree: Call, printed: tuple[Printed, ...], decided: Recomputat
     written when none is printed); None when a value of the printed rounding is outside a function's domain
     (the check then stands as decided with its numerals as written)."""
     if not printed:
-        value = exact(decided.value) if decided.precision is None else None
-        if value is None:
-            measured = measure(tree, decided.precision or PRECISIONS[0]).value
-            return Range(measured, measured)
+        value = exact(decided.value) if decided.precision is None else measure(tree, decided.precision).value
         return Range(value, value)
     for bits in PRECISIONS:
         try:
@@ -987,7 +922,7 @@ def _decide_as_written(
     rendered = render(tree)
     operand_texts = _operand_texts(operands)
     counted = tuple((item.function, item.row, item.total) for item in table_rows(tree) if item.total is not None)
-    constants = tuple(sorted({node.name for node in walk(tree) if isinstance(node, Constant)} - MATHEMATICAL))
+    constants = physical_constants(tree)
     common = {
         "counts": tuple(dict.fromkeys(counted)),
         "relations": relations,
@@ -1029,12 +964,11 @@ def _decide_as_written(
         if outcome is None:
             continue
         precision = None if enclosure.exact else bits
-        middle = enclosure.lo if enclosure.exact else (enclosure.lo + enclosure.hi) / 2
-        detail = _detail(rendered, middle, reported, outcome, unit_text, precision)
+        detail = _detail(rendered, middle(enclosure), reported, outcome, unit_text, precision)
         if reported.relation == "=" and _rounds(tree):
             detail = f"{detail.rpartition(': ')[0]} ({precision_text(numeral)}): {outcome}"
         return Recomputation(
-            value=middle,
+            value=middle(enclosure),
             outcome=outcome,
             detail=detail,
             unit=unit_text,
@@ -1080,8 +1014,8 @@ def _dimension_failure(
             f"the expression is {computed} and the result {numeral.written} has {given} ({written}){because}: "
             "write each numeral and the result with exactly the unit the text writes with it",
         )
-    value = measured.value.lo if measured.value.exact else (measured.value.lo + measured.value.hi) / 2
-    shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+    value = middle(measured.value)
+    shown = brief(rendered)
     precision = None if measured.value.exact else bits
     approximate = "" if precision is None else f" (enclosed at {precision} bits)"
     detail = (
@@ -1132,24 +1066,17 @@ def _outcome(value: Interval, reported: _Reported) -> Outcome | None:
         if value.hi < low or value.lo > high:
             return "failed"
         return None
-    holds = {
-        "<": (value.hi < expected, value.lo >= expected),
-        "<=": (value.hi <= expected, value.lo > expected),
-        ">": (value.lo > expected, value.hi <= expected),
-        ">=": (value.lo >= expected, value.hi < expected),
-    }[relation]
-    if holds[0]:
-        return "passed"
-    if holds[1]:
-        return "failed"
-    return None
+    try:
+        return "passed" if compare(relation, value, exact(expected)) else "failed"
+    except Undecided:
+        return None
 
 
 def _detail(
     rendered: str, value: Fraction, reported: _Reported, outcome: Outcome, unit: str | None, precision: int | None
 ) -> str:
     numeral = reported.numeral
-    shown = rendered if len(rendered) <= _DETAIL_EXPRESSION else rendered[:_DETAIL_EXPRESSION] + "..."
+    shown = brief(rendered)
     expected = decimal_text(numeral.value, DECIMAL_DIGITS)
     stated = numeral.written if numeral.written == expected else f"{numeral.written} = {expected}"
     in_unit = f" {unit}" if unit else ""

@@ -9,6 +9,7 @@ signs or operators, which the parenthesis cap does not bound) can never raise Re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import NamedTuple
 
 from cgx_core.numbers.units import Unit
@@ -23,6 +24,16 @@ class Literal(NamedTuple):
     denominator: int
     column: int
     unit: Unit | None = None
+
+    @property
+    def magnitude(self) -> Fraction:
+        """The value without its sign, which is an operator: what the cited text must write."""
+        return abs(Fraction(self.numerator, self.denominator))
+
+    @property
+    def shown(self) -> str:
+        """The numeral with the unit written after it (`90 min`)."""
+        return self.text if self.unit is None else f"{self.text} {self.unit.written}"
 
 
 class Unary(NamedTuple):
@@ -102,17 +113,16 @@ def children(node: Node) -> tuple[Node, ...]:
     return ()
 
 
+def signed(node: Node) -> tuple[int, Node]:
+    """A node without the sign written before it, and that sign: `-2` is (-1, 2), `2` is (1, 2)."""
+    if isinstance(node, Unary):
+        return (-1 if node.op == "-" else 1), node.operand
+    return 1, node
+
+
 def literals(node: Node) -> tuple[Literal, ...]:
     """The numerals of an expression, left to right."""
-    found: list[Literal] = []
-    stack: list[Node] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Literal):
-            found.append(item)
-        else:
-            stack.extend(reversed(children(item)))
-    return tuple(found)
+    return tuple(item for item in walk(node) if isinstance(item, Literal))
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -126,15 +136,7 @@ def walk(node: Node) -> Iterator[Node]:
 
 def table_rows(node: Node) -> tuple[Rows, ...]:
     """The `rows(...)` counts of an expression, left to right."""
-    found: list[Rows] = []
-    stack: list[Node] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Rows):
-            found.append(item)
-        else:
-            stack.extend(reversed(children(item)))
-    return tuple(found)
+    return tuple(item for item in walk(node) if isinstance(item, Rows))
 
 
 def bind_rows(node: Node, counts: dict[tuple[str, str], int]) -> Node:
@@ -194,17 +196,10 @@ def fold[T](node: Node, leaf: Callable[[Node], T], combine: Callable[[Node, list
 def is_plain(node: Node) -> bool:
     """Whether the expression is only numerals without units, + - * / **, signs and parentheses: the
     form evaluated exactly on the fast path."""
-    stack: list[Node] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Literal):
-            if item.unit is not None:
-                return False
-        elif isinstance(item, Constant | Call | Compare):
-            return False
-        else:
-            stack.extend(children(item))
-    return True
+    return not any(
+        isinstance(item, Constant | Call | Compare) or (isinstance(item, Literal) and item.unit is not None)
+        for item in walk(node)
+    )
 
 
 def render(node: Node) -> str:
@@ -213,41 +208,32 @@ def render(node: Node) -> str:
     Rendering the tree a parse gives and parsing the rendering gives the same tree, so the rendering is a
     faithful, canonical way to show an agent what was computed.
     """
-    done: list[tuple[str, int]] = []
-    stack: list[Node | tuple[Node]] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Literal):
-            done.append((item.text if item.unit is None else f"{item.text} {item.unit.written}", _ATOM))
-        elif isinstance(item, Constant):
-            done.append((item.name, _ATOM))
-        elif isinstance(item, Rows):
-            done.append((f"{item.function}({item.row})", _ATOM))
-        elif isinstance(item, Unary | Binary | Call | Compare):
-            stack.append((item,))
-            stack.extend(reversed(children(item)))
-        else:
-            operation = item[0]
-            if isinstance(operation, Unary):
-                text, level = done.pop()
-                done.append((operation.op + _wrap(text, level, _UNARY), _UNARY))
-            elif isinstance(operation, Binary):
-                right_text, right_level = done.pop()
-                left_text, left_level = done.pop()
-                left_min, right_min = _OPERAND_LEVELS[operation.op]
-                left = _wrap(left_text, left_level, left_min)
-                right = _wrap(right_text, right_level, right_min)
-                done.append((f"{left} {operation.op} {right}", _BINARY_LEVEL[operation.op]))
-            elif isinstance(operation, Compare):
-                right_text, _ = done.pop()
-                left_text, _ = done.pop()
-                done.append((f"{left_text} {operation.op} {right_text}", _SUM))
-            elif isinstance(operation, Call):
-                count = len(operation.arguments)
-                arguments = [text for text, _ in done[len(done) - count :]] if count else []
-                del done[len(done) - count :]
-                done.append((f"{operation.name}({', '.join(arguments)})", _ATOM))
-    return done[0][0]
+    return fold(node, _rendered_leaf, _rendered)[0]
+
+
+def _rendered_leaf(item: Node) -> tuple[str, int]:
+    if isinstance(item, Literal):
+        return item.shown, _ATOM
+    if isinstance(item, Constant):
+        return item.name, _ATOM
+    assert isinstance(item, Rows)
+    return f"{item.function}({item.row})", _ATOM
+
+
+def _rendered(operation: Node, operands: list[tuple[str, int]]) -> tuple[str, int]:
+    """An operation written from its operands' texts (each with the binding strength of its form)."""
+    if isinstance(operation, Unary):
+        text, level = operands[0]
+        return operation.op + _wrap(text, level, _UNARY), _UNARY
+    if isinstance(operation, Binary):
+        (left_text, left_level), (right_text, right_level) = operands
+        left_min, right_min = _OPERAND_LEVELS[operation.op]
+        left, right = _wrap(left_text, left_level, left_min), _wrap(right_text, right_level, right_min)
+        return f"{left} {operation.op} {right}", _BINARY_LEVEL[operation.op]
+    if isinstance(operation, Compare):
+        return f"{operands[0][0]} {operation.op} {operands[1][0]}", _SUM
+    assert isinstance(operation, Call)
+    return f"{operation.name}({', '.join(text for text, _ in operands)})", _ATOM
 
 
 def _wrap(text: str, level: int, minimum: int) -> str:

@@ -26,7 +26,7 @@ from cgx_checks.arithmetic.interval import Arithmetic, Interval, exact
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.errors import CgxError
 from cgx_core.numbers.counts import is_count_term
-from cgx_core.numbers.units import INFORMATION, Power, Unit
+from cgx_core.numbers.units import INFORMATION, Power, Unit, product_text
 
 type Dimension = tuple[tuple[str, Power], ...]
 """A dimension as sorted (base dimension, exponent) pairs; () is dimensionless. An exponent is whole, or a
@@ -112,14 +112,4 @@ def scale_of_text(text: str) -> tuple[Fraction, Dimension]:
 
 def dimension_text(dimension: Dimension) -> str:
     """A dimension as a person reads it: `[length]/[time]`, or `dimensionless`."""
-    if not dimension:
-        return "dimensionless"
-    upper = [_power_text(base, power) for base, power in dimension if power > 0]
-    lower = [_power_text(base, -power) for base, power in dimension if power < 0]
-    return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
-
-
-def _power_text(base: str, power: Power) -> str:
-    if isinstance(power, Fraction):
-        return f"{base}^({power})"
-    return base if power == 1 else f"{base}^{power}"
+    return product_text(dimension) if dimension else "dimensionless"

@@ -40,6 +40,7 @@ TABLE_ROW = "table-row"
 """The unit of a table row's chunk."""
 
 _ROW = re.compile(r"; (?:row |unlabelled row)")
+_OPENINGS = ("row ", "unlabelled row")
 # The unit a header ends with: `(\%)`, `[ms]`, `(in h)`, `(GB)`, also inside the header's formatting, whose closing
 # braces may follow it (`\textbf{Computational Cost (GPU Hours)}`).
 _HEADER_UNIT = re.compile(r"[(\[]\s*(?:in\s+)?(?P<unit>[^()\[\]]{1,20}?)\s*[)\]][\s}]*$")
@@ -48,17 +49,13 @@ _PERCENT = frozenset({"%", "percent", "pct"})
 
 def column_occurrences(row_text: str) -> tuple[Occurrence, ...]:
     """Each numeral of the row's cells read with the unit its header names (nothing for other headers)."""
-    occurrences: list[Occurrence] = []
-    for header, cell in _cells(row_text):
-        unit = header_unit(header)
-        if unit is None:
-            continue
-        for occurrence in _plain_numerals(cell):
-            if isinstance(unit, str):  # a percentage
-                occurrences.append(attrs.evolve(occurrence, numeral=_percent(occurrence.numeral)))
-            else:
-                occurrences.append(attrs.evolve(occurrence, unit=unit))
-    return tuple(occurrences)
+    return tuple(
+        _as_headed(occurrence, unit)
+        for header, cell in _cells(row_text)
+        if (unit := header_unit(header)) is not None
+        for occurrence in read_text(cell)
+        if _is_plain(occurrence)
+    )
 
 
 def row_occurrences(row_text: str, *, header_units: bool = False) -> tuple[Occurrence, ...]:
@@ -74,15 +71,20 @@ def row_occurrences(row_text: str, *, header_units: bool = False) -> tuple[Occur
             continue
         unit = header_unit(header) if header_units else None
         for occurrence in read_text(cell):
-            plain = occurrence.unit is None and not occurrence.numeral.written.endswith("%") and occurrence.reported
-            if unit is not None and plain:
-                occurrence = (
-                    attrs.evolve(occurrence, numeral=_percent(occurrence.numeral))
-                    if isinstance(unit, str)
-                    else attrs.evolve(occurrence, unit=unit)
-                )
-            found.append(occurrence)
+            found.append(_as_headed(occurrence, unit) if unit is not None and _is_plain(occurrence) else occurrence)
     return tuple(found)
+
+
+def _as_headed(occurrence: Occurrence, unit: Unit | str) -> Occurrence:
+    """A plain cell's numeral as its header makes it: a percentage under `(%)`, else carrying the unit."""
+    if isinstance(unit, str):
+        return attrs.evolve(occurrence, numeral=_percent(occurrence.numeral))
+    return attrs.evolve(occurrence, unit=unit)
+
+
+def _is_plain(occurrence: Occurrence) -> bool:
+    """Whether a cell reports the numeral without a unit or percent sign of its own."""
+    return occurrence.unit is None and not occurrence.numeral.written.endswith("%") and occurrence.reported
 
 
 def _is_quantity(label: str) -> bool:
@@ -104,7 +106,8 @@ def unit_unknown(row_text: str) -> tuple[Occurrence, ...]:
         occurrence
         for header, cell in _cells(row_text)
         if header_unit(header) is None
-        for occurrence in _plain_numerals(cell)
+        for occurrence in read_text(cell)
+        if _is_plain(occurrence)
     )
 
 
@@ -117,13 +120,9 @@ def cells_text(row_text: str) -> str:
 def _cells(row_text: str) -> list[tuple[str, str]]:
     """(header, cell) of each cell of a row's text, its label's included; the header is "" for a cell
     written without one (a table without a header); [] for a text that is no row."""
-    if row_text.startswith(("row ", "unlabelled row")):  # the row's own text (`cells_text`)
-        body = row_text
-    else:
-        found = _ROW.search(row_text)
-        if found is None:
-            return []
-        body = row_text[found.start() + 2 :]
+    body = row_text if row_text.startswith(_OPENINGS) else cells_text(row_text)  # its own text (`cells_text`)
+    if not body.startswith(_OPENINGS):
+        return []
     label, *parts = body.split("; ")
     parts.insert(0, label.removeprefix("row ") if label.startswith("row ") else "")
     cells = []
@@ -131,15 +130,6 @@ def _cells(row_text: str) -> list[tuple[str, str]]:
         header, separator, cell = part.partition(": ")
         cells.append((header, cell) if separator else ("", part))
     return cells
-
-
-def _plain_numerals(cell: str) -> list[Occurrence]:
-    """The numerals a cell reports without a unit or percent sign of its own."""
-    return [
-        occurrence
-        for occurrence in read_text(cell)
-        if occurrence.unit is None and not occurrence.numeral.written.endswith("%") and occurrence.reported
-    ]
 
 
 def row_title(row_text: str) -> str:

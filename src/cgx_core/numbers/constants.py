@@ -90,11 +90,6 @@ class Constant:
     exact: bool
     source: str
 
-    @property
-    def relative_uncertainty(self) -> Fraction:
-        """The standard uncertainty as a fraction of the value (0 for an exact constant printed in full)."""
-        return self.uncertainty / abs(self.value) if self.value else Fraction(0)
-
 
 def constant(name_or_alias: str) -> Constant | None:
     """The constant with this canonical name, alias or CODATA title, or None: an exact match, no guess."""

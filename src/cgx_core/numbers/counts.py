@@ -44,11 +44,6 @@ def counting(units: Mapping[str, str]) -> Iterator[None]:
         _DECLARED.reset(token)
 
 
-def declared_counts() -> Mapping[str, str]:
-    """The counting units the reader uses now (spelling -> count name); empty outside `counting`."""
-    return _DECLARED.get()
-
-
 def count_term(token: str) -> str | None:
     """The term name of a written token that is a declared counting unit (`C` -> `count:C`), else None."""
     name = _DECLARED.get().get(token)

@@ -179,9 +179,15 @@ class Unit:
     @property
     def text(self) -> str:
         """The unit in a canonical form: `meter/second`, `kilogram*meter/second^2`."""
-        upper = [_term_text(name, power) for name, power in self.terms if power > 0]
-        lower = [_term_text(name, -power) for name, power in self.terms if power < 0]
-        return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
+        return product_text(self.terms)
+
+
+def product_text(terms: tuple[tuple[str, Power], ...]) -> str:
+    """Terms with their exponents as a person reads them (`meter/second^2`, `[time]^(1/2)`): a unit's, a
+    dimension's."""
+    upper = [_term_text(name, power) for name, power in terms if power > 0]
+    lower = [_term_text(name, -power) for name, power in terms if power < 0]
+    return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
 
 
 def _term_text(name: str, power: Power) -> str:

@@ -4,13 +4,12 @@ only within `counting`, and the `[counts]` table that declares them is checked a
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 
 import pytest
 
 from cgx_core.errors import CgxError
 from cgx_core.numbers import read_quantity, read_text, read_unit
-from cgx_core.numbers.counts import counting, declared_counts
+from cgx_core.numbers.counts import counting
 from cgx_core.numbers.tolerances import load_tolerances
 
 COUNTS = {"C": "C", "cell": "cell", "cells": "cell", "patients": "patients"}
@@ -64,14 +63,14 @@ def test_the_agents_quantity_and_a_unit_alone_are_read_with_the_counts() -> None
 
 
 def test_the_declaration_does_not_leak_into_another_thread() -> None:
-    seen: list[Mapping[str, str]] = []
+    seen: list[list[tuple[str, str | None]]] = []
     with counting(COUNTS):
-        worker = threading.Thread(target=lambda: seen.append(dict(declared_counts())))
+        worker = threading.Thread(target=lambda: seen.append(units("120 C")))
         worker.start()
         worker.join()
-        assert dict(declared_counts()) == COUNTS
-    assert seen == [{}]
-    assert dict(declared_counts()) == {}
+        assert units("120 C") == [("120", "count:C")]
+    assert seen == [[("120", None)]]
+    assert units("120 C") == [("120", None)]
 
 
 def test_nested_declarations_restore_the_outer_one() -> None:
