@@ -71,9 +71,6 @@ from cgx_checks.maths.read.vocabulary import CONSTANTS, FUNCTIONS, resolve_funct
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
-READINGS: Final = ("factor", "product")
-"""How a function written without brackets reads when more factors follow its argument."""
-
 _LATEX_FUNCTIONS: Final[Mapping[str, str]] = {
     "max": "Max",
     "min": "Min",
@@ -94,10 +91,7 @@ _CALL_ONLY: Final[Mapping[str, str]] = {"Gamma": "gamma", "delta": "DiracDelta",
 _COMPARISONS: Final = frozenset({"<", "<=", ">", ">=", "=", "!="})
 
 _UNREADABLE: Final[Mapping[str, str]] = {
-    "dots": "\\dots stands for terms the paper does not write",
-    "cdots": "\\cdots stands for terms the paper does not write",
-    "ldots": "\\ldots stands for terms the paper does not write",
-    "vdots": "\\vdots stands for terms the paper does not write",
+    **{dots: f"\\{dots} stands for terms the paper does not write" for dots in ("dots", "cdots", "ldots", "vdots")},
     "langle": "\\langle ... \\rangle (an expectation or an inner product) is not a value the check can compute",
     "rangle": "\\langle ... \\rangle (an expectation or an inner product) is not a value the check can compute",
     "nabla": "\\nabla (a vector operator) is not a value the check can compute",

@@ -235,7 +235,7 @@ def _number(value: Any) -> Any:
 
 def _calculus(node: Any) -> Bounded | None:
     """An integral, sum, product or limit with numbers for its free symbols, computed numerically."""
-    node = _rebuilt(node)
+    node = rebuilt(node)
     node = node.replace(lambda item: isinstance(item, sympy.Derivative | sympy.Subs), lambda item: item.doit())
     body = node.args[0]
     if body.has(*_HELD):
@@ -257,11 +257,12 @@ def _calculus(node: Any) -> Bounded | None:
     return _series(node, body, variables, ranges)
 
 
-def _rebuilt(expression: Any) -> Any:
-    """A node built as written, rebuilt with sympy's evaluation on (numbers are in it now)."""
+def rebuilt(expression: Any) -> Any:
+    """A node built as written, rebuilt with sympy's evaluation on (numbers are in it now, so this is cheap):
+    `-1*oo` becomes -oo and `1*exp(-a*t**2)` exp(-a*t**2), which numeric integration needs."""
     if not isinstance(expression, sympy.Basic) or not expression.args:
         return expression
-    return expression.func(*(_rebuilt(argument) for argument in expression.args))
+    return expression.func(*(rebuilt(argument) for argument in expression.args))
 
 
 def _bound(value: Any) -> Any:
