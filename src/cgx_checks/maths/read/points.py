@@ -151,15 +151,17 @@ def _draw(domain: Domain, generator: random.Random) -> ValueJson:
             return exact_text(value)
 
 
+_INTEGER_RANGES: Final[Mapping[frozenset[int], tuple[int, int]]] = {
+    frozenset({1}): (1, 40),
+    frozenset({-1}): (-40, -1),
+    frozenset({0, 1}): (0, 40),
+    frozenset({-1, 0}): (-40, 0),
+}
+
+
 def _draw_integer(signs: frozenset[int], generator: random.Random) -> int:
-    if signs == {1}:
-        return generator.randint(1, 40)
-    if signs == {-1}:
-        return generator.randint(-40, -1)
-    if signs == {0, 1}:
-        return generator.randint(0, 40)
-    if signs == {-1, 0}:
-        return generator.randint(-40, 0)
+    if signs in _INTEGER_RANGES:
+        return generator.randint(*_INTEGER_RANGES[signs])
     while True:
         value = generator.randint(-20, 20)
         if value or 0 in signs:

@@ -304,11 +304,7 @@ def _integral(body: Any, variables: list[Any], ranges: list[tuple[Any, Any]]) ->
     function = _function(body, variables)
     intervals = [[low, high] for low, high in ranges]
 
-    def compute() -> tuple[Any, Any]:
-        value, error = mpmath.quad(function, *intervals, error=True)
-        return value, error
-
-    found = _twice(compute)
+    found = _twice(lambda: mpmath.quad(function, *intervals, error=True))
     if found is None:
         return None
     split = [_split(low, high, body) for low, high in ranges]
@@ -348,10 +344,7 @@ def _series(node: Any, body: Any, variables: list[Any], ranges: list[tuple[Any, 
     function = _function(body, variables)
     (low, high) = ranges[0]
 
-    def compute() -> tuple[Any, Any]:
-        return mpmath.nsum(function, [low, high]), mpmath.mpf(0)
-
-    return _twice(compute)
+    return _twice(lambda: (mpmath.nsum(function, [low, high]), mpmath.mpf(0)))
 
 
 def _limit(node: Any) -> Bounded | None:

@@ -38,7 +38,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.read.points import Value, witness_points
 from cgx_checks.maths.read.shape import free_names
 from cgx_checks.maths.read.step import ParsedStep, expandable, parse_step
@@ -49,7 +49,6 @@ from cgx_checks.maths.worker.decision import (
     built_or_error,
     certified_failure,
     certified_nonzero,
-    errored,
     exact_failure,
     passed,
     short,
@@ -70,7 +69,7 @@ def symbolic_decision(payload: object) -> str:
         raise
     except Exception:
         done = ", ".join(tried) if tried else "nothing"
-        outcome = errored(
+        outcome = error_outcome(
             MathsCode.SYMBOLIC_UNDECIDED,
             f"sympy stopped short of a decision (stages finished: {done}); it neither reduced lhs - rhs to 0 nor "
             "showed the sides differ, so the step is undecided, not wrong",
@@ -148,7 +147,7 @@ def _decided(step: ParsedStep, tried: list[str]) -> MathsOutcome:
             return failure
         if method == "simplify":
             reduced = rewritten
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to {short(reduced)} but could not show that it is 0, "
         "nor that the two sides, each evaluated apart with an error bound, differ at the witness points",
@@ -164,7 +163,7 @@ def _confirmed(step: ParsedStep, written: BuiltStep, outcome: MathsOutcome) -> M
     contradiction = certified_failure(written, _witnesses(step, 1)[0], step.encoding)
     if contradiction is None:
         return outcome
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to 0 ({outcome.method}), but {contradiction.detail}: neither is a proof",
     )
