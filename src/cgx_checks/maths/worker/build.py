@@ -165,15 +165,12 @@ class _Builder:
         name = self.aliases.get(node.name, node.name)
         resolved = resolve_function(name)
         assert resolved is not None, name
-        if resolved in ("Integral", "Derivative", "Sum", "Product"):
+        if resolved in ("Integral", "Derivative", "Sum", "Product", "Subs"):
             body = self.build(node.arguments[0])
             specs = [self._spec(spec) for spec in node.arguments[1:]]
             return getattr(sympy, resolved)(body, *specs)
         if resolved in MATRICES:
             return self._matrix(resolved, node)
-        if resolved == "Subs":
-            body, variable, point = (self.build(argument) for argument in node.arguments)
-            return sympy.Subs(body, variable, point)
         if resolved == "Limit":
             body, variable, point = (self.build(argument) for argument in node.arguments[:3])
             if len(node.arguments) == 4:
