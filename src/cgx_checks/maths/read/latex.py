@@ -385,7 +385,7 @@ class _Builder(Transformer[Token, Any]):
                 primes += 1
             else:
                 factorials += 1
-        return LFactor(atom, subscript, superscript, primes, factorials, _node_column(atom))
+        return LFactor(atom, subscript, superscript, primes, factorials, atom.column)
 
     def superscript(self, children: list[Any]) -> tuple[str, LArg, int]:
         return ("sup", children[1], _column(children[0]))
@@ -456,10 +456,6 @@ def _combine(first: str, second: str) -> str:
 def _atom(token: Token) -> LAtom:
     kind = {"NUMBER": "number", "LETTER": "letter", "CMD": "command", "SIGN": "sign"}[token.type]
     return LAtom(kind, str(token), _column(token))
-
-
-def _node_column(node: LNode) -> int:
-    return node.column
 
 
 def _describe(error: UnexpectedInput, text: str) -> str:

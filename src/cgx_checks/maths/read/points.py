@@ -21,6 +21,7 @@ so the same seed gives the same digits everywhere.
 from __future__ import annotations
 
 import decimal
+import itertools
 import random
 from collections.abc import Mapping
 from fractions import Fraction
@@ -225,12 +226,8 @@ def condition_points(encoding: Encoding, names: list[str]) -> list[dict[str, Val
         return [{}]
     per_symbol = max(2, int(CONDITION_POINTS ** (1 / len(names)) + 1e-9))
     values = [_grid(encoding.domain(name))[:per_symbol] for name in names]
-    points = []
-    for combination in _product(values):
-        points.append(dict(zip(names, combination, strict=True)))
-        if len(points) >= CONDITION_POINTS:
-            break
-    return points
+    combinations = itertools.islice(itertools.product(*values), CONDITION_POINTS)
+    return [dict(zip(names, combination, strict=True)) for combination in combinations]
 
 
 def _grid(domain: Domain) -> list[Value]:
@@ -241,12 +238,3 @@ def _grid(domain: Domain) -> list[Value]:
     if domain.kind == "complex":
         found.extend(_COMPLEX_EXTRA)
     return found
-
-
-def _product(values: list[list[Value]]) -> list[tuple[Value, ...]]:
-    combinations: list[tuple[Value, ...]] = [()]
-    for options in values:
-        combinations = [(*combination, option) for combination in combinations for option in options]
-        if len(combinations) > 4 * CONDITION_POINTS:
-            combinations = combinations[: 4 * CONDITION_POINTS]
-    return combinations
