@@ -525,6 +525,12 @@ def _shown(value: Fraction) -> str:
 
 
 def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log: bool = False) -> Shape:
+    """A call of a function: degree 1 itself, its arguments' sizes inside it; the argument of a complex part
+    (`complex_part`) counts its degree against `EXPAND_COMPLEX_DEGREE`."""
+    carried = _carried(arguments)
+    carried["has_log"] = is_log or carried["has_log"]
+    if complex_part:
+        carried["complex_parts"] = max(carried["complex_parts"], *(shape.step_degree for shape in arguments))
     return _checked(
         Shape(
             degree=1,
@@ -534,15 +540,7 @@ def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log:
             radicands=0,
             terms=1,
             inner_terms=max(max(shape.terms, shape.inner_terms) for shape in arguments),
-            radicand_total=sum(shape.radicand_total for shape in arguments),
-            symbols=frozenset().union(*(shape.symbols for shape in arguments)),
-            has_log=is_log or any(shape.has_log for shape in arguments),
-            complex_parts=max(
-                max(shape.complex_parts, shape.step_degree if complex_part else 0) for shape in arguments
-            ),
-            calculus=any(shape.calculus for shape in arguments),
-            undefined=any(shape.undefined for shape in arguments),
-            growing=any(shape.growing for shape in arguments),
+            **carried,
         ),
         column,
     )
@@ -610,19 +608,10 @@ def _sum(shapes: list[Shape]) -> Shape:
 
 
 def _power(base: Shape, exponent: Shape, column: int) -> Shape:
-    """The shape of base^exponent, refusing before anything is computed when it would be too large."""
-    shape = _power_estimate(base, exponent, column)
-    return attrs.evolve(
-        shape,
-        calculus=base.calculus or exponent.calculus,
-        undefined=base.undefined or exponent.undefined,
-        growing=base.growing or exponent.growing,
-    )
+    """The shape of base^exponent, refusing before anything is computed when it would be too large.
 
-
-def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
-    symbols = base.symbols | exponent.symbols
-    has_log = base.has_log or exponent.has_log
+    A shape with a value (a rational constant) carries nothing (no symbol, log, calculus...), so what a power
+    of one carries is its base's."""
     if exponent.value is None:
         return _symbolic_power(base, exponent, column)
     power = exponent.value
@@ -647,7 +636,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
                 f"the root at column {column} is of a numeral of {base.bits} bits, which sympy would factor; "
                 f"at most {MAX_RADICAND_BITS}",
             )
-        return Shape(1, 0, None, bits, base.bits, 1, 1, base.bits, symbols, has_log)
+        return Shape(1, 0, None, bits, base.bits, 1, 1, base.bits, frozenset(), False)
     degree = min(base.degree * whole, SATURATE)
     if degree > MAX_DEGREE:
         raise CgxError(
@@ -664,10 +653,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
             radicands=base.radicands,
             terms=_multinomial(base.terms, abs(power.numerator)) if integer else 1,
             inner_terms=base.inner_terms if integer else max(base.inner_terms, base.terms),
-            radicand_total=base.radicand_total,
-            symbols=symbols,
-            has_log=has_log,
-            complex_parts=base.complex_parts,
+            **_carried([base, exponent]),
         ),
         column,
     )
@@ -682,24 +668,19 @@ def _symbolic_power(base: Shape, exponent: Shape, column: int) -> Shape:
     multiplier = 1 + 2 ** min(exponent.bits, 62)
     inner = max(base.inner, exponent.degree, exponent.inner)
     inner_terms = max(base.inner_terms, exponent.terms, exponent.inner_terms)
-    symbols = base.symbols | exponent.symbols
-    has_log = base.has_log or exponent.has_log
     exponent_bits = exponent.bits * multiplier if exponent.has_log else exponent.bits
     if not base.symbols:
         base_bits = base.bits * multiplier if base.value is not None else base.bits
         return _checked(
             Shape(
-                1,
-                inner,
-                None,
-                max(base_bits, exponent_bits),
-                0,
-                1,
-                inner_terms,
-                base.radicand_total + exponent.radicand_total,
-                symbols,
-                has_log,
-                max(base.complex_parts, exponent.complex_parts),
+                degree=1,
+                inner=inner,
+                value=None,
+                bits=max(base_bits, exponent_bits),
+                radicands=0,
+                terms=1,
+                inner_terms=inner_terms,
+                **_carried([base, exponent]),
             ),
             column,
         )
@@ -719,10 +700,7 @@ def _symbolic_power(base: Shape, exponent: Shape, column: int) -> Shape:
             radicands=base.radicands,
             terms=_multinomial(base.terms, multiplier - 1) if base.terms > 1 else 1,
             inner_terms=inner_terms,
-            radicand_total=base.radicand_total + exponent.radicand_total,
-            symbols=symbols,
-            has_log=has_log,
-            complex_parts=max(base.complex_parts, exponent.complex_parts),
+            **_carried([base, exponent]),
         ),
         column,
     )
