@@ -65,8 +65,7 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
     Raises CgxError for an encoding `read.step.parse_step` refuses.
     """
     step = parse_step(raw)
-    seed = numeric_seed(step.encoding)
-    points = draw_points(step.encoding, seed, POINTS)
+    seed, points = numeric_points(step)
     reply = (worker if worker is not None else shared_worker()).run("numeric", (step, points), budget)
     if not isinstance(reply, Finished):
         what = f"{budget:g} s CPU-time" if reply.reason == "time" else "memory"

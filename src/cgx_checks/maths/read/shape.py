@@ -238,9 +238,7 @@ class _Shaper:
         if node.name in self.encoding.names:
             return _atom(frozenset({node.name}))
         aliases = dict(self.encoding.aliases)
-        if node.name in aliases and aliases[node.name] in CONSTANTS:
-            return _atom(frozenset())
-        if node.name in CONSTANTS:
+        if node.name in CONSTANTS or aliases.get(node.name) in CONSTANTS:
             return _atom(frozenset())
         if node.name in TRUTH_VALUES:
             return attrs.evolve(_atom(frozenset()), condition=True, degree=0)

@@ -143,7 +143,7 @@ def bounded_value(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> B
     """A side's value at a point with its error bound, or None when it cannot be bounded there."""
     try:
         closed = substitute(expression, substitution)
-        if closed.atoms(AppliedUndef) or _free(closed):
+        if closed.atoms(AppliedUndef) or closed.free_symbols:  # a bound variable is not free
             return None
         held: dict[sympy.Dummy, Any] = {}
         skeleton = hold_calculus(closed, held)
@@ -158,11 +158,6 @@ def bounded_value(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> B
         raise
     except Exception:  # sympy or mpmath cannot evaluate it there: no certificate
         return None
-
-
-def _free(expression: Any) -> bool:
-    """Whether a free symbol is left (a bound variable of an integral or sum is not free)."""
-    return bool(expression.free_symbols)
 
 
 def hold_calculus(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
