@@ -311,14 +311,9 @@ class _Reader:
                 return self._scripted(factor, _derivative(numerator, variables, atom.column)), start + 1
             body = self._rest(factors, operators, start + 1, atom.column, "the derivative")
             return _derivative(body, variables, atom.column), len(factors)
-        if (numeral := self._scientific(factors, operators, start)) is not None:
-            return numeral
-        if (percent := self._percent(factors, operators, start)) is not None:
-            return percent
-        if (application := self._application(factors, operators, start)) is not None:
-            return application
-        if (joined := self._letter_run(factors, operators, start)) is not None:
-            return joined
+        for reader in (self._scientific, self._percent, self._application, self._letter_run):
+            if (found := reader(factors, operators, start)) is not None:
+                return found
         return self.factor(factor), start + 1
 
     def _rest(self, factors: list[LFactor], operators: list[str | None], start: int, column: int, what: str) -> Node:
