@@ -37,7 +37,7 @@ from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import AnyClassifyRecord, ChildRecord, ClassifyRecord, SplitRecord
 from cgx_core.assembler.text import contains_phrase, mapped_hedge, occurrences, whole_words
-from cgx_core.codes import MEANINGS, Code
+from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import extraction, nodes
 from cgx_core.graph.edit import replace_node, replace_relations, without_relations
@@ -73,10 +73,10 @@ def classify(graph: Graph, rubric: Rubric, records: Sequence[object], *, run_id:
     """
     refused: dict[int, dict[str, Any]] = {}
     pending = _admit(graph, records, refused)
-    applying = _Applying(graph, rubric, run_id, pending)
-    final = applying.run()
-    for index, refusal in applying.excluded.items():
-        refused[index] = refusal.to_json(index, applying.node_of[index])
+    final, excluded = _passes(graph, rubric, run_id, pending)
+    node_of = {item.index: item.node for item in pending}
+    for index, refusal in excluded.items():
+        refused[index] = refusal.to_json(index, node_of[index])
     result = {
         "applied": [final.effects[index] for index in sorted(final.effects)],
         "refused": [refused[index] for index in sorted(refused)],
@@ -214,35 +214,28 @@ class _Result:
     unmapped: list[dict[str, str]] = attrs.Factory(list)
 
 
-class _Applying:
-    """The passes of one call: each starts from the given graph, without the records refused so far."""
-
-    def __init__(self, graph: Graph, rubric: Rubric, run_id: str, pending: list[_Pending]) -> None:
-        self.graph = graph
-        self.rubric = rubric
-        self.run_id = run_id
-        self.pending = pending
-        self.excluded: dict[int, ItemRefused] = {}
-        self.node_of = {item.index: item.node for item in pending}
-
-    def run(self) -> _Result:
-        while True:
-            attempt = _Pass(self, [item for item in self.pending if item.index not in self.excluded])
-            failures = attempt.run()
-            self.excluded.update(failures)
-            if attempt.complete:
-                return attempt.result
+def _passes(
+    graph: Graph, rubric: Rubric, run_id: str, pending: list[_Pending]
+) -> tuple[_Result, dict[int, ItemRefused]]:
+    """The passes of one call, each from the given graph without the records refused so far, until one applies
+    every record it was given: its result, and every record refused."""
+    excluded: dict[int, ItemRefused] = {}
+    while True:
+        attempt = _Pass(graph, rubric, run_id, [item for item in pending if item.index not in excluded])
+        excluded.update(attempt.run())
+        if attempt.complete:
+            return attempt.result, excluded
 
 
 class _Pass:
     """One pass over the records left: reset, type, check kept relations, link."""
 
-    def __init__(self, applying: _Applying, entries: list[_Pending]) -> None:
-        self.original = applying.graph
-        self.rubric = applying.rubric
-        self.run_id = applying.run_id
+    def __init__(self, graph: Graph, rubric: Rubric, run_id: str, entries: list[_Pending]) -> None:
+        self.original = graph
+        self.rubric = rubric
+        self.run_id = run_id
         self.entries = entries
-        self.result = _Result(applying.graph)
+        self.result = _Result(graph)
         self.complete = False
         self.clauses = {
             clause
@@ -394,7 +387,7 @@ class _Pass:
             return ItemRefused(code, message, fixes.split_of_clause(graph, node_id))
         if code is Code.SPLIT_INVALID and "endpoint of relations" in message:
             return ItemRefused(code, message, fixes.split_with_relations(graph, node_id))
-        return ItemRefused(code, message, _fallback_fix(code))
+        return ItemRefused(code, message, fixes.unexpected(code))
 
     def _type_one(
         self, graph: Graph, node_id: str, typing: ChildRecord, unmapped: list[dict[str, str]]
@@ -455,7 +448,7 @@ class _Pass:
         elif code is Code.FORM_NOT_IN_TEXT and typing.type in self.rubric.types:
             fix = fixes.form_not_in_text(self.rubric, typing.type, typing.form, chunk_text)
         else:
-            fix = _fallback_fix(code)
+            fix = fixes.unexpected(code)
         return ItemRefused(code, message_of(error), fix)
 
     # -- step 2: relations a node classified again keeps ------------------------------------------------
@@ -582,7 +575,7 @@ class _Pass:
             accepted = rule.types if rule is not None else ()
             wrong = next((source for source in sources if graph.nodes[source].kind not in accepted), sources[0])
             return ItemRefused(code, message, fixes.rests_on_type(graph, self.rubric, node_id, wrong))
-        return ItemRefused(code, message, _fallback_fix(code))
+        return ItemRefused(code, message, fixes.unexpected(code))
 
 
 def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form: Mapping[str, Any] | None) -> Node:
@@ -599,8 +592,3 @@ def _annotated(graph: Graph, rubric: Rubric, node_id: str, node_type: str, form:
                 local.add_node(graph.nodes[relation.target])
             local.add_relation(relation)
     return annotate_node(local, rubric, node_id, node_type=node_type, settings=form).nodes[node_id]
-
-
-def _fallback_fix(code: Code) -> str:
-    """The fix of a refusal credencegraph gave for a reason the assembler does not expect at that step."""
-    return f"{MEANINGS[code]} Change the record as the message says."

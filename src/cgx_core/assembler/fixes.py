@@ -18,7 +18,7 @@ from credencegraph.rubric.model import ANALYST, EQREF, NUMBER, QUANTITY, VERBATI
 from credencegraph.rubric.validate import form_problems
 
 from cgx_core.assembler import text
-from cgx_core.codes import Code
+from cgx_core.codes import MEANINGS, Code
 from cgx_core.graph import nodes
 from cgx_core.refusals import ItemRefused
 
@@ -532,6 +532,11 @@ def reclassify_conflict(
     )
     first = f", or first reclassify {ids(dependents)} without {node_id}" if dependents else ""
     return f"{' and '.join(held)}: {keep}{first}"
+
+
+def unexpected(code: Code) -> str:
+    """The fix of a refusal credencegraph gave for a reason the assembler does not expect at that step."""
+    return f"{MEANINGS[code]} Change the record as the message says."
 
 
 def credence_text(credence: object) -> str:

@@ -28,7 +28,7 @@ from cgx_core.assembler.applied import Applied, screened
 from cgx_core.assembler.converter import structure
 from cgx_core.assembler.credencegraph_errors import Step, code_of, message_of
 from cgx_core.assembler.records import PremiseRecord, StatedAt, Statement
-from cgx_core.codes import MEANINGS, Code
+from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import analyst, extraction, nodes
 from cgx_core.graph.edit import appended, replace_relations
@@ -222,7 +222,7 @@ class _Applying:
             return ItemRefused(code, message, fixes.premise_not_chunk(graph, self.rubric, conclusion, source))
         if code is Code.CYCLE and hasattr(error, "cycle"):
             return ItemRefused(code, message, fixes.cycle(error, conclusion, "the premises"))
-        return ItemRefused(code, message, f"{MEANINGS[code]} Change the record as the message says.")
+        return ItemRefused(code, message, fixes.unexpected(code))
 
     def _statement(self, graph: Graph, conclusion: str, text: str) -> tuple[Graph, dict[str, Any] | None]:
         """Link an analyst premise, made or shared; None when the conclusion has all it may take."""

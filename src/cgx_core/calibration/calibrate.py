@@ -48,13 +48,7 @@ class Calibration:
         return {
             "against": self.against,
             "counts": self.counts.to_json(),
-            "fitted": {
-                "sensitivity": dict(self.fitted.sensitivity),
-                "false_pass": dict(self.fitted.false_pass),
-                "bases": dict(self.fitted.bases),
-                "strengths": dict(self.fitted.strengths),
-                "kept": dict(self.fitted.kept),
-            },
+            "fitted": attrs.asdict(self.fitted),
             "scores": {
                 way: {side: found.to_json() for side, found in sides.items()} for way, sides in self.scores.items()
             },

@@ -23,12 +23,13 @@ from typing import Any, Final
 
 import attrs
 
-from cgx_core.calibration.labels import REVIEW_TOOL, LabelledRun
+from cgx_core.calibration.labels import LabelledRun, requires_parents
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph import analyst
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 PREMISES: Final = "premises"
 """The count of assumptions (document and analyst), which sets premises.base and the bases that equal it."""
@@ -92,7 +93,7 @@ def counted(runs: Iterable[LabelledRun], extra: Mapping[str, ExtraCounts] | None
     counts = Counts()
     for run in runs:
         _count_checks(run, counts)
-        parents = _requires_parents(run)
+        parents = requires_parents(run.graph)
         _count_bases(run, parents, counts)
         _count_propagation(run, parents, counts)
     for name, more in sorted((extra or {}).items()):
@@ -143,15 +144,6 @@ def _count_propagation(run: LabelledRun, parents: Mapping[str, list[str]], count
         if run.graph.nodes[false_parent].attributes.get("origin") != "document":
             continue  # an analyst parent's strength is premises.strength, not the type's rule
         counts.propagation.setdefault(node.kind, Tally()).add(truth)
-
-
-def _requires_parents(run: LabelledRun) -> dict[str, list[str]]:
-    """Each node's `requires` parents (what its base and its rule's strength are counted against)."""
-    parents: dict[str, list[str]] = {}
-    for relation in run.graph.relations.values():
-        if relation.type == analyst.REQUIRES:
-            parents.setdefault(relation.target, []).append(relation.source)
-    return parents
 
 
 @attrs.frozen

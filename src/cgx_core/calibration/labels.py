@@ -27,13 +27,13 @@ from cgx_core.errors import CgxError
 from cgx_core.graph import analyst
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
     from credencegraph.rubric import Rubric
 
 KEY_FIELDS = frozenset({"paper", "false", "unlabelled", "note"})
-REVIEW_TOOL = "review"
 VERDICTS = {"passed": True, "failed": False}
 
 
@@ -134,12 +134,18 @@ def review_truth(graph: Graph) -> dict[str, bool]:
     return {node_id: next(iter(verdicts)) for node_id, verdicts in said.items() if len(verdicts) == 1}
 
 
-def with_readings(graph: Graph, truth: Mapping[str, bool]) -> dict[str, bool]:
-    """`truth` and each reading's: true when its target and every premise are (all labelled)."""
+def requires_parents(graph: Graph) -> dict[str, list[str]]:
+    """Each node's `requires` parents (what its base and its rule's strength are counted against)."""
     parents: dict[str, list[str]] = {}
     for relation in graph.relations.values():
         if relation.type == analyst.REQUIRES:
             parents.setdefault(relation.target, []).append(relation.source)
+    return parents
+
+
+def with_readings(graph: Graph, truth: Mapping[str, bool]) -> dict[str, bool]:
+    """`truth` and each reading's: true when its target and every premise are (all labelled)."""
+    parents = requires_parents(graph)
     found = dict(truth)
     for node in graph:
         if node.kind == analyst.READING and node.attributes.get("origin") == "analyst":

@@ -11,22 +11,25 @@ loss, mean -ln P(y), both lower for better credences.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import attrs
 
-from cgx_core.calibration.labels import REVIEW_TOOL, LabelledRun
-from cgx_core.checks.credences import credenced_nodes
+from cgx_core.calibration.labels import LabelledRun
+from cgx_core.checks.credences import against_verdict as moved_against
+from cgx_core.checks.credences import credenced_nodes, node_verdict
 from cgx_core.checks.inference import Budget, all_marginals
 from cgx_core.graph import analyst
 from cgx_core.graph.divorce import divorced
 from cgx_core.graph.extraction import tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Credence, Graph, Node
     from credencegraph.rubric import Rubric
+    from credencegraph.semantics import Network
 
 FLOOR = 1e-6
 """The least probability a log loss takes of a credence: a certain, wrong credence costs ln(1e6), not infinity."""
@@ -83,8 +86,8 @@ def _requires_strength(rubric: Rubric, source: Node, target: Node, current: Cred
     return rule.strength if rule is not None else current
 
 
-def credences(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) -> dict[str, float]:
-    """Each scored node's credence given the run's observations but its reviews, under `rubric`."""
+def _observed(run: LabelledRun, rubric: Rubric) -> tuple[Graph, Network, dict[int, int]]:
+    """The run's graph under `rubric`, its network, and the evidence of its observations but its reviews."""
     from credencegraph.semantics import compile_graph
 
     graph = reparameterised(run.graph, rubric)
@@ -94,6 +97,12 @@ def credences(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) ->
         for node in graph
         if "observed" in node.attributes and tool_of(node.attributes) != REVIEW_TOOL
     }
+    return graph, network, evidence
+
+
+def credences(run: LabelledRun, rubric: Rubric, budget: Budget | None = None) -> dict[str, float]:
+    """Each scored node's credence given the run's observations but its reviews, under `rubric`."""
+    _, network, evidence = _observed(run, rubric)
     marginals = all_marginals(network, evidence, budget or Budget())
     return {node_id: float(marginals.true[network.index(node_id)]) for node_id in scored_nodes(run)}
 
@@ -102,25 +111,12 @@ def against_verdict(run: LabelledRun, rubric: Rubric, budget: Budget | None = No
     """The run's nodes whose credence the observations (reviews left out) moved against their verdict under
     `rubric`, by verdict (checks/credences.py flags them in a report): `fails` lists failing nodes raised
     (the bar: none), `holds` holding ones lowered (a failed parent, or a pass that checked one aspect)."""
-    from collections.abc import Mapping
-
-    from credencegraph.semantics import compile_graph
-
-    from cgx_core.checks.credences import against_verdict as moved_against
-
-    graph = reparameterised(run.graph, rubric)
-    network = compile_graph(divorced(graph))
-    evidence = {
-        network.index(node.id): int(bool(node.attributes["observed"]))
-        for node in graph
-        if "observed" in node.attributes and tool_of(node.attributes) != REVIEW_TOOL
-    }
+    graph, network, evidence = _observed(run, rubric)
     before = all_marginals(network, {}, budget or Budget()).true
     after = all_marginals(network, evidence, budget or Budget()).true
     found: dict[str, list[str]] = {}
     for node_id in credenced_nodes(graph):
-        assessment = graph.nodes[node_id].attributes.get("assessment")
-        verdict = assessment.get("verdict") if isinstance(assessment, Mapping) else None
+        verdict = node_verdict(graph.nodes[node_id])
         index = network.index(node_id)
         if isinstance(verdict, str) and moved_against(verdict, float(before[index]), float(after[index])):
             found.setdefault(verdict, []).append(node_id)
@@ -134,12 +130,3 @@ def scored_nodes(run: LabelledRun) -> list[str]:
         for node_id in credenced_nodes(run.graph)
         if node_id in run.truth and run.graph.nodes[node_id].kind != analyst.READING
     ]
-
-
-def scores(runs: Sequence[LabelledRun], rubric_for: Callable[[LabelledRun], Rubric]) -> Scores:
-    """The scores of `runs`, each under the rubric `rubric_for` gives it."""
-    pairs: list[tuple[float, bool]] = []
-    for run in runs:
-        found = credences(run, rubric_for(run))
-        pairs.extend((found[node_id], run.truth[node_id]) for node_id in found)
-    return Scores.of(pairs)

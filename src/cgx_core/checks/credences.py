@@ -23,6 +23,7 @@ inference. Values are rounded to 6 significant digits (what a person reads; the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from cgx_core.graph.divorce import divorced
 from cgx_core.run.call_control import checkpoint
 
 if TYPE_CHECKING:
-    from credencegraph.core import Graph
+    from credencegraph.core import Graph, Node
     from credencegraph.semantics import Network
 
 PLACES = 6
@@ -96,6 +97,12 @@ def _checked_by(graph: Graph, checks: list[str]) -> dict[str, list[str]]:
     return {kind: sorted(results) for kind, results in sorted(found.items())}
 
 
+def node_verdict(node: Node) -> str | None:
+    """The verdict finish_run derived for a node (`attributes.assessment`), or None."""
+    assessment = node.attributes.get("assessment")
+    return assessment.get("verdict") if isinstance(assessment, Mapping) else None
+
+
 def against_verdict(verdict: str | None, before: float, after: float) -> bool:
     """Whether the observations moved a credence against its node's verdict: a node that fails ending above
     where it started, or one that holds ending below. The model weighs every observation, so this can
@@ -124,10 +131,11 @@ def _downstream(graph: Graph, sources: Iterable[str]) -> dict[str, set[str]]:
 
 
 def _shared_assumptions(graph: Graph) -> set[str]:
-    conclusions: dict[str, int] = {}
-    for relation in graph.relations.values():
-        if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst":
-            conclusions[relation.source] = conclusions.get(relation.source, 0) + 1
+    conclusions = Counter(
+        relation.source
+        for relation in graph.relations.values()
+        if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst"
+    )
     return {node_id for node_id, count in conclusions.items() if count > 1}
 
 
@@ -193,12 +201,8 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
         )
         return summary
     by_check = _checks_of(graph)
-    verdict = {node_id: graph.nodes[node_id].attributes.get("assessment") for node_id in wanted}
-    failing = [
-        node_id
-        for node_id in wanted
-        if isinstance(verdict[node_id], Mapping) and verdict[node_id].get("verdict") == "fails"
-    ]
+    verdict = {node_id: node_verdict(graph.nodes[node_id]) for node_id in wanted}
+    failing = [node_id for node_id in wanted if verdict[node_id] == "fails"]
     own: dict[str, float] = {}
     if after.method == EXACT:
         for node_id in failing:
@@ -230,8 +234,7 @@ def _credences(graph: Graph, budget: Budget) -> dict[str, Any]:
             entry["own_checks"] = _round(own[node_id])
         if by_check.get(node_id):
             entry["checked_by"] = _checked_by(graph, by_check[node_id])
-        shown = verdict[node_id].get("verdict") if isinstance(verdict[node_id], Mapping) else None
-        if against_verdict(shown, entry["before"], entry["after"]):
+        if against_verdict(verdict[node_id], entry["before"], entry["after"]):
             entry["against_verdict"] = True
         if node_id in movers:
             entry["moved_by"] = movers[node_id]
@@ -327,9 +330,7 @@ SHOWN_MISSING = 5
 
 def credences_result(summary: Mapping[str, Any]) -> dict[str, Any]:
     """What finish_run's result says of the credences: how many of each method, and the first missing ones."""
-    counts: dict[str, int] = {}
-    for entry in summary["nodes"].values():
-        counts[entry["method"]] = counts.get(entry["method"], 0) + 1
+    counts = Counter(entry["method"] for entry in summary["nodes"].values())
     missing = summary["missing"]
     result: dict[str, Any] = {**dict(sorted(counts.items())), "missing": len(missing)}
     if missing:

@@ -487,6 +487,27 @@ class Proposals:
         self.existing.append(Existing(cid, check_type.name, prepared.target, slot, outcome.result, key))
         return cid
 
+    def _ready(
+        self, kind: GuardedCheckType, prepared: Prepared | Refusal, premises: Sequence[str]
+    ) -> tuple[Prepared, str] | ItemRefused:
+        """A prepared proposal that may run, with its observation key; or why it may not: the plugin refused
+        it, a premise writes a foreign number, the plugin recorded other premises, or it repeats a check."""
+        if isinstance(prepared, Refusal):
+            return ItemRefused(prepared.code, prepared.message, prepared.fix)
+        numerals = self._premise_numerals(prepared, premises) if premises else None
+        if numerals is not None:
+            return numerals
+        if list(prepared.inputs.get(premised.FIELD, [])) != premises:
+            message = (
+                f"the plugin '{kind.name}' recorded the premises {prepared.inputs.get(premised.FIELD)!r}, "
+                f"not the proposal's {premises!r}"
+            )
+            fix = "the plugin is broken: propose the check without premises, and report this to its author"
+            return ItemRefused(Code.PLUGIN_FAILED, message, fix)
+        key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})
+        repeat = self._repeat_problem(kind, prepared, key)
+        return (prepared, key) if repeat is None else repeat
+
     def _fallback(self, primary: GuardedCheckType, proposal: Mapping[str, Any], target: str) -> GuardedCheckType | None:
         node = self.graph.nodes[target]
         for name, declared in self.rubric.checks.items():
@@ -521,35 +542,12 @@ class Proposals:
         current: Mapping[str, Any] = {**proposal, premised.FIELD: premises} if premises else proposal
         while chain:
             kind = chain.pop()
-            prepared = kind.prepare(current, self.view.with_graph(self.graph))
-            if isinstance(prepared, Refusal):
-                if kind is check_type:
-                    self.refused.append(
-                        ItemRefused(prepared.code, prepared.message, prepared.fix).to_json(index, target, "proposal")
-                    )
+            ready = self._ready(kind, kind.prepare(current, self.view.with_graph(self.graph)), premises)
+            if isinstance(ready, ItemRefused):
+                if kind is check_type:  # a fallback that may not run leaves its primary's error check as it is
+                    self.refused.append(ready.to_json(index, target, "proposal"))
                 return
-            numerals = self._premise_numerals(prepared, premises) if premises else None
-            if numerals is not None:
-                if kind is check_type:
-                    self.refused.append(numerals.to_json(index, target, "proposal"))
-                return
-            if list(prepared.inputs.get(premised.FIELD, [])) != premises:
-                if kind is check_type:
-                    message = (
-                        f"the plugin '{kind.name}' recorded the premises {prepared.inputs.get(premised.FIELD)!r}, "
-                        f"not the proposal's {premises!r}"
-                    )
-                    fix = "the plugin is broken: propose the check without premises, and report this to its author"
-                    self.refused.append(
-                        ItemRefused(Code.PLUGIN_FAILED, message, fix).to_json(index, target, "proposal")
-                    )
-                return
-            key = json_digest({"type": kind.name, "observation": kind.observation_key(prepared)})
-            repeat = self._repeat_problem(kind, prepared, key)
-            if repeat is not None:
-                if kind is check_type:
-                    self.refused.append(repeat.to_json(index, target, "proposal"))
-                return
+            prepared, key = ready
             cid = check_id(self.number)
             if self.context.mode == "live":
                 call_control.checkpoint()  # a fallback is more work: a cancelled call does not start it

@@ -38,6 +38,7 @@ from cgx_core.checks.plugin_values import (
     outcome_problems,
     prepared_problems,
     scrubbed,
+    shown,
     within_length,
 )
 from cgx_core.codes import Code
@@ -354,7 +355,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     attributes["name"] = name
     tool = read("tool")
     if tool not in TOOLS:
-        found.append(f"its tool must be one of {list(TOOLS)}, got {_shown(tool)}")
+        found.append(f"its tool must be one of {list(TOOLS)}, got {shown(tool)}")
     attributes["tool"] = tool
     description = read("description")
     found.extend(line_problems(description, "its description", limit=MAX_DESCRIPTION_CHARS) if description else [])
@@ -371,7 +372,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
     for flag in ("uses_model", "retry_after_error", "accepts_premises"):
         value = read(flag, False)
         if not isinstance(value, bool):
-            found.append(f"its {flag} must be true or false, got {_shown(value)}")
+            found.append(f"its {flag} must be true or false, got {shown(value)}")
         attributes[flag] = value
     codes = read("codes", {})
     found.extend(codes_problems(codes))
@@ -397,7 +398,7 @@ def guarded(plugin: Any, provider: Provider, worker: PluginWorker | None) -> Gua
 def _another_source_problems(another: Any, codes: Mapping[str, str]) -> list[str]:
     """`another_source_codes` must be a set of the check type's own codes."""
     if not isinstance(another, (set, frozenset, list, tuple)) or not all(isinstance(code, str) for code in another):
-        return [f"its another_source_codes must be a set of its codes, got {_shown(another)}"]
+        return [f"its another_source_codes must be a set of its codes, got {shown(another)}"]
     return [
         f"its another_source_codes names {code!r}, which is not one of its codes"
         for code in sorted(another)
@@ -407,14 +408,14 @@ def _another_source_problems(another: Any, codes: Mapping[str, str]) -> list[str
 
 def _name_problems(name: Any, where: str) -> list[str]:
     if not isinstance(name, str) or not name:
-        return [f"{where} must be a non-empty string, got {_shown(name)}"]
+        return [f"{where} must be a non-empty string, got {shown(name)}"]
     return code_problems(name, where)
 
 
 def schema_problems(schema: Any) -> list[str]:
     """What is wrong with a proposal schema: the object schema of a proposal's own fields."""
     if not isinstance(schema, Mapping):
-        return [f"its proposal_schema must be a JSON object, got {_shown(schema)}"]
+        return [f"its proposal_schema must be a JSON object, got {shown(schema)}"]
     found = json_problems(schema, "its proposal_schema")
     if found:
         return found
@@ -450,11 +451,11 @@ def _subschema_problems(schema: Any, where: str, definitions: Any, depth: int = 
     if depth > 20:
         return [f"its proposal_schema's {where} is nested too deeply"]
     if not isinstance(schema, Mapping):
-        return [f"its proposal_schema's {where} must be a schema (an object), got {_shown(schema)}"]
+        return [f"its proposal_schema's {where} must be a schema (an object), got {shown(schema)}"]
     found = []
     kind = schema.get("type")
     if kind is not None and kind not in JSON_TYPES:
-        found.append(f"its proposal_schema's {where}.type must be one JSON type name, got {_shown(kind)}")
+        found.append(f"its proposal_schema's {where}.type must be one JSON type name, got {shown(kind)}")
     reference = schema.get("$ref")
     if reference is not None:
         target = reference[len("#/$defs/") :] if isinstance(reference, str) else None
@@ -463,7 +464,7 @@ def _subschema_problems(schema: Any, where: str, definitions: Any, depth: int = 
             or not reference.startswith("#/$defs/")
             or not (isinstance(definitions, Mapping) and target in definitions)
         ):
-            found.append(f"its proposal_schema's {where}.$ref must name one of its own $defs, got {_shown(reference)}")
+            found.append(f"its proposal_schema's {where}.$ref must name one of its own $defs, got {shown(reference)}")
     for bound in ("minLength", "maxLength", "minItems", "maxItems"):
         if bound in schema and (not isinstance(schema[bound], int) or isinstance(schema[bound], bool)):
             found.append(f"its proposal_schema's {where}.{bound} must be an integer")
@@ -494,10 +495,3 @@ def _frozen_copy(schema: Mapping[str, Any]) -> Mapping[str, Any]:
 
     copied: Mapping[str, Any] = json.loads(json.dumps(schema))  # in the order written: it is published
     return copied
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        text = repr(value)
-        return text if len(text) <= 60 else text[:57] + "..."
-    return f"a {type(value).__name__}"

@@ -55,6 +55,10 @@ class InvalidPlugin:
     distribution: str
     message: str
 
+    @classmethod
+    def of(cls, provider: Provider, problem: str) -> InvalidPlugin:
+        return cls(provider.label, provider.distribution, f"{provider.label} is invalid: {problem}")
+
     def to_json(self) -> dict[str, str]:
         return {"plugin": self.plugin, "distribution": self.distribution, "message": self.message}
 
@@ -101,16 +105,10 @@ class CheckTypeRegistry:
                 "it registers no check type: its cgx_register_check_types must call register(...) for each type"
             )
         if self._problems:
-            self.invalid.append(self._invalid(self._problems))
+            self.invalid.append(InvalidPlugin.of(self._current, "; ".join(self._problems)))
         else:
             for installed in self._staged:
                 self._types[installed.check_type.name] = installed
-
-    def _invalid(self, problems: list[str]) -> InvalidPlugin:
-        provider = self._current
-        return InvalidPlugin(
-            provider.label, provider.distribution, f"{provider.label} is invalid: {'; '.join(problems)}"
-        )
 
     def __call__(self, check_type: object) -> None:
         from cgx_core.checks.guard import OWN_DISTRIBUTION, GuardedCheckType, guarded
@@ -164,10 +162,9 @@ class CheckTypeRegistry:
                     f"it belongs to {other.distribution}" if other is not None else "no installed plugin provides it"
                 )
                 self.invalid.append(
-                    InvalidPlugin(
-                        provider.label,
-                        provider.distribution,
-                        f"{provider.label} is invalid: '{name}' claims to be the fallback for '{target}', and {owner}; "
+                    InvalidPlugin.of(
+                        provider,
+                        f"'{name}' claims to be the fallback for '{target}', and {owner}; "
                         "a fallback stands in for a type of its own distribution",
                     )
                 )
@@ -188,15 +185,6 @@ class CheckTypeRegistry:
         return " (" + "; ".join(item.message for item in self.invalid)[:1_500] + ")"
 
 
-@attrs.frozen
-class EntryPoint:
-    """One entry point of our group, and the distribution that declares it."""
-
-    name: str
-    module: str
-    distribution: str
-
-
 def _normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -206,12 +194,18 @@ def hook_names() -> list[str]:
     return sorted(name for name, value in vars(hookspecs).items() if hasattr(value, f"{hookspecs.PROJECT}_spec"))
 
 
-def _reason(manager: pluggy.PluginManager, error: pluggy.PluginValidationError) -> str:
-    """What is wrong with the plugin, on one line and without the repr (and local path) of its module."""
-    unknown = [caller.name for caller in manager.get_hookcallers(error.plugin) or [] if not caller.has_spec()]
+def _unknown_hooks(manager: pluggy.PluginManager, plugin: object) -> str | None:
+    """The hooks `plugin` implements that no specification has (a misspelt name), or None."""
+    unknown = [caller.name for caller in manager.get_hookcallers(plugin) or [] if not caller.has_spec()]
     if unknown:
         return f"it implements {unknown}, which is not a hook (the hooks are {hook_names()}); check the spelling"
-    return " ".join(str(error).replace(repr(error.plugin), "").split())
+    return None
+
+
+def _reason(manager: pluggy.PluginManager, error: pluggy.PluginValidationError) -> str:
+    """What is wrong with the plugin, on one line and without the repr (and local path) of its module."""
+    unknown = _unknown_hooks(manager, error.plugin)
+    return unknown or " ".join(str(error).replace(repr(error.plugin), "").split())
 
 
 class CgxPluginManager(pluggy.PluginManager):
@@ -235,7 +229,7 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
     group = hookspecs.ENTRY_POINT_GROUP
     manager = CgxPluginManager()
     manager.add_hookspecs(hookspecs)
-    found: list[tuple[EntryPoint, str, metadata.EntryPoint]] = []
+    found: list[tuple[Provider, metadata.EntryPoint]] = []
     first: dict[str, str] = {}
     # The entry points of the group, then the metadata of only the distributions that declare one (reading
     # every installed distribution's METADATA cost a third of a run_checks call). Ours first, then by name:
@@ -254,29 +248,26 @@ def build_plugin_manager(extra_plugins: tuple[object, ...] = ()) -> CgxPluginMan
             earlier = first.get(point.name)
             if earlier is None:
                 first[point.name] = distribution
-                found.append((EntryPoint(point.name, point.module, distribution), version, point))
+                found.append((Provider(point.name, point.module, distribution, version), point))
             elif _normalized(earlier) != _normalized(distribution):
-                label = f"the plugin '{point.name}' of {distribution} {version}"
                 manager.invalid.append(
-                    InvalidPlugin(
-                        label,
-                        distribution,
-                        f"{label} is invalid: the entry point '{point.name}' of {group} is declared by both "
-                        f"{earlier} and {distribution}; uninstall one of them",
+                    InvalidPlugin.of(
+                        Provider(point.name, None, distribution, version),
+                        f"the entry point '{point.name}' of {group} is declared by both {earlier} and {distribution}; "
+                        "uninstall one of them",
                     )
                 )
-    found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].name))
-    for entry, version, point in found:
-        provider = Provider(entry.name, entry.module, entry.distribution, version)
+    found.sort(key=lambda item: (item[0].distribution != OWN_DISTRIBUTION, item[0].distribution, item[0].entry))
+    for provider, point in found:
         began = time.perf_counter()
         try:
             plugin = point.load()
         except BaseException as error:  # its import failed, or exited: name it, never a traceback or an exit
             message = f"{provider.label} cannot be loaded: {type(error).__name__}: {error}"
-            manager.invalid.append(InvalidPlugin(provider.label, entry.distribution, message[:2_000]))
+            manager.invalid.append(InvalidPlugin(provider.label, provider.distribution, message[:2_000]))
             continue
         _warn_if_slow(provider, time.perf_counter() - began)
-        _add(manager, plugin, provider, entry.name)
+        _add(manager, plugin, provider, provider.entry)
     for plugin in extra_plugins:
         name = getattr(plugin, "__name__", None) or type(plugin).__name__
         _add(manager, plugin, Provider(name, None, name, "0"), None)
@@ -303,27 +294,17 @@ def _add(manager: CgxPluginManager, plugin: object, provider: Provider, name: st
     try:
         manager.register(plugin, name=name)
     except pluggy.PluginValidationError as error:
-        manager.invalid.append(
-            InvalidPlugin(
-                provider.label, provider.distribution, f"{provider.label} is invalid: {_reason(manager, error)}"
-            )
-        )
+        manager.invalid.append(InvalidPlugin.of(provider, _reason(manager, error)))
         return
     except ValueError as error:  # one module named by two entry points
         manager.invalid.append(InvalidPlugin(provider.label, provider.distribution, f"{provider.label}: {error}"))
         return
-    callers = manager.get_hookcallers(plugin) or []
-    unknown = [caller.name for caller in callers if not caller.has_spec()]
-    problem = None
-    if unknown:
-        problem = f"it implements {unknown}, which is not a hook (the hooks are {hook_names()}); check the spelling"
-    elif not callers:
+    problem = _unknown_hooks(manager, plugin)
+    if problem is None and not manager.get_hookcallers(plugin):
         problem = "it implements no hook: mark its cgx_register_check_types with @hookimpl (from cgx_core.plugin_api)"
     if problem is not None:
         manager.unregister(plugin)
-        manager.invalid.append(
-            InvalidPlugin(provider.label, provider.distribution, f"{provider.label} is invalid: {problem}")
-        )
+        manager.invalid.append(InvalidPlugin.of(provider, problem))
         return
     manager.providers[id(plugin)] = provider
 

@@ -27,18 +27,6 @@ from cgx_core.checks.api import Mode, NodeView, Outcome, Prepared, Refusal
 from cgx_core.checks.plugin_values import error_message, error_trace
 from cgx_core.ingest.offline_sources import OfflineSource
 
-VIEW_QUESTIONS: Final = (
-    "node",
-    "nodes",
-    "cited_entries",
-    "cited_copy",
-    "cited_digest",
-    "recorded_read",
-    "source_bytes",
-    "offline_source",
-    "hedge_tolerances",
-    "count_units",
-)
 MAX_TRACE_CHARS: Final = 8_000
 
 _loaded: dict[tuple[str, str], Any] = {}
@@ -83,6 +71,10 @@ class RemoteRunView:
 
     def count_units(self) -> Mapping[str, str]:
         return ask(("count_units",))  # type: ignore[no-any-return]
+
+
+VIEW_QUESTIONS: Final = frozenset(name for name in vars(RemoteRunView) if not name.startswith("_") and name != "mode")
+"""What a worker's RunView may ask the parent: the methods of `RemoteRunView`, and nothing else."""
 
 
 def answer_view(view: Any, question: Any) -> Any:
@@ -207,7 +199,7 @@ class _NotPlain(Exception):
     """A value a plugin returned that has no plain (JSON-like) form to send back through the pipe."""
 
 
-_PLAIN: Final = (str, int, float, bool, bytes, type(None))
+_PLAIN: Final[tuple[type[Any], ...]] = (str, int, float, bool, bytes, type(None))
 
 
 def _builtin(value: Any, depth: int = 0) -> Any:
@@ -216,16 +208,9 @@ def _builtin(value: Any, depth: int = 0) -> Any:
         raise _NotPlain("a value nested more than 80 levels deep")
     if type(value) in _PLAIN:
         return value
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, str):  # a subclass (a StrEnum code): its plain value
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, bytes):
-        return bytes(value)
+    for plain_type in _PLAIN[:-1]:
+        if isinstance(value, plain_type):  # a subclass (a StrEnum code): its plain value
+            return plain_type(value)
     if isinstance(value, Mapping):
         copied = {}
         for key, item in value.items():

@@ -122,7 +122,7 @@ def within_length(value: Any) -> Any:
 def code_problems(value: Any, where: str) -> list[str]:
     """Why `value` is not a stable code (kebab-case, at most MAX_CODE_CHARS characters)."""
     if not isinstance(value, str) or len(value) > MAX_CODE_CHARS or CODE_PATTERN.fullmatch(value) is None:
-        return [f"{where} must be a kebab-case code of at most {MAX_CODE_CHARS} characters, got {_shown(value)}"]
+        return [f"{where} must be a kebab-case code of at most {MAX_CODE_CHARS} characters, got {shown(value)}"]
     return []
 
 
@@ -131,14 +131,14 @@ def prepared_problems(value: Any, proposed_target: str) -> list[str]:
     if isinstance(value, Refusal):
         return refusal_problems(value)
     if not isinstance(value, Prepared):
-        return [f"prepare must return a Prepared or a Refusal, got {_shown(value)}"]
+        return [f"prepare must return a Prepared or a Refusal, got {shown(value)}"]
     found = []
     if value.target != proposed_target:
         found.append(
-            f"prepare attached the check to {_shown(value.target)}, not the proposed target '{proposed_target}'"
+            f"prepare attached the check to {shown(value.target)}, not the proposed target '{proposed_target}'"
         )
     if not isinstance(value.inputs, Mapping):
-        found.append(f"Prepared.inputs must be a JSON object, got {_shown(value.inputs)}")
+        found.append(f"Prepared.inputs must be a JSON object, got {shown(value.inputs)}")
     else:
         found.extend(json_problems(value.inputs, "Prepared.inputs"))
     return found
@@ -157,17 +157,17 @@ def outcome_problems(value: Any, *, rerun: bool = False) -> list[str]:
     if rerun and value is None:
         return []
     if not isinstance(value, Outcome):
-        return [f"{'rerun' if rerun else 'run'} must return an Outcome, got {_shown(value)}"]
+        return [f"{'rerun' if rerun else 'run'} must return an Outcome, got {shown(value)}"]
     found = []
     if value.result not in RESULTS:
-        found.append(f"Outcome.result must be one of {list(RESULTS)}, got {_shown(value.result)}")
+        found.append(f"Outcome.result must be one of {list(RESULTS)}, got {shown(value.result)}")
     found.extend(line_problems(value.detail, "Outcome.detail"))
     if not isinstance(value.output, Mapping):
-        found.append(f"Outcome.output must be a JSON object, got {_shown(value.output)}")
+        found.append(f"Outcome.output must be a JSON object, got {shown(value.output)}")
     else:
         found.extend(json_problems(value.output, "Outcome.output"))
     if not isinstance(value.log, str):
-        found.append(f"Outcome.log must be a string, got {_shown(value.log)}")
+        found.append(f"Outcome.log must be a string, got {shown(value.log)}")
     elif len(value.log.encode("utf-8", "surrogatepass")) > MAX_LOG_BYTES:
         found.append(f"Outcome.log is more than {MAX_LOG_BYTES} bytes")
     elif _has_surrogates(value.log):
@@ -187,7 +187,7 @@ def _libraries_problems(libraries: Any) -> list[str]:
         libraries,
         "Outcome.libraries must map names to versions",
         lambda name: line_problems(name, "a library's name"),
-        lambda name, version: line_problems(version, f"the version of library {_shown(name)}"),
+        lambda name, version: line_problems(version, f"the version of library {shown(name)}"),
     )
 
 
@@ -198,7 +198,7 @@ def codes_problems(codes: Any) -> list[str]:
         codes,
         "its codes must map each code to its meaning",
         lambda code: code_problems(code, "a code it defines"),
-        lambda code, meaning: line_problems(meaning, f"the meaning of its code {_shown(code)}"),
+        lambda code, meaning: line_problems(meaning, f"the meaning of its code {shown(code)}"),
     )
 
 
@@ -208,7 +208,7 @@ def pairs_problems(
     """What is wrong with a mapping a plugin gives: not a mapping (`must` says what it must be), or each key
     and each value that is not what it must be."""
     if not isinstance(value, Mapping):
-        return [f"{must}, got {_shown(value)}"]
+        return [f"{must}, got {shown(value)}"]
     found = []
     for key, item in value.items():
         found.extend(key_problems(key))
@@ -218,15 +218,15 @@ def pairs_problems(
 
 def _bytes_problems(items: Any, where: str) -> list[str]:
     if not isinstance(items, Mapping):
-        return [f"{where} must map digests to bytes, got {_shown(items)}"]
+        return [f"{where} must map digests to bytes, got {shown(items)}"]
     found, total = [], 0
     for digest, data in items.items():
         if not isinstance(data, bytes):
-            found.append(f"{where}[{_shown(digest)}] must be bytes, got {_shown(data)}")
+            found.append(f"{where}[{shown(digest)}] must be bytes, got {shown(data)}")
             continue
         total += len(data)
         if digest != bytes_digest(data):
-            found.append(f"{where} gives bytes under {_shown(digest)}, which is not their digest")
+            found.append(f"{where} gives bytes under {shown(digest)}, which is not their digest")
     if total > MAX_SOURCE_BYTES:
         found.append(f"{where} holds {total} bytes, more than {MAX_SOURCE_BYTES}")
     return found
@@ -234,7 +234,7 @@ def _bytes_problems(items: Any, where: str) -> list[str]:
 
 def _notices_problems(notices: Any) -> list[str]:
     if not isinstance(notices, Sequence) or isinstance(notices, (str, bytes)):
-        return [f"Outcome.notices must be a list of objects, got {_shown(notices)}"]
+        return [f"Outcome.notices must be a list of objects, got {shown(notices)}"]
     found = []
     for index, notice in enumerate(notices):
         if not isinstance(notice, Mapping) or not isinstance(notice.get("type"), str):
@@ -252,7 +252,7 @@ def _has_surrogates(text: str) -> bool:
     return False
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value in a message, short and without an object's address."""
     if isinstance(value, (str, int, float, bool)) or value is None:
         text = repr(value)

@@ -9,6 +9,7 @@ its type) or `not selected` (one could, but the agent proposed none).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from cgx_core.graph.divorce import divorced
 from cgx_core.graph.edit import replace_nodes
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.extraction import stamped_node, tool_of
+from cgx_core.graph.review_queue import REVIEW_TOOL
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph, Node
@@ -27,7 +29,6 @@ if TYPE_CHECKING:
 
 NO_CHECK_APPLIES = "no v1 check applies"
 NOT_SELECTED = "not selected"
-REVIEW_TOOL = "review"  # a person's review is not a check the agent could have selected
 SHOWN_FINDINGS = 15
 
 
@@ -114,9 +115,7 @@ def gate(graph: Graph, rubric: Rubric) -> None:
     findings = gate_findings(graph, rubric)
     if not findings:
         return
-    counts: dict[str, int] = {}
-    for finding in findings:
-        counts[finding.diagnostic] = counts.get(finding.diagnostic, 0) + 1
+    counts = Counter(finding.diagnostic for finding in findings)
     shown = "; ".join(f"{finding.id}: {finding.message}" for finding in findings[:SHOWN_FINDINGS])
     more = f" (and {len(findings) - SHOWN_FINDINGS} more)" if len(findings) > SHOWN_FINDINGS else ""
     hint = ""

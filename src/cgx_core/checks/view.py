@@ -21,6 +21,13 @@ def node_view(node: Node) -> NodeView:
     return NodeView(node.id, node.kind, node.attributes.get("unit"), node.statement, node.attributes)
 
 
+def cited_entries(relations: Sequence[tuple[str, str, str]], node_id: str) -> list[str]:
+    """The reference nodes a node cites, through its own `cites` relations or its compound parent's, in the
+    order of the relations (`relations`: each one's type, source and target)."""
+    parents = {node_id} | {target for kind, source, target in relations if kind == "part-of" and source == node_id}
+    return list(dict.fromkeys(target for kind, source, target in relations if kind == "cites" and source in parents))
+
+
 class GraphRunView:
     """A RunView over a graph and the run directory's files (or none, for verify)."""
 
@@ -57,15 +64,8 @@ class GraphRunView:
         return [node_view(node) for node in self._graph]
 
     def cited_entries(self, node_id: str) -> Sequence[str]:
-        cited: list[str] = []
-        parents = [node_id]
-        for relation in self._graph.relations.values():
-            if relation.type == "part-of" and relation.source == node_id:
-                parents.append(relation.target)
-        for relation in self._graph.relations.values():
-            if relation.type == "cites" and relation.source in parents and relation.target not in cited:
-                cited.append(relation.target)
-        return cited
+        relations = self._graph.relations.values()
+        return cited_entries([(item.type, item.source, item.target) for item in relations], node_id)
 
     def cited_copy(self, name: str) -> bytes | None:
         if self._root is None or "/" in name or name.startswith(".") or name not in self._cited:
@@ -145,13 +145,5 @@ class JsonRunView(GraphRunView):
         return [view for node_id in self._by_id if (view := self.node(node_id)) is not None]
 
     def cited_entries(self, node_id: str) -> Sequence[str]:
-        parents = [node_id] + [
-            relation["target"]
-            for relation in self._json_relations
-            if relation["type"] == "part-of" and relation["source"] == node_id
-        ]
-        cited: list[str] = []
-        for relation in self._json_relations:
-            if relation["type"] == "cites" and relation["source"] in parents and relation["target"] not in cited:
-                cited.append(relation["target"])
-        return cited
+        relations = self._json_relations
+        return cited_entries([(item["type"], item["source"], item["target"]) for item in relations], node_id)

@@ -12,7 +12,7 @@ a 0.4.x release is caught. Replacing relations and appending re-validate through
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from credencegraph.core import Graph, Node, Relation
 
@@ -71,19 +71,19 @@ def replace_relations(graph: Graph, replaced: Mapping[str, Relation]) -> Graph:
     """The graph with some relations swapped for new versions of themselves (same ids, same places)."""
     if not replaced:
         return graph
-    out = Graph()
-    for node in graph:
-        out.add_node(node)
-    for relation in graph.relations.values():
-        out.add_relation(replaced.get(relation.id, relation))
-    return out
+    return _built(graph, [replaced.get(relation.id, relation) for relation in graph.relations.values()])
 
 
 def appended(graph: Graph, nodes: Sequence[Node] = (), relations: Sequence[Relation] = ()) -> Graph:
     """A copy of the graph with `nodes` added after its last node and `relations` after its last relation."""
+    return _built([*graph, *nodes], [*graph.relations.values(), *relations])
+
+
+def _built(nodes: Iterable[Node], relations: Iterable[Relation]) -> Graph:
+    """A graph of these nodes and relations, each validated by credencegraph as it is added."""
     out = Graph()
-    for node in [*graph, *nodes]:
+    for node in nodes:
         out.add_node(node)
-    for relation in [*graph.relations.values(), *relations]:
+    for relation in relations:
         out.add_relation(relation)
     return out

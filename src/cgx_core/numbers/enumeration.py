@@ -9,7 +9,8 @@ reader is not sure of must not fail a true sentence.
 
 A chunk with no labelled form may announce a list without labels: "two datasets (MNIST and SVHN)", "four
 measures: accuracy, recall, precision and F1" (`announced_lists`). It is counted only when each list it
-announces has items that cannot be read two ways, and all have one size.
+announces has items that cannot be read two ways, and all have one size. A chunk ending with a colon before an
+`itemize` or `enumerate` counts that list, whose items are chunks of their own (`list_after`).
 """
 
 from __future__ import annotations

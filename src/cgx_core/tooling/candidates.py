@@ -3,26 +3,9 @@ send.
 
 An agent checks what it happens to read closely; statcheck's value is that it finds every reported test by
 itself. This scan reads every chunk of the document, in order, with fixed patterns, and lists what it
-recognises:
-
-* `reported-test`: a t, F, chi-square, z or r test with its degrees of freedom and p-value, in APA style and as
-  LaTeX writes it (`t(28) = 2.20, p = .04`, `$t_{28} = 2.20$, $p < .001$`, `\\chi^2(1) = 3.84, p = .05`):
-  `p_t(2.20, 28)` against `.04`;
-* `percent-of`: "X of Y (Z%)": `X / Y` against `Z%`;
-* `change`: "from A to B (a C% increase)": `(B - A) / A` against `C%` (`(A - B) / A` for a decrease); not
-  between percentages whose difference in points is C, where "a C% increase" may mean points;
-* `total`: "N things (A ..., B ... and C ...)": `A + B + C` against `N`;
-* `interval`: an estimate with its interval and its standard error or p-value (`ci_low`, `ci_high`, `p_ci`,
-  `p_ci_log` for a ratio), or its interval alone (`ci_mid`, `ci_gmid` for a ratio);
-* `mean`: a mean with its n in a chunk that names integer data (a scale, ratings, items, counts): `grim`, and
-  `grimmer` with its SD, each premised on the data being whole numbers (the premise names the chunk's word);
-* `decision`: a test with its degrees of freedom and "n.s." or "significant" but no p, against the threshold
-  another chunk sets ("alpha = .05"), which the proposal cites: `p_t(1.20, 30)` > `.05`;
-* `split-test`: a test with no p whose next sentence (same section) writes one p and no test of its own;
-* `enumeration`: "three conditions: (a) ..., (b) ... and (c) ...": `items(s-N)` against `three`;
-* `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`;
-* `same-quantity`: the sample size "N = 120" written in exactly two chunks of a paper of one study: one value
-  against the other, premised on the two passages stating the same quantity.
+recognises: `reported-test`, `percent-of`, `change`, `total`, `interval` and `mean` are read within one chunk here;
+`decision`, `split-test`, `enumeration`, `table-rows` and `same-quantity` across chunks (`candidates_across`);
+docs/candidates.md says what each pattern reads and proposes, and what it misses.
 
 Each cross-chunk candidate is listed at the chunk it targets. A pattern lists a candidate only when the
 proposal, sent as it is, gets the verdict the text deserves: a wrong candidate costs the agent more than a
@@ -32,7 +15,7 @@ several studies, a chunk with two enumerations).
 The scan is deterministic (same chunks, same list, byte for byte) and reads nothing but the chunks' texts. It
 never records anything: get_state shows the list (`summary: "candidates"`), the agent decides what to send.
 A proposal targets the chunk that writes the statement, which must be typed with a type the rubric declares
-recompute-numbers for before run_checks accepts it. `docs/candidates.md` lists the patterns and what they miss.
+recompute-numbers for before run_checks accepts it.
 """
 
 from __future__ import annotations

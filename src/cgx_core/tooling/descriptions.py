@@ -6,7 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from cgx_core.tooling import record_descriptions as records
-from cgx_core.tooling.schema import changing, reading
+from cgx_core.tooling.schema import changing, reading, text
+
+
+def _path(description: str) -> dict[str, Any]:
+    """A file or folder argument."""
+    return text(description, max_length=4096, min_length=1)
+
+
+def _name(description: str) -> dict[str, Any]:
+    """A node id, a check type's or a tool's name."""
+    return text(description, max_length=100, min_length=1)
+
 
 START_RUN = """\
 Step 1. Ingest a paper into a new run directory and summarise it (at most 20,000 characters): counts, the
@@ -21,49 +32,18 @@ Example: {"run": "runs/paper", "paper": "paper/main.tex", "rubric": "rubric.toml
 
 START_RUN_ARGUMENTS: dict[str, Any] = changing(
     {
-        "paper": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": "The LaTeX main file, an archive of its sources (.tar.gz, .zip), or a PDF.",
-        },
-        "rubric": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "The rubric (TOML, format 2)."},
-        "main": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": "Optional, for an archive of sources: its main .tex (default: its \\documentclass file).",
-        },
-        "cited": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": "Optional: a directory of cited works named <key>.txt, <key>.tex or <key>.pdf.",
-        },
-        "bibliography": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": "Optional: a .bib file, when the paper does not name one.",
-        },
-        "root": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": (
-                "Optional: the folder every file read must lie under (default: the paper's folder; a folder above "
-                "it for \\input{../outputs/x.tex}; never /, a home folder or above one)."
-            ),
-        },
-        "sources": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096,
-            "description": (
-                "Optional: a folder of offline sources under the paper's root, its index.json mapping each URL "
-                "to a file."
-            ),
-        },
+        "paper": _path("The LaTeX main file, an archive of its sources (.tar.gz, .zip), or a PDF."),
+        "rubric": _path("The rubric (TOML, format 2)."),
+        "main": _path("Optional, for an archive of sources: its main .tex (default: its \\documentclass file)."),
+        "cited": _path("Optional: a directory of cited works named <key>.txt, <key>.tex or <key>.pdf."),
+        "bibliography": _path("Optional: a .bib file, when the paper does not name one."),
+        "root": _path(
+            "Optional: the folder every file read must lie under (default: the paper's folder; a folder above "
+            "it for \\input{../outputs/x.tex}; never /, a home folder or above one)."
+        ),
+        "sources": _path(
+            "Optional: a folder of offline sources under the paper's root, its index.json mapping each URL to a file."
+        ),
         "store_source": {
             "type": "boolean",
             "description": "Optional (default false): keep copies of the paper and of fetched sources in the run.",
@@ -113,7 +93,7 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
             "maxItems": 500,
             "description": "Only these node ids.",
         },
-        "type": {"type": "string", "maxLength": 100, "description": "Only nodes of this type."},
+        "type": text("Only nodes of this type.", max_length=100),
         "unit": {
             "type": "string",
             "enum": ["sentence", "equation", "caption", "footnote", "reference", "table-row"],
@@ -126,12 +106,7 @@ GET_STATE_ARGUMENTS: dict[str, Any] = reading(
             "maximum": 500,
             "description": "How many nodes (default 50).",
         },
-        "describe": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "A check type or tool; returns its full schema, not the run.",
-        },
+        "describe": _name("A check type or tool; returns its full schema, not the run."),
         "summary": {
             "type": "string",
             "enum": ["all", *SUMMARY_PARTS],
@@ -173,9 +148,7 @@ errs (moving no credence) and another may follow.
 Example: {"run": "runs/paper", "node": "s-02", "entry": "r-1", "source": "smith2019.txt", "passage":
 "Damped oscillators describe many laboratory systems", "supports": true, "model": "<your model id>"}"""
 
-JUDGE_CITATION_ARGUMENTS: dict[str, Any] = changing(
-    {"node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The citing node."}}, ["node"]
-)
+JUDGE_CITATION_ARGUMENTS: dict[str, Any] = changing({"node": _name("The citing node.")}, ["node"])
 """judge_citation's own arguments; the fields of the check types it proposes are added from their plugins
 (`cgx_core.tooling.proposal_schemas.with_judgement_fields`)."""
 
@@ -226,21 +199,11 @@ again."""
 
 REVIEW_ARGUMENTS: dict[str, Any] = changing(
     {
-        "node": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The node reviewed."},
-        "check": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 100,
-            "description": "Instead of node: the check reviewed (c-NNN); the verdict is on its target.",
-        },
+        "node": _name("The node reviewed."),
+        "check": _name("Instead of node: the check reviewed (c-NNN); the verdict is on its target."),
         "verdict": {"type": "string", "enum": ["holds", "fails", "undetermined"], "description": "The verdict."},
-        "reviewer": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 200,
-            "description": "The person whose judgement this is.",
-        },
-        "reason": {"type": "string", "minLength": 1, "maxLength": 5000, "description": "Why, in the reviewer's words."},
+        "reviewer": text("The person whose judgement this is.", max_length=200, min_length=1),
+        "reason": text("Why, in the reviewer's words.", max_length=5000, min_length=1),
     },
     ["verdict", "reviewer", "reason"],
 )

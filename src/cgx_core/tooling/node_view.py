@@ -6,6 +6,8 @@ A view has the node's type, text (the paper's words fenced as data), form and li
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +22,10 @@ NUMBERED_UNITS = ("equation", "caption")
 """Chunks whose view names the objects LaTeX numbers them as ("Equation 3 eq:loss"): what a reference writes."""
 REFERENCE_FIELDS = ("key", "doi", "arxiv", "title", "first_author", "year")
 """What a reference node shows besides its text: what judge_citation and a reader tie a source to."""
+INCOMING_LINKS = {"requires": "rests_on", "part-of": "clauses", "assesses": "checks"}
+"""A view's links from the relations into its node, by relation type (`assesses`: a premised check, which
+observes the node's reading)."""
+OUTGOING_LINKS = {"cites": "cites", "part-of": "part_of", "observes": "checks", "requires": "premise_of"}
 Json = dict[str, Any]
 
 
@@ -57,21 +63,11 @@ def node_view(node: Json, incoming: Mapping[str, list[Json]], outgoing: Mapping[
         view["check"] = {name: attributes["check"].get(name) for name in ("type", "target", "result", "detail")}
     links: dict[str, list[str]] = {}
     for relation in incoming.get(node["id"], ()):
-        if relation["type"] == "requires":
-            links.setdefault("rests_on", []).append(relation["source"])
-        elif relation["type"] == "part-of":
-            links.setdefault("clauses", []).append(relation["source"])
-        elif relation["type"] == "assesses":  # a premised check: it observes this node's reading
-            links.setdefault("checks", []).append(relation["source"])
+        if (name := INCOMING_LINKS.get(relation["type"])) is not None:
+            links.setdefault(name, []).append(relation["source"])
     for relation in outgoing.get(node["id"], ()):
-        if relation["type"] == "cites":
-            links.setdefault("cites", []).append(relation["target"])
-        elif relation["type"] == "part-of":
-            links["part_of"] = [relation["target"]]
-        elif relation["type"] == "observes":
-            links.setdefault("checks", []).append(relation["target"])
-        elif relation["type"] == "requires":
-            links.setdefault("premise_of", []).append(relation["target"])
+        if (name := OUTGOING_LINKS.get(relation["type"])) is not None:
+            links.setdefault(name, []).append(relation["target"])  # a clause is part of one chunk
     view.update(links)
     return view
 
@@ -131,13 +127,7 @@ def whole_page(
 
 def _stubs_that_fit(stubs: list[int], room: int) -> int:
     """How many of the page's nodes fit `room` as stubs."""
-    count, used = 0, 0
-    for cost in stubs:
-        if used + cost > room:
-            break
-        used += cost
-        count += 1
-    return count
+    return bisect.bisect_right(list(itertools.accumulate(stubs)), room)
 
 
 def nodes_page(

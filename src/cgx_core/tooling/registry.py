@@ -38,8 +38,8 @@ DEFAULT_LOCK_WAIT = 10.0
 class Tool:
     """A tool: what the agent reads (name, description, argument schema) and where its code is.
 
-    `module` holds `apply(context, state, args) -> Effect` for a tool that changes the run, and may hold
-    `execute(args, *, wait)` for one that does more than the generic transaction (start_run, get_state).
+    `module` (`cgx_core.tools.<name>`) holds `apply(context, state, args) -> Effect` for a tool that changes
+    the run, and may hold `execute(args, *, wait)` for one that does more than the generic transaction.
     `arguments` is the schema of the tool's own arguments; `expand`, for a tool that proposes checks, adds
     what the installed check types declare (see `input_schema`). `result` is the schema of its result, named
     in `cgx_core.tooling.result_schemas` by `result_schema` and imported when read: a call never reads it (only
@@ -50,13 +50,16 @@ class Tool:
     title: str
     description: str
     arguments: Mapping[str, Any]
-    module: str
     changes_run: bool
     read_only_hint: bool = False
     lists_check_types: bool = False
     open_world_hint: bool = False
     expand: Callable[[Mapping[str, Any], str], Mapping[str, Any]] | None = None
     result_schema: str = ""
+
+    @property
+    def module(self) -> str:
+        return f"cgx_core.tools.{self.name}"
 
     @property
     def result(self) -> Mapping[str, Any]:
@@ -100,7 +103,6 @@ TOOLS: dict[str, Tool] = {
             "Start a run",
             descriptions.START_RUN,
             descriptions.START_RUN_ARGUMENTS,
-            "cgx_core.tools.start_run",
             changes_run=True,
             result_schema="START_RUN",
         ),
@@ -109,7 +111,6 @@ TOOLS: dict[str, Tool] = {
             "Read the run",
             descriptions.GET_STATE,
             descriptions.GET_STATE_ARGUMENTS,
-            "cgx_core.tools.get_state",
             changes_run=False,
             read_only_hint=True,
             result_schema="GET_STATE",
@@ -119,7 +120,6 @@ TOOLS: dict[str, Tool] = {
             "Classify chunks",
             descriptions.CLASSIFY,
             descriptions.CLASSIFY_ARGUMENTS,
-            "cgx_core.tools.classify",
             changes_run=True,
             result_schema="CLASSIFY",
         ),
@@ -128,7 +128,6 @@ TOOLS: dict[str, Tool] = {
             "Add premises",
             descriptions.ADD_PREMISES,
             descriptions.ADD_PREMISES_ARGUMENTS,
-            "cgx_core.tools.add_premises",
             changes_run=True,
             result_schema="ADD_PREMISES",
         ),
@@ -137,7 +136,6 @@ TOOLS: dict[str, Tool] = {
             "Run checks",
             descriptions.RUN_CHECKS,
             descriptions.RUN_CHECKS_ARGUMENTS,
-            "cgx_core.tools.run_checks",
             changes_run=True,
             lists_check_types=True,
             # reference-resolves queries doi.org, Crossref, DataCite and arXiv; a plugin's type may read anything.
@@ -150,7 +148,6 @@ TOOLS: dict[str, Tool] = {
             "Judge a citation",
             descriptions.JUDGE_CITATION,
             descriptions.JUDGE_CITATION_ARGUMENTS,
-            "cgx_core.tools.judge_citation",
             changes_run=True,
             lists_check_types=True,
             # It reads sources on the open web (the arXiv paper or DOI page an entry names).
@@ -163,7 +160,6 @@ TOOLS: dict[str, Tool] = {
             "Finish the run",
             descriptions.FINISH_RUN,
             descriptions.FINISH_RUN_ARGUMENTS,
-            "cgx_core.tools.finish_run",
             changes_run=True,
             result_schema="FINISH_RUN",
         ),
@@ -172,7 +168,6 @@ TOOLS: dict[str, Tool] = {
             "Record a person's review",
             descriptions.REVIEW,
             descriptions.REVIEW_ARGUMENTS,
-            "cgx_core.tools.review",
             changes_run=True,
             lists_check_types=True,  # the review type is a plugin: listed with its tool, like every type
             result_schema="CHECKS",

@@ -123,15 +123,18 @@ PROBLEM: Final[Json] = _object(
     ["code", "message", "fix"],
 )
 ALSO: Final[Json] = _array(PROBLEM, "The record's other problems, each with its own code and fix.")
-RECORD_REFUSAL: Final[Json] = _object(
-    {
-        "record": _integer("The record's position in the call."),
-        "node": _nullable(_string()),
-        **PROBLEM["properties"],
-        "also": ALSO,
-    },
-    ["record", "node", "code", "message", "fix"],
-    "A refused record: its first problem, and `also` the others. Apply every fix and send the record again.",
+
+
+def _refusal(item: str, description: str = "") -> Json:
+    """A refused record or proposal (`item`): its position in the call, its node, its first problem, and `also`
+    the others."""
+    position = _integer(f"The {item}'s position in the call.")
+    properties = {item: position, "node": _nullable(_string()), **PROBLEM["properties"], "also": ALSO}
+    return _object(properties, [item, "node", "code", "message", "fix"], description)
+
+
+RECORD_REFUSAL: Final[Json] = _refusal(
+    "record", "A refused record: its first problem, and `also` the others. Apply every fix and send the record again."
 )
 NODE: Final[Json] = _object(
     {
@@ -407,18 +410,7 @@ CHECKS: Final[Json] = _result(
             ),
             "Each check that ran.",
         ),
-        "refused": _array(
-            _object(
-                {
-                    "proposal": _integer("The proposal's position in the call."),
-                    "node": _nullable(_string()),
-                    **PROBLEM["properties"],
-                    "also": ALSO,
-                },
-                ["proposal", "node", "code", "message", "fix"],
-            ),
-            "Each refused proposal: its first problem, and `also` the others.",
-        ),
+        "refused": _array(_refusal("proposal"), "Each refused proposal: its first problem, and `also` the others."),
         "recovery": RECOVERY,
         "committed_but": COMMITTED_BUT,
     },

@@ -8,16 +8,16 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 
-def _text(description: str, *, max_length: int, min_length: int = 0) -> dict[str, Any]:
+def text(description: str, *, max_length: int, min_length: int = 0) -> dict[str, Any]:
     """A string argument: its length bounds and what it is."""
     bounds = {"minLength": min_length} if min_length else {}
     return {"type": "string", **bounds, "maxLength": max_length, "description": description}
 
 
-RUN = _text("The run directory.", max_length=4096, min_length=1)
-MODEL = _text("Your model id, as the harness reports it.", max_length=200, min_length=1)
-AGENT = _text("Optional: your name, when agents share the run.", max_length=200, min_length=1)
-NOTE = _text("Optional: logged, never read.", max_length=20000)
+RUN = text("The run directory.", max_length=4096, min_length=1)
+MODEL = text("Your model id, as the harness reports it.", max_length=200, min_length=1)
+AGENT = text("Optional: your name, when agents share the run.", max_length=200, min_length=1)
+NOTE = text("Optional: logged, never read.", max_length=20000)
 CALLER_FIELDS = ("model", "agent", "note")
 
 

@@ -25,6 +25,7 @@ of its lists whole, a page at a time (`descriptions.SUMMARY_PARTS`, `summary_ite
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -99,11 +100,7 @@ def _offline_sources(manifest: Mapping[str, Any]) -> Json:
 
 def _counts(nodes: list[Json]) -> Json:
     """The nodes by unit, and how many chunks are left to classify."""
-    by_unit: dict[str, int] = {}
-    for node in nodes:
-        unit = node["attributes"].get("unit")
-        if isinstance(unit, str):
-            by_unit[unit] = by_unit.get(unit, 0) + 1
+    by_unit = Counter(unit for node in nodes if isinstance(unit := node["attributes"].get("unit"), str))
     return {
         "nodes": len(nodes),
         "by_unit": dict(sorted(by_unit.items())),

@@ -10,8 +10,6 @@ from cgx_core.run.state import Effect, RunState
 from cgx_core.run.transaction import CallContext
 from cgx_core.tooling.paging import fitted_records_result
 
-TOOL = "classify"
-
 
 def apply(context: CallContext, state: RunState, args: Mapping[str, Any]) -> Effect:
     """The records applied; the result held under 20,000 characters however many there were."""

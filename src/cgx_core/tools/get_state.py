@@ -202,7 +202,9 @@ def _page(manifest: Mapping[str, Any], args: Mapping[str, Any], items: list[Any]
     start = args.get("start", 0)
     result: Json = {"run": manifest["run"], "summary": {"part": args["summary"], "total": len(items), "start": start}}
     budget = MAX_RESULT_CHARS - len(result_text(result)) - len(',"items":[],"next":') - len(str(len(items)))
-    shown, following = page_of(items, start, args.get("limit", DEFAULT_LIMIT), budget, _same, at_least_one=True)
+    shown, following = page_of(
+        items, start, args.get("limit", DEFAULT_LIMIT), budget, lambda item: item, at_least_one=True
+    )
     result["summary"].update({"items": shown, "next": following})
     return result
 
@@ -221,7 +223,3 @@ def _candidates(nodes: list[Json]) -> list[Json]:
             chunks.append((str(node["id"]), cells_text(node["statement"]) if unit == TABLE_ROW else node["statement"]))
             attributes[str(node["id"])] = node["attributes"]
     return candidates(chunks, attributes)
-
-
-def _same(item: Any) -> Any:
-    return item
