@@ -205,9 +205,7 @@ class _Step(CheckTypeBase, ABC):
             return None
         equations = [str(item) for item in inputs.get("equations") or []]
         texts = latex_texts(run, equations)
-        if isinstance(texts, Refusal):
-            return Outcome("error", texts.message, code=str(texts.code))
-        problem = latex_problem(latex, equations, texts)
+        problem = texts if isinstance(texts, Refusal) else latex_problem(latex, equations, texts)
         return None if problem is None else Outcome("error", problem.message, code=str(problem.code))
 
     def run(self, prepared: Prepared, run: RunView, *, model: str | None) -> Outcome:

@@ -40,31 +40,13 @@ class MathsOutcome:
     precision (see `worker.certify`): what makes the failure a proof, re-derived by verify."""
 
     def to_json(self) -> dict[str, Any]:
-        """The outcome as JSON, always with the same keys."""
-        return {
-            "approximate": None if self.approximate is None else dict(self.approximate),
-            "certificate": None if self.certificate is None else dict(self.certificate),
-            "code": self.code,
-            "detail": self.detail,
-            "difference": self.difference,
-            "method": self.method,
-            "result": self.result,
-            "witness": None if self.witness is None else dict(self.witness),
-        }
+        """The outcome as JSON, always with the same keys (in sorted order)."""
+        return dict(sorted(attrs.asdict(self).items()))
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Self:
         """An outcome back from `to_json`'s JSON."""
-        return cls(
-            result=raw["result"],
-            detail=raw["detail"],
-            method=raw["method"],
-            code=raw["code"],
-            witness=raw["witness"],
-            difference=raw["difference"],
-            approximate=raw.get("approximate"),
-            certificate=raw.get("certificate"),
-        )
+        return cls(**raw)
 
 
 def error_outcome(code: str, detail: str) -> MathsOutcome:

@@ -52,8 +52,9 @@ def test_the_enums_and_lists_are_the_vocabulary() -> None:
 def test_the_published_functions_are_exactly_those_the_grammar_accepts_and_sympy_builds() -> None:
     published = published_functions()
     assert published == {name: function.arities for name, function in FUNCTIONS.items()}
-    built_apart = {name for name, function in FUNCTIONS.items() if function.kind in ("calculus", "matrix")}
-    assert set(build.FUNCTIONS) | built_apart == set(published)
+    for name, function in FUNCTIONS.items():
+        if function.kind in ("function", "condition"):
+            assert callable(build.sympy_function(name)), name
     for name, counts in published.items():
         if FUNCTIONS[name].kind != "function":
             continue

@@ -118,13 +118,14 @@ def test_a_worker_dies_within_a_second_of_its_parent_killed_mid_step(tmp_path: P
 STUCK = textwrap.dedent(
     """
     import hashlib, signal
-    from cgx_checks.maths.caller import worker_process
+    from cgx_checks.maths.caller.worker_process import TASKS_MODULE
     from cgx_checks.maths.worker import tasks
+    from cgx_core.base.budget_worker import answer, out_of_cpu
 
-    signal.signal(signal.SIGPROF, worker_process._out_of_cpu)  # as the worker's loop does
+    signal.signal(signal.SIGPROF, out_of_cpu)  # as the worker's loop does
     # Minutes inside one C call that checks no signal (big-integer arithmetic does: it is interrupted).
     tasks.TASKS["stuck"] = lambda payload: hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10**9).hex()
-    print(worker_process._answer("stuck", None, 0.5))
+    print(answer(TASKS_MODULE, "stuck", None, 0.5))
     """
 )
 

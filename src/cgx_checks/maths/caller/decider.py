@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable
-from typing import Final, Self
+from typing import Self
 
 from cgx_checks.maths.caller.numeric import NumericOutcome, numeric_check
 from cgx_checks.maths.caller.worker_process import DEFAULT_MEMORY_BYTES, Finished, MathsWorker, shared_worker
@@ -21,9 +21,6 @@ from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.read.step import parse_step
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-
-DEFAULT_BUDGET: Final = DECIDE_BUDGET
-"""Seconds of CPU time one step may take in the worker (building, reducing, witnesses)."""
 
 
 class SymbolicDecider:
@@ -37,7 +34,7 @@ class SymbolicDecider:
     def __init__(
         self,
         *,
-        budget: float = DEFAULT_BUDGET,
+        budget: float = DECIDE_BUDGET,
         memory_bytes: int = DEFAULT_MEMORY_BYTES,
         worker: MathsWorker | None = None,
     ) -> None:

@@ -46,23 +46,9 @@ class NumericOutcome:
     """For a failed step: both sides evaluated apart at the failing point with their error bounds."""
 
     def to_json(self) -> dict[str, Any]:
-        """The outcome as JSON, always with the same keys."""
-        return {
-            "certificate": None if self.certificate is None else dict(self.certificate),
-            "code": self.code,
-            "compared": self.compared,
-            "detail": self.detail,
-            "failed_at": self.failed_at,
-            "functions": None if self.functions is None else dict(self.functions),
-            "lhs": self.lhs,
-            "points": [dict(point) for point in self.points],
-            "relative_tolerance": RELATIVE_TOLERANCE,
-            "result": self.result,
-            "rhs": self.rhs,
-            "seed": self.seed,
-            "undefined": self.undefined,
-            "zero_floor": ZERO_FLOOR,
-        }
+        """The outcome as JSON, always with the same keys (in sorted order), with the tolerances it used."""
+        found = {**attrs.asdict(self), "relative_tolerance": RELATIVE_TOLERANCE, "zero_floor": ZERO_FLOOR}
+        return dict(sorted(found.items()))
 
 
 def numeric_points(raw: object) -> tuple[int, list[dict[str, ValueJson]]]:
@@ -79,8 +65,7 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
     Raises CgxError for an encoding `read.step.parse_step` refuses.
     """
     step = parse_step(raw)
-    seed = numeric_seed(step.encoding)
-    points = draw_points(step.encoding, seed, POINTS)
+    seed, points = numeric_points(step)
     reply = (worker if worker is not None else shared_worker()).run("numeric", (step, points), budget)
     if not isinstance(reply, Finished):
         what = f"{budget:g} s CPU-time" if reply.reason == "time" else "memory"
@@ -91,18 +76,4 @@ def numeric_check(raw: object, *, worker: MathsWorker | None = None, budget: flo
             tuple(points),
             code=str(MathsCode.SYMBOLIC_TIMEOUT),
         )
-    found = json.loads(reply.payload)
-    return NumericOutcome(
-        result=found["result"],
-        detail=found["detail"],
-        seed=seed,
-        points=tuple(points),
-        code=found["code"],
-        compared=found["compared"],
-        undefined=found["undefined"],
-        failed_at=found["failed_at"],
-        lhs=found["lhs"],
-        rhs=found["rhs"],
-        functions=found.get("functions"),
-        certificate=found.get("certificate"),
-    )
+    return NumericOutcome(seed=seed, points=tuple(points), **json.loads(reply.payload))

@@ -23,8 +23,6 @@ from cgx_core.base.budget_worker import (
     Died,
     Finished,
     OutOfBudget,
-    answer,
-    out_of_cpu,
 )
 
 __all__ = ["DEFAULT_MEMORY_BYTES", "Finished", "MathsWorker", "OutOfBudget", "Reply", "shared_worker"]
@@ -85,13 +83,6 @@ class MathsWorker(BudgetedWorker):
         if starting is not None:
             starting.join()
 
-
-def _answer(task: str, payload: Any, budget: float) -> tuple[Any, ...]:
-    """One maths task in this process, as the worker's loop runs it (for tests of the CPU-time bounds)."""
-    return answer(TASKS_MODULE, task, payload, budget)
-
-
-_out_of_cpu = out_of_cpu
 
 _shared: MathsWorker | None = None
 _shared_lock = threading.Lock()

@@ -45,11 +45,7 @@ _SIGNS: Final[Mapping[str, frozenset[int]]] = {
     "nonzero": frozenset({-1, 1}),
 }
 _SIGN_WORDS: Final[Mapping[frozenset[int], tuple[str, ...]]] = {
-    frozenset({1}): ("positive",),
-    frozenset({-1}): ("negative",),
-    frozenset({0, 1}): ("nonnegative",),
-    frozenset({-1, 0}): ("nonpositive",),
-    frozenset({-1, 1}): ("nonzero",),
+    **{signs: (word,) for word, signs in _SIGNS.items()},
     frozenset({0}): ("nonnegative", "nonpositive"),
 }
 KEYS: Final = ("aliases", "function_argument", "functions", "latex", "lhs", "rhs", "split", "symbols")

@@ -16,11 +16,11 @@ from typing import Any, Final, cast
 
 import attrs
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
-from cgx_checks.grammar import terminal_text
 from cgx_checks.maths.codes import MathsCode
 from cgx_checks.maths.limits import MAX_LATEX_CHARS, MAX_NESTING
+from cgx_checks.maths.read.parse import unexpected
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
@@ -385,7 +385,7 @@ class _Builder(Transformer[Token, Any]):
                 primes += 1
             else:
                 factorials += 1
-        return LFactor(atom, subscript, superscript, primes, factorials, _node_column(atom))
+        return LFactor(atom, subscript, superscript, primes, factorials, atom.column)
 
     def superscript(self, children: list[Any]) -> tuple[str, LArg, int]:
         return ("sup", children[1], _column(children[0]))
@@ -405,17 +405,10 @@ class _Builder(Transformer[Token, Any]):
     def single(self, children: list[Token]) -> LAtom:
         return _atom(children[0])
 
+    number = letter = command = single
+
     def braced_sign(self, children: list[Token]) -> LAtom:
         return _atom(children[1])
-
-    def number(self, children: list[Token]) -> LAtom:
-        return _atom(children[0])
-
-    def letter(self, children: list[Token]) -> LAtom:
-        return _atom(children[0])
-
-    def command(self, children: list[Token]) -> LAtom:
-        return _atom(children[0])
 
     def percent(self, children: list[Token]) -> LAtom:
         return LAtom("percent", "\\%", _column(children[0]))
@@ -465,24 +458,8 @@ def _atom(token: Token) -> LAtom:
     return LAtom(kind, str(token), _column(token))
 
 
-def _node_column(node: LNode) -> int:
-    return node.column
-
-
 def _describe(error: UnexpectedInput, text: str) -> str:
     """What was found, at which column, and what would have been accepted, in one line."""
-    column = error.column if isinstance(error.column, int) and error.column > 0 else len(text) + 1
-    if isinstance(error, UnexpectedCharacters):
-        position = error.pos_in_stream if isinstance(error.pos_in_stream, int) else column - 1
-        found = f"character {text[position : position + 1]!r}"
-        expected = set(error.allowed or ())
-    elif isinstance(error, UnexpectedToken) and error.token.type != "$END":
-        found = f"{str(error.token)[:30]!r}"
-        expected = set(error.expected or ())
-    else:
-        found = "end of the text"
-        expected = set(getattr(error, "expected", ()) or ())
-        column = len(text) + 1
-    names = sorted({terminal_text(latex_parser(), _TERMINAL_NAMES, name) for name in expected})
+    found, column, names = unexpected(error, text, latex_parser(), _TERMINAL_NAMES, "end of the text")
     accepted = f"; expected {', '.join(names[:8])}" if names else ""
     return f"does not parse as LaTeX maths: unexpected {found} at column {column}{accepted}"

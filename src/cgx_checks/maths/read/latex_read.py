@@ -71,9 +71,6 @@ from cgx_checks.maths.read.vocabulary import CONSTANTS, FUNCTIONS, resolve_funct
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 
-READINGS: Final = ("factor", "product")
-"""How a function written without brackets reads when more factors follow its argument."""
-
 _LATEX_FUNCTIONS: Final[Mapping[str, str]] = {
     "max": "Max",
     "min": "Min",
@@ -94,10 +91,7 @@ _CALL_ONLY: Final[Mapping[str, str]] = {"Gamma": "gamma", "delta": "DiracDelta",
 _COMPARISONS: Final = frozenset({"<", "<=", ">", ">=", "=", "!="})
 
 _UNREADABLE: Final[Mapping[str, str]] = {
-    "dots": "\\dots stands for terms the paper does not write",
-    "cdots": "\\cdots stands for terms the paper does not write",
-    "ldots": "\\ldots stands for terms the paper does not write",
-    "vdots": "\\vdots stands for terms the paper does not write",
+    **{dots: f"\\{dots} stands for terms the paper does not write" for dots in ("dots", "cdots", "ldots", "vdots")},
     "langle": "\\langle ... \\rangle (an expectation or an inner product) is not a value the check can compute",
     "rangle": "\\langle ... \\rangle (an expectation or an inner product) is not a value the check can compute",
     "nabla": "\\nabla (a vector operator) is not a value the check can compute",
@@ -317,14 +311,9 @@ class _Reader:
                 return self._scripted(factor, _derivative(numerator, variables, atom.column)), start + 1
             body = self._rest(factors, operators, start + 1, atom.column, "the derivative")
             return _derivative(body, variables, atom.column), len(factors)
-        if (numeral := self._scientific(factors, operators, start)) is not None:
-            return numeral
-        if (percent := self._percent(factors, operators, start)) is not None:
-            return percent
-        if (application := self._application(factors, operators, start)) is not None:
-            return application
-        if (joined := self._letter_run(factors, operators, start)) is not None:
-            return joined
+        for reader in (self._scientific, self._percent, self._application, self._letter_run):
+            if (found := reader(factors, operators, start)) is not None:
+                return found
         return self.factor(factor), start + 1
 
     def _rest(self, factors: list[LFactor], operators: list[str | None], start: int, column: int, what: str) -> Node:
@@ -553,10 +542,14 @@ class _Reader:
                 f"\\{kind} at column {column} does not give its bounds (\\{kind}_{{k=a}}^{{b}}), so it cannot be "
                 "checked as written; give the step in sympy spelling with Sum(f, (k, a, b))",
             )
-        variable = self.part(statements[0].parts[0])
-        if not isinstance(variable, Name) or variable.constant:
-            raise _invalid(column, f"the index of \\{kind} at column {column} must be a declared symbol")
+        variable = self._variable(statements[0].parts[0], f"the index of \\{kind}", column)
         return variable, self.part(statements[0].parts[1])
+
+    def _variable(self, part: LPart, what: str, column: int) -> Name:
+        variable = self.part(part)
+        if not isinstance(variable, Name) or variable.constant:
+            raise _invalid(column, f"{what} at column {column} must be a declared symbol")
+        return variable
 
     def _limit(self, factors: list[LFactor], operators: list[str | None], start: int) -> tuple[Node, int]:
         head = factors[start]
@@ -564,9 +557,7 @@ class _Reader:
         statements = head.subscript.statements if isinstance(head.subscript, LBraced) else ()
         if len(statements) != 1 or statements[0].relations != ("to",):
             raise _invalid(column, f"\\lim at column {column} must say where its variable tends: \\lim_{{x \\to a}}")
-        variable = self.part(statements[0].parts[0])
-        if not isinstance(variable, Name) or variable.constant:
-            raise _invalid(column, f"the variable of \\lim at column {column} must be a declared symbol")
+        variable = self._variable(statements[0].parts[0], "the variable of \\lim", column)
         point_part = statements[0].parts[1]
         direction: Direction | None = None
         last_term = point_part.terms[-1]
@@ -917,15 +908,20 @@ def _is_partial(factor: LFactor) -> bool:
     return isinstance(factor.atom, LAtom) and factor.atom.kind == "command" and factor.atom.text == "\\partial"
 
 
+def _lone_term(statements: Sequence[LStatement]) -> tuple[str, LTerm] | None:
+    """The one term, with its sign, of statements that write one value of one term (`{-5}`, `{x y}`), or None."""
+    if len(statements) != 1 or statements[0].relations or len(statements[0].parts) != 1:
+        return None
+    part = statements[0].parts[0]
+    return (part.signs[0], part.terms[0]) if len(part.terms) == 1 else None
+
+
 def _term_of(arg: LArg) -> LTerm | None:
+    """An argument as one term written with no sign, or None."""
     if isinstance(arg, LAtom):
         return LTerm((LFactor(arg, None, None, 0, 0, arg.column),), (), arg.column)
-    if len(arg.statements) != 1 or arg.statements[0].relations:
-        return None
-    parts = arg.statements[0].parts
-    if len(parts) != 1 or len(parts[0].terms) != 1 or parts[0].signs != ("+",):
-        return None
-    return parts[0].terms[0]
+    found = _lone_term(arg.statements)
+    return found[1] if found is not None and found[0] == "+" else None
 
 
 def _joined(terms: Sequence[LTerm]) -> tuple[LFactor, ...]:
@@ -940,17 +936,9 @@ def _single(statements: tuple[LStatement, ...], column: int) -> LStatement:
 
 def _integer_text(arg: LArg) -> str | None:
     """The text of an integer written as a script (`5`, `{-5}`, `{12}`), or None."""
-    term = _term_of(arg) if isinstance(arg, LAtom) else None
-    if isinstance(arg, LBraced):
-        if len(arg.statements) != 1 or arg.statements[0].relations or len(arg.statements[0].parts) != 1:
-            return None
-        part = arg.statements[0].parts[0]
-        if len(part.terms) != 1:
-            return None
-        term = part.terms[0]
-        sign = "-" if part.signs[0] == "-" else ""
-    else:
-        sign = ""
+    sign, term = "", _term_of(arg) if isinstance(arg, LAtom) else None
+    if isinstance(arg, LBraced) and (found := _lone_term(arg.statements)) is not None:
+        sign, term = "-" if found[0] == "-" else "", found[1]
     if term is None or len(term.factors) != 1 or not _plain(term.factors[0]):
         return None
     atom = term.factors[0].atom
@@ -961,13 +949,11 @@ def _integer_text(arg: LArg) -> str | None:
 
 def _word(statements: tuple[LStatement, ...]) -> str | None:
     """The letters (and digits) a font command holds, as one word (`\\mathrm{obs}` is obs), or None."""
-    if len(statements) != 1 or statements[0].relations or len(statements[0].parts) != 1:
-        return None
-    part = statements[0].parts[0]
-    if len(part.terms) != 1 or part.signs != ("+",):
+    found = _lone_term(statements)
+    if found is None or found[0] != "+":
         return None
     letters = []
-    for factor in part.terms[0].factors:
+    for factor in found[1].factors:
         atom = factor.atom
         if not _plain(factor) or not isinstance(atom, LAtom) or atom.kind not in ("letter", "number"):
             return None
@@ -1080,12 +1066,10 @@ def name_of(spelling: str) -> str | None:
         statements = parse_latex(spelling, "the name")
     except CgxError:
         return None
-    if len(statements) != 1 or statements[0].relations or len(statements[0].parts) != 1:
+    found = _lone_term(statements)
+    if found is None or found[0] != "+" or len(found[1].factors) != 1:
         return None
-    part = statements[0].parts[0]
-    if len(part.terms) != 1 or part.signs != ("+",) or len(part.terms[0].factors) != 1:
-        return None
-    factor = part.terms[0].factors[0]
+    factor = found[1].factors[0]
     if factor.superscript is not None or factor.factorials:
         return None
     try:

@@ -126,14 +126,10 @@ def occurs(latex: str, texts: Iterable[str]) -> bool:
         start = chunk.find(wanted)
         while start >= 0:
             end = start + len(wanted)
-            if _bounded_before(chunk[:start]) and _bounded_after(chunk[end:]):
+            if chunk[:start].endswith(_BEFORE) and _bounded_after(chunk[end:]):
                 return True
             start = chunk.find(wanted, start + 1)
     return False
-
-
-def _bounded_before(before: str) -> bool:
-    return before.endswith(_BEFORE)
 
 
 def _bounded_after(after: str) -> bool:

@@ -9,6 +9,7 @@ tree's depth as soon as it exists, so nothing later can recurse too deep.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from importlib.util import find_spec
 from typing import cast
 
@@ -123,16 +124,14 @@ class _Builder(Transformer[Token, Node]):
             )
         return Call(name, arguments, token.column or 0, 1 + max(node.depth for node in arguments))
 
-    def listed(self, children: list[Node]) -> Bounds:
-        items = tuple(_node(child) for child in children)
-        return Bounds(items, column_of(items[0]), 1 + max(node.depth for node in items))
-
     def arguments(self, children: list[Node]) -> tuple[Node, ...]:
         return tuple(children)
 
     def bounds(self, children: list[Node]) -> Bounds:
         items = tuple(_node(child) for child in children)
         return Bounds(items, column_of(items[0]), 1 + max(node.depth for node in items))
+
+    listed = bounds  # sympy's list `[a, b]` (a Matrix's rows) reads as a tuple does
 
     def direction(self, children: list[Token]) -> Direction:
         return Direction(str(children[0])[1], children[0].column or 0)
@@ -191,23 +190,31 @@ def _node(value: Node | Token | tuple[Node, ...]) -> Node:
     return value
 
 
-def _describe(error: UnexpectedInput, text: str) -> str:
-    """What was found, at which column, and what would have been accepted, in one line."""
+def unexpected(
+    error: UnexpectedInput, text: str, parser: Lark, names: Mapping[str, str], end: str
+) -> tuple[str, int, list[str]]:
+    """What a parse error met (a character, a token, or `end`), at which column, and the terminals that would
+    have been accepted there, as a person reads them (both grammars word their errors so)."""
     column = error.column if isinstance(error.column, int) and error.column > 0 else len(text) + 1
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream if isinstance(error.pos_in_stream, int) else column - 1
         found = f"character {text[position : position + 1]!r}"
-        if text[position : position + 1] == "%":
-            return f"does not parse: unexpected '%' at column {column}. {PERCENT}"
         expected = set(error.allowed or ())
     elif isinstance(error, UnexpectedToken) and error.token.type != "$END":
         found = f"{str(error.token)[:30]!r}"
         expected = set(error.expected or ())
     else:
-        found = "end of the expression"
+        found = end
         expected = set(getattr(error, "expected", ()) or ())
         column = len(text) + 1
-    names = sorted({terminal_text(side_parser(), _TERMINAL_NAMES, name) for name in expected})
+    return found, column, sorted({terminal_text(parser, names, name) for name in expected})
+
+
+def _describe(error: UnexpectedInput, text: str) -> str:
+    """What was found, at which column, and what would have been accepted, in one line."""
+    found, column, names = unexpected(error, text, side_parser(), _TERMINAL_NAMES, "end of the expression")
+    if found == "character '%'":
+        return f"does not parse: unexpected '%' at column {column}. {PERCENT}"
     accepted = f"; expected {', '.join(names)}" if names else ""
     return (
         f"does not parse: unexpected {found} at column {column}{accepted}. Write numerals, declared symbols, "

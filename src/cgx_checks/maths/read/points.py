@@ -21,6 +21,7 @@ so the same seed gives the same digits everywhere.
 from __future__ import annotations
 
 import decimal
+import itertools
 import random
 from collections.abc import Mapping
 from fractions import Fraction
@@ -151,15 +152,17 @@ def _draw(domain: Domain, generator: random.Random) -> ValueJson:
             return exact_text(value)
 
 
+_INTEGER_RANGES: Final[Mapping[frozenset[int], tuple[int, int]]] = {
+    frozenset({1}): (1, 40),
+    frozenset({-1}): (-40, -1),
+    frozenset({0, 1}): (0, 40),
+    frozenset({-1, 0}): (-40, 0),
+}
+
+
 def _draw_integer(signs: frozenset[int], generator: random.Random) -> int:
-    if signs == {1}:
-        return generator.randint(1, 40)
-    if signs == {-1}:
-        return generator.randint(-40, -1)
-    if signs == {0, 1}:
-        return generator.randint(0, 40)
-    if signs == {-1, 0}:
-        return generator.randint(-40, 0)
+    if signs in _INTEGER_RANGES:
+        return generator.randint(*_INTEGER_RANGES[signs])
     while True:
         value = generator.randint(-20, 20)
         if value or 0 in signs:
@@ -223,12 +226,8 @@ def condition_points(encoding: Encoding, names: list[str]) -> list[dict[str, Val
         return [{}]
     per_symbol = max(2, int(CONDITION_POINTS ** (1 / len(names)) + 1e-9))
     values = [_grid(encoding.domain(name))[:per_symbol] for name in names]
-    points = []
-    for combination in _product(values):
-        points.append(dict(zip(names, combination, strict=True)))
-        if len(points) >= CONDITION_POINTS:
-            break
-    return points
+    combinations = itertools.islice(itertools.product(*values), CONDITION_POINTS)
+    return [dict(zip(names, combination, strict=True)) for combination in combinations]
 
 
 def _grid(domain: Domain) -> list[Value]:
@@ -239,12 +238,3 @@ def _grid(domain: Domain) -> list[Value]:
     if domain.kind == "complex":
         found.extend(_COMPLEX_EXTRA)
     return found
-
-
-def _product(values: list[list[Value]]) -> list[tuple[Value, ...]]:
-    combinations: list[tuple[Value, ...]] = [()]
-    for options in values:
-        combinations = [(*combination, option) for combination in combinations for option in options]
-        if len(combinations) > 4 * CONDITION_POINTS:
-            combinations = combinations[: 4 * CONDITION_POINTS]
-    return combinations

@@ -193,9 +193,8 @@ class _Shaper:
                 ]
                 sizes = {shape.matrix for shape in shapes}
                 if len(sizes) > 1:
-                    raise CgxError(
-                        Code.EXPRESSION_INVALID,
-                        f"the sum at column {column_of(node)} adds terms of different sizes ({_sizes(sizes)})",
+                    raise _invalid(
+                        f"the sum at column {column_of(node)} adds terms of different sizes ({_sizes(sizes)})"
                     )
                 return attrs.evolve(_sum(shapes), matrix=shapes[0].matrix)
             case Product():
@@ -212,28 +211,20 @@ class _Shaper:
                 shapes = [self._value(self.shape(operand), column_of(operand)) for operand in node.operands]
                 return attrs.evolve(_sum(shapes), value=None, condition=True)
             case Bounds():
-                raise CgxError(
-                    Code.EXPRESSION_INVALID,
-                    f"the bounds at column {node.column} belong in Integral, Sum or Product, as (x, a, b)",
-                )
+                raise _invalid(f"the bounds at column {node.column} belong in Integral, Sum or Product, as (x, a, b)")
             case Direction():
-                raise CgxError(
-                    Code.EXPRESSION_INVALID,
-                    f"a direction ('+' or '-') at column {node.column} is the fourth argument of Limit only",
-                )
+                raise _invalid(f"a direction ('+' or '-') at column {node.column} is the fourth argument of Limit only")
 
     @staticmethod
     def _value(shape: Shape, column: int, *, matrix: bool = False) -> Shape:
         if shape.condition:
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
+            raise _invalid(
                 f"the condition at column {column} is not a value: compare only values, and join conditions "
-                "with And, Or and Not",
+                "with And, Or and Not"
             )
         if shape.matrix is not None and not matrix:
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
-                f"the matrix at column {column} stands where a number must: take its det, trace or entry(M, i, j)",
+            raise _invalid(
+                f"the matrix at column {column} stands where a number must: take its det, trace or entry(M, i, j)"
             )
         return shape
 
@@ -247,17 +238,12 @@ class _Shaper:
         if node.name in self.encoding.names:
             return _atom(frozenset({node.name}))
         aliases = dict(self.encoding.aliases)
-        if node.name in aliases and aliases[node.name] in CONSTANTS:
-            return _atom(frozenset())
-        if node.name in CONSTANTS:
+        if node.name in CONSTANTS or aliases.get(node.name) in CONSTANTS:
             return _atom(frozenset())
         if node.name in TRUTH_VALUES:
             return attrs.evolve(_atom(frozenset()), condition=True, degree=0)
         if node.name in self.encoding.functions or resolve_function(aliases.get(node.name, node.name)):
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
-                f"{node.name} at column {node.column} is a function: call it, as in {node.name}(x)",
-            )
+            raise _invalid(f"{node.name} at column {node.column} is a function: call it, as in {node.name}(x)")
         declared = ", ".join(sorted(self.encoding.names)) or "none"
         raise CgxError(
             ExpressionCode.UNKNOWN_SYMBOL,
@@ -274,10 +260,9 @@ class _Shaper:
                 raise CgxError(ExpressionCode.DIVISION_BY_ZERO, f"the divisor at column {column_of(factor)} is zero")
             if shape.matrix is not None:
                 if size is not None and size[1] != shape.matrix[0]:
-                    raise CgxError(
-                        Code.EXPRESSION_INVALID,
+                    raise _invalid(
                         f"the product at column {column_of(factor)} multiplies a {_sizes({size})} matrix by a "
-                        f"{_sizes({shape.matrix})} one",
+                        f"{_sizes({shape.matrix})} one"
                     )
                 size = shape.matrix if size is None else (size[0], shape.matrix[1])
             shapes.append((operator, shape))
@@ -325,26 +310,23 @@ class _Shaper:
         kind, name = function
         if kind == "declared":
             if len(node.arguments) > MAX_ARGUMENTS:
-                raise CgxError(
-                    Code.EXPRESSION_INVALID,
+                raise _invalid(
                     f"{node.name} at column {node.column} takes {len(node.arguments)} arguments; "
-                    f"at most {MAX_ARGUMENTS}",
+                    f"at most {MAX_ARGUMENTS}"
                 )
             arguments = [self._value(self.shape(argument), column_of(argument)) for argument in node.arguments]
             return attrs.evolve(_call_shape(arguments, node.column, False), undefined=True)
         if node.name in self.encoding.names:
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
+            raise _invalid(
                 f"{node.name} at column {node.column} is a declared symbol and the vocabulary's function {name}: "
-                f"write {node.name}*(...) for a product, or rename the symbol to call the function",
+                f"write {node.name}*(...) for a product, or rename the symbol to call the function"
             )
         counts = FUNCTIONS[name].arities
         if len(node.arguments) not in counts:
             shown = " or ".join(str(count) for count in counts)
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
+            raise _invalid(
                 f"{node.name} at column {node.column} takes {shown} argument(s), not {len(node.arguments)}: "
-                f"{FUNCTIONS[name].meaning}",
+                f"{FUNCTIONS[name].meaning}"
             )
         if FUNCTIONS[name].kind == "calculus":
             return self._calculus(name, node)
@@ -383,10 +365,7 @@ class _Shaper:
 
     def _bound_variable(self, node: Node, what: str, column: int) -> None:
         if not isinstance(node, Name) or node.constant or node.name not in self.encoding.names:
-            raise CgxError(
-                Code.EXPRESSION_INVALID,
-                f"the variable of {what} at column {column} must be a declared symbol",
-            )
+            raise _invalid(f"the variable of {what} at column {column} must be a declared symbol")
 
     def _calculus(self, name: str, node: Call) -> Shape:
         column = node.column
@@ -397,9 +376,7 @@ class _Shaper:
             self._bound_variable(specs[0], name, column)
             shapes.append(self._value(self.shape(specs[1]), column))
             if len(specs) == 3 and not isinstance(specs[2], Direction):
-                raise CgxError(
-                    Code.EXPRESSION_INVALID, f"the fourth argument of Limit at column {column} is '+' or '-'"
-                )
+                raise _invalid(f"the fourth argument of Limit at column {column} is '+' or '-'")
             return attrs.evolve(_call_shape(shapes, column, False), calculus=True)
         order = 0
         index = 0
@@ -408,16 +385,13 @@ class _Shaper:
             if isinstance(spec, Bounds):
                 if name == "Derivative":
                     if len(spec.items) != 2:
-                        raise CgxError(
-                            Code.EXPRESSION_INVALID, f"a derivative's (x, n) at column {column} has two items"
-                        )
+                        raise _invalid(f"a derivative's (x, n) at column {column} has two items")
                     self._bound_variable(spec.items[0], name, column)
                     order += self._order(spec.items[1], column)
                 else:
                     if len(spec.items) != 3:
-                        raise CgxError(
-                            Code.EXPRESSION_INVALID,
-                            f"the bounds of {name} at column {column} are (x, a, b): the variable and two limits",
+                        raise _invalid(
+                            f"the bounds of {name} at column {column} are (x, a, b): the variable and two limits"
                         )
                     self._bound_variable(spec.items[0], name, column)
                     shapes.extend(self._value(self.shape(item), column) for item in spec.items[1:])
@@ -431,9 +405,7 @@ class _Shaper:
                         order += 1
             else:
                 wanted = "(k, a, b)" if name in ("Sum", "Product") else "x or (x, a, b)"
-                raise CgxError(
-                    Code.EXPRESSION_INVALID, f"{name} at column {column} takes {wanted} after its expression"
-                )
+                raise _invalid(f"{name} at column {column} takes {wanted} after its expression")
             index += 1
         if order > MAX_DERIVATIVE_ORDER:
             raise CgxError(
@@ -449,16 +421,15 @@ class _Shaper:
             lines = [row.items if isinstance(row, Bounds) else (row,) for row in node.arguments]
             size = (len(lines), len(lines[0]))
             if any(len(row) != size[1] for row in lines) or max(size) > MAX_MATRIX_SIZE:
-                raise CgxError(
-                    Code.EXPRESSION_INVALID,
+                raise _invalid(
                     f"the Matrix at column {column} has rows of different lengths or more than {MAX_MATRIX_SIZE} rows "
-                    "or columns: write Matrix([[a, b], [c, d]])",
+                    "or columns: write Matrix([[a, b], [c, d]])"
                 )
             entries = [self._value(self.shape(item), column_of(item)) for row in lines for item in row]
             return attrs.evolve(_sum(entries), value=None, terms=max(entry.terms for entry in entries), matrix=size)
         matrix = self._value(self.shape(node.arguments[0]), column, matrix=True)
         if matrix.matrix is None:
-            raise CgxError(Code.EXPRESSION_INVALID, f"{name} at column {column} takes a Matrix, not a number")
+            raise _invalid(f"{name} at column {column} takes a Matrix, not a number")
         rows, columns = matrix.matrix
         if name == "transpose":
             return attrs.evolve(matrix, matrix=(columns, rows))
@@ -468,13 +439,12 @@ class _Shaper:
                 index is not None and index.denominator == 1 and 1 <= index <= bound
                 for index, bound in zip(indices, (rows, columns), strict=True)
             ):
-                raise CgxError(
-                    Code.EXPRESSION_INVALID,
-                    f"entry at column {column} takes a row from 1 to {rows} and a column from 1 to {columns}",
+                raise _invalid(
+                    f"entry at column {column} takes a row from 1 to {rows} and a column from 1 to {columns}"
                 )
             return attrs.evolve(matrix, matrix=None)
         if rows != columns:
-            raise CgxError(Code.EXPRESSION_INVALID, f"{name} at column {column} takes a square matrix")
+            raise _invalid(f"{name} at column {column} takes a square matrix")
         if name == "trace":
             return attrs.evolve(matrix, matrix=None, terms=min(matrix.terms * rows, SATURATE))
         expanded = _matrix_power(matrix, _numeral(Fraction(-1 if name == "inverse" else rows)), column)
@@ -483,9 +453,7 @@ class _Shaper:
     @staticmethod
     def _order(node: Node, column: int) -> int:
         if not isinstance(node, Numeral) or node.value.denominator != 1 or node.value < 1:
-            raise CgxError(
-                Code.EXPRESSION_INVALID, f"a derivative's order at column {column} is a positive whole number"
-            )
+            raise _invalid(f"a derivative's order at column {column} is a positive whole number")
         return min(int(node.value), MAX_DERIVATIVE_ORDER + 1)
 
     def _logic(self, name: str, node: Call) -> Shape:
@@ -496,10 +464,9 @@ class _Shaper:
         else:
             for shape, argument in zip(shapes, node.arguments, strict=True):
                 if not shape.condition:
-                    raise CgxError(
-                        Code.EXPRESSION_INVALID,
+                    raise _invalid(
                         f"{name} at column {node.column} joins conditions (comparisons such as x > 0); its argument "
-                        f"at column {column_of(argument)} is a value",
+                        f"at column {column_of(argument)} is a value"
                     )
         merged = _sum([attrs.evolve(shape, condition=False) for shape in shapes])
         return attrs.evolve(merged, value=None, condition=True)
@@ -556,6 +523,12 @@ def _shown(value: Fraction) -> str:
 
 
 def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log: bool = False) -> Shape:
+    """A call of a function: degree 1 itself, its arguments' sizes inside it; the argument of a complex part
+    (`complex_part`) counts its degree against `EXPAND_COMPLEX_DEGREE`."""
+    carried = _carried(arguments)
+    carried["has_log"] = is_log or carried["has_log"]
+    if complex_part:
+        carried["complex_parts"] = max(carried["complex_parts"], *(shape.step_degree for shape in arguments))
     return _checked(
         Shape(
             degree=1,
@@ -565,15 +538,7 @@ def _call_shape(arguments: list[Shape], column: int, complex_part: bool, is_log:
             radicands=0,
             terms=1,
             inner_terms=max(max(shape.terms, shape.inner_terms) for shape in arguments),
-            radicand_total=sum(shape.radicand_total for shape in arguments),
-            symbols=frozenset().union(*(shape.symbols for shape in arguments)),
-            has_log=is_log or any(shape.has_log for shape in arguments),
-            complex_parts=max(
-                max(shape.complex_parts, shape.step_degree if complex_part else 0) for shape in arguments
-            ),
-            calculus=any(shape.calculus for shape in arguments),
-            undefined=any(shape.undefined for shape in arguments),
-            growing=any(shape.growing for shape in arguments),
+            **carried,
         ),
         column,
     )
@@ -587,10 +552,9 @@ def _matrix_power(base: Shape, exponent: Shape, column: int) -> Shape:
     rows, columns = base.matrix
     power = exponent.value
     if rows != columns or power is None or power.denominator != 1 or not 0 < abs(power) <= MAX_MATRIX_POWER:
-        raise CgxError(
-            Code.EXPRESSION_INVALID,
+        raise _invalid(
             f"the power at column {column} raises a matrix: it must be square and the exponent a whole number "
-            f"from -{MAX_MATRIX_POWER} to {MAX_MATRIX_POWER}, not 0 (-1 is its inverse)",
+            f"from -{MAX_MATRIX_POWER} to {MAX_MATRIX_POWER}, not 0 (-1 is its inverse)"
         )
     times = rows if power < 0 else int(power)
     terms = base.terms**times * (math.factorial(rows) if power < 0 else rows ** (times - 1))
@@ -642,19 +606,10 @@ def _sum(shapes: list[Shape]) -> Shape:
 
 
 def _power(base: Shape, exponent: Shape, column: int) -> Shape:
-    """The shape of base^exponent, refusing before anything is computed when it would be too large."""
-    shape = _power_estimate(base, exponent, column)
-    return attrs.evolve(
-        shape,
-        calculus=base.calculus or exponent.calculus,
-        undefined=base.undefined or exponent.undefined,
-        growing=base.growing or exponent.growing,
-    )
+    """The shape of base^exponent, refusing before anything is computed when it would be too large.
 
-
-def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
-    symbols = base.symbols | exponent.symbols
-    has_log = base.has_log or exponent.has_log
+    A shape with a value (a rational constant) carries nothing (no symbol, log, calculus...), so what a power
+    of one carries is its base's."""
     if exponent.value is None:
         return _symbolic_power(base, exponent, column)
     power = exponent.value
@@ -679,7 +634,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
                 f"the root at column {column} is of a numeral of {base.bits} bits, which sympy would factor; "
                 f"at most {MAX_RADICAND_BITS}",
             )
-        return Shape(1, 0, None, bits, base.bits, 1, 1, base.bits, symbols, has_log)
+        return Shape(1, 0, None, bits, base.bits, 1, 1, base.bits, frozenset(), False)
     degree = min(base.degree * whole, SATURATE)
     if degree > MAX_DEGREE:
         raise CgxError(
@@ -696,10 +651,7 @@ def _power_estimate(base: Shape, exponent: Shape, column: int) -> Shape:
             radicands=base.radicands,
             terms=_multinomial(base.terms, abs(power.numerator)) if integer else 1,
             inner_terms=base.inner_terms if integer else max(base.inner_terms, base.terms),
-            radicand_total=base.radicand_total,
-            symbols=symbols,
-            has_log=has_log,
-            complex_parts=base.complex_parts,
+            **_carried([base, exponent]),
         ),
         column,
     )
@@ -714,24 +666,19 @@ def _symbolic_power(base: Shape, exponent: Shape, column: int) -> Shape:
     multiplier = 1 + 2 ** min(exponent.bits, 62)
     inner = max(base.inner, exponent.degree, exponent.inner)
     inner_terms = max(base.inner_terms, exponent.terms, exponent.inner_terms)
-    symbols = base.symbols | exponent.symbols
-    has_log = base.has_log or exponent.has_log
     exponent_bits = exponent.bits * multiplier if exponent.has_log else exponent.bits
     if not base.symbols:
         base_bits = base.bits * multiplier if base.value is not None else base.bits
         return _checked(
             Shape(
-                1,
-                inner,
-                None,
-                max(base_bits, exponent_bits),
-                0,
-                1,
-                inner_terms,
-                base.radicand_total + exponent.radicand_total,
-                symbols,
-                has_log,
-                max(base.complex_parts, exponent.complex_parts),
+                degree=1,
+                inner=inner,
+                value=None,
+                bits=max(base_bits, exponent_bits),
+                radicands=0,
+                terms=1,
+                inner_terms=inner_terms,
+                **_carried([base, exponent]),
             ),
             column,
         )
@@ -751,10 +698,7 @@ def _symbolic_power(base: Shape, exponent: Shape, column: int) -> Shape:
             radicands=base.radicands,
             terms=_multinomial(base.terms, multiplier - 1) if base.terms > 1 else 1,
             inner_terms=inner_terms,
-            radicand_total=base.radicand_total + exponent.radicand_total,
-            symbols=symbols,
-            has_log=has_log,
-            complex_parts=max(base.complex_parts, exponent.complex_parts),
+            **_carried([base, exponent]),
         ),
         column,
     )
@@ -784,3 +728,7 @@ def _check_bits(bits: int, column: int | None) -> None:
             ExpressionCode.RESULT_TOO_LARGE,
             f"the expression{where} would make sympy compute a number of about {bits} bits; at most {MAX_NUMBER_BITS}",
         )
+
+
+def _invalid(message: str) -> CgxError:
+    return CgxError(Code.EXPRESSION_INVALID, message)

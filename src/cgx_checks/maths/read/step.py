@@ -116,8 +116,6 @@ def parse_step(raw: object) -> ParsedStep:
             "the two sides are the same expression as written, so the check could not fail and would be no evidence",
         )
     step = ParsedStep(encoding, trees["lhs"], trees["rhs"], shapes["lhs"], shapes["rhs"], relation)
-    if step.degree > MAX_DEGREE:
-        raise CgxError(MathsCode.DEGREE_TOO_LARGE, f"the step has degree {step.degree}; at most {MAX_DEGREE}")
     return attrs.evolve(step, reported=_reported(step))
 
 

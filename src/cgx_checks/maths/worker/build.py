@@ -3,8 +3,8 @@
 Only a step that passed `read.step.parse_step` is built, so every power, numeral and product is already
 known to be within the caps. sympy still evaluates as it builds (`(2*x)**3` is `8*x**3`; `re((x+I)**300)`
 expands), which no structural cap bounds tightly: building runs in the worker process, under its budget,
-except in tests. Every name of the vocabulary maps to its sympy object here, and a test checks that the
-two lists are the same.
+except in tests. A function of the vocabulary is sympy's object of the same name (`sympy_function`), and a
+test checks that every one builds.
 """
 
 from __future__ import annotations
@@ -45,76 +45,14 @@ CONSTANTS: Final[Mapping[str, Any]] = {
     "True": sympy.true,
     "False": sympy.false,
 }
-FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
-    "sqrt": sympy.sqrt,
-    "cbrt": sympy.cbrt,
-    "root": sympy.root,
-    "exp": sympy.exp,
-    "log": sympy.log,
-    "sin": sympy.sin,
-    "cos": sympy.cos,
-    "tan": sympy.tan,
-    "cot": sympy.cot,
-    "sec": sympy.sec,
-    "csc": sympy.csc,
-    "asin": sympy.asin,
-    "acos": sympy.acos,
-    "atan": sympy.atan,
-    "acot": sympy.acot,
-    "atan2": sympy.atan2,
-    "sinh": sympy.sinh,
-    "cosh": sympy.cosh,
-    "tanh": sympy.tanh,
-    "coth": sympy.coth,
-    "sech": sympy.sech,
-    "csch": sympy.csch,
-    "asinh": sympy.asinh,
-    "acosh": sympy.acosh,
-    "atanh": sympy.atanh,
-    "Abs": sympy.Abs,
-    "sign": sympy.sign,
-    "re": sympy.re,
-    "im": sympy.im,
-    "arg": sympy.arg,
-    "conjugate": sympy.conjugate,
-    "floor": sympy.floor,
-    "ceiling": sympy.ceiling,
-    "Mod": sympy.Mod,
-    "Min": sympy.Min,
-    "Max": sympy.Max,
-    "factorial": sympy.factorial,
-    "binomial": sympy.binomial,
-    "KroneckerDelta": sympy.KroneckerDelta,
-    "DiracDelta": sympy.DiracDelta,
-    "Heaviside": sympy.Heaviside,
-    "erf": sympy.erf,
-    "erfc": sympy.erfc,
-    "erfi": sympy.erfi,
-    "gamma": sympy.gamma,
-    "loggamma": sympy.loggamma,
-    "lowergamma": sympy.lowergamma,
-    "uppergamma": sympy.uppergamma,
-    "beta": sympy.beta,
-    "digamma": sympy.digamma,
-    "polygamma": sympy.polygamma,
-    "zeta": sympy.zeta,
-    "expint": sympy.expint,
-    "E1": lambda x: sympy.expint(1, x),
-    "Ei": sympy.Ei,
-    "Si": sympy.Si,
-    "Ci": sympy.Ci,
-    "li": sympy.li,
-    "besselj": sympy.besselj,
-    "bessely": sympy.bessely,
-    "besseli": sympy.besseli,
-    "besselk": sympy.besselk,
-    "And": sympy.And,
-    "Or": sympy.Or,
-    "Not": sympy.Not,
-    "Eq": sympy.Eq,
-    "Ne": sympy.Ne,
-}
-"""The sympy object of each function of `read.vocabulary.FUNCTIONS` but the calculus ones, built below."""
+_RENAMED: Final[Mapping[str, Callable[..., Any]]] = {"E1": lambda x: sympy.expint(1, x)}
+"""The functions of `read.vocabulary.FUNCTIONS` that are not sympy's own names (every other is)."""
+
+
+def sympy_function(name: str) -> Callable[..., Any]:
+    """The sympy object of a function of the vocabulary (the calculus and matrix ones are built apart)."""
+    return _RENAMED.get(name) or getattr(sympy, name)
+
 
 CALCULUS: Final = (sympy.Integral, sympy.Derivative, sympy.Limit, sympy.Sum, sympy.Product, sympy.Subs)
 """The unevaluated calculus objects: a value holding one is not an exact number."""
@@ -160,14 +98,14 @@ def build_step(
     numeric fallback builds so, then substitutes numbers, which is cheap where building was not.
     """
     chosen = dict(symbols) if symbols is not None else symbols_of(step)
-    builder = _Builder(chosen, dict(step.encoding.aliases), frozenset(step.encoding.functions), step.encoding)
+    builder = _Builder(chosen, dict(step.encoding.aliases), frozenset(step.encoding.functions))
     with sympy.evaluate(evaluate):
         return BuiltStep(builder.build(step.lhs), builder.build(step.rhs), chosen)
 
 
 def build(node: Node, symbols: Mapping[str, sympy.Symbol]) -> Any:
     """The sympy object of a node over the given symbols (no declared functions or aliases)."""
-    return _Builder(dict(symbols), {}, frozenset(), None).build(node)
+    return _Builder(dict(symbols), {}, frozenset()).build(node)
 
 
 @attrs.frozen
@@ -175,7 +113,6 @@ class _Builder:
     symbols: Mapping[str, sympy.Symbol]
     aliases: Mapping[str, str]
     functions: frozenset[str]
-    encoding: Any
 
     def build(self, node: Node) -> Any:
         """The sympy object of a node (recursive: the tree's depth is bounded by `limits.MAX_DEPTH`)."""
@@ -228,15 +165,12 @@ class _Builder:
         name = self.aliases.get(node.name, node.name)
         resolved = resolve_function(name)
         assert resolved is not None, name
-        if resolved in ("Integral", "Derivative", "Sum", "Product"):
+        if resolved in ("Integral", "Derivative", "Sum", "Product", "Subs"):
             body = self.build(node.arguments[0])
             specs = [self._spec(spec) for spec in node.arguments[1:]]
             return getattr(sympy, resolved)(body, *specs)
         if resolved in MATRICES:
             return self._matrix(resolved, node)
-        if resolved == "Subs":
-            body, variable, point = (self.build(argument) for argument in node.arguments)
-            return sympy.Subs(body, variable, point)
         if resolved == "Limit":
             body, variable, point = (self.build(argument) for argument in node.arguments[:3])
             if len(node.arguments) == 4:
@@ -248,7 +182,7 @@ class _Builder:
             return sympy.Limit(body, variable, point, "+-")
         arguments = [self.build(argument) for argument in node.arguments]
         try:
-            return FUNCTIONS[resolved](*arguments)
+            return sympy_function(resolved)(*arguments)
         except (ValueError, TypeError) as error:  # a value outside the function's domain: DiracDelta(I)
             raise CgxError(
                 Code.EXPRESSION_INVALID,

@@ -143,7 +143,7 @@ def bounded_value(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> B
     """A side's value at a point with its error bound, or None when it cannot be bounded there."""
     try:
         closed = substitute(expression, substitution)
-        if closed.atoms(AppliedUndef) or _free(closed):
+        if closed.atoms(AppliedUndef) or closed.free_symbols:  # a bound variable is not free
             return None
         held: dict[sympy.Dummy, Any] = {}
         skeleton = hold_calculus(closed, held)
@@ -158,11 +158,6 @@ def bounded_value(expression: Any, substitution: Mapping[sympy.Basic, Any]) -> B
         raise
     except Exception:  # sympy or mpmath cannot evaluate it there: no certificate
         return None
-
-
-def _free(expression: Any) -> bool:
-    """Whether a free symbol is left (a bound variable of an integral or sum is not free)."""
-    return bool(expression.free_symbols)
 
 
 def hold_calculus(expression: Any, held: dict[sympy.Dummy, Any]) -> Any:
@@ -235,7 +230,7 @@ def _number(value: Any) -> Any:
 
 def _calculus(node: Any) -> Bounded | None:
     """An integral, sum, product or limit with numbers for its free symbols, computed numerically."""
-    node = _rebuilt(node)
+    node = rebuilt(node)
     node = node.replace(lambda item: isinstance(item, sympy.Derivative | sympy.Subs), lambda item: item.doit())
     body = node.args[0]
     if body.has(*_HELD):
@@ -257,11 +252,12 @@ def _calculus(node: Any) -> Bounded | None:
     return _series(node, body, variables, ranges)
 
 
-def _rebuilt(expression: Any) -> Any:
-    """A node built as written, rebuilt with sympy's evaluation on (numbers are in it now)."""
+def rebuilt(expression: Any) -> Any:
+    """A node built as written, rebuilt with sympy's evaluation on (numbers are in it now, so this is cheap):
+    `-1*oo` becomes -oo and `1*exp(-a*t**2)` exp(-a*t**2), which numeric integration needs."""
     if not isinstance(expression, sympy.Basic) or not expression.args:
         return expression
-    return expression.func(*(_rebuilt(argument) for argument in expression.args))
+    return expression.func(*(rebuilt(argument) for argument in expression.args))
 
 
 def _bound(value: Any) -> Any:
@@ -303,11 +299,7 @@ def _integral(body: Any, variables: list[Any], ranges: list[tuple[Any, Any]]) ->
     function = _function(body, variables)
     intervals = [[low, high] for low, high in ranges]
 
-    def compute() -> tuple[Any, Any]:
-        value, error = mpmath.quad(function, *intervals, error=True)
-        return value, error
-
-    found = _twice(compute)
+    found = _twice(lambda: mpmath.quad(function, *intervals, error=True))
     if found is None:
         return None
     split = [_split(low, high, body) for low, high in ranges]
@@ -347,10 +339,7 @@ def _series(node: Any, body: Any, variables: list[Any], ranges: list[tuple[Any, 
     function = _function(body, variables)
     (low, high) = ranges[0]
 
-    def compute() -> tuple[Any, Any]:
-        return mpmath.nsum(function, [low, high]), mpmath.mpf(0)
-
-    return _twice(compute)
+    return _twice(lambda: (mpmath.nsum(function, [low, high]), mpmath.mpf(0)))
 
 
 def _limit(node: Any) -> Bounded | None:

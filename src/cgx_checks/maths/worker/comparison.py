@@ -34,9 +34,6 @@ def compare_at(raw: object, points: Sequence[Mapping[str, ValueJson]]) -> dict[s
             "disagreement at a sampled point is no exact proof; encode each relation as an equation between values, "
             "or give the condition's solved form",
             str(MathsCode.NUMERIC_CONDITION),
-            0,
-            0,
-            None,
         )
     evaluator = Evaluator.of(step, numeric_seed(step.encoding))
     if (distribution := evaluator.distribution()) is not None:
@@ -138,9 +135,9 @@ def _found(
     result: Result,
     detail: str,
     code: str | None,
-    compared: int,
-    skipped: int,
-    functions: Mapping[str, str] | None,
+    compared: int = 0,
+    skipped: int = 0,
+    functions: Mapping[str, str] | None = None,
     failed_at: int | None = None,
     lhs: str | None = None,
     rhs: str | None = None,

@@ -10,7 +10,7 @@ from typing import Any
 import sympy
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.read.points import condition_points
 from cgx_checks.maths.read.shape import free_names
 from cgx_checks.maths.read.step import ParsedStep
@@ -18,7 +18,6 @@ from cgx_checks.maths.worker.build import BuiltStep, free_symbols, substitute, s
 from cgx_checks.maths.worker.decision import (
     attempt,
     built_or_error,
-    errored,
     number_text,
     passed,
     short,
@@ -49,7 +48,7 @@ def decide_condition(step: ParsedStep) -> MathsOutcome:
         if left is None or right is None or left == right:
             continue
         return witness_failed(point, step.encoding, f"lhs is {left} and rhs is {right}", f"lhs {left}, rhs {right}")
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         "sympy could not show that the two conditions hold for the same values, nor find a point where they differ",
     )

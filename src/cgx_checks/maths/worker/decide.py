@@ -38,8 +38,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.outcome import MathsOutcome
-from cgx_checks.maths.read.points import witness_points
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
+from cgx_checks.maths.read.points import Value, witness_points
 from cgx_checks.maths.read.shape import free_names
 from cgx_checks.maths.read.step import ParsedStep, expandable, parse_step
 from cgx_checks.maths.worker.build import CALCULUS, BuiltStep, at_point, build_step, substitution
@@ -49,7 +49,6 @@ from cgx_checks.maths.worker.decision import (
     built_or_error,
     certified_failure,
     certified_nonzero,
-    errored,
     exact_failure,
     passed,
     short,
@@ -70,7 +69,7 @@ def symbolic_decision(payload: object) -> str:
         raise
     except Exception:
         done = ", ".join(tried) if tried else "nothing"
-        outcome = errored(
+        outcome = error_outcome(
             MathsCode.SYMBOLIC_UNDECIDED,
             f"sympy stopped short of a decision (stages finished: {done}); it neither reduced lhs - rhs to 0 nor "
             "showed the sides differ, so the step is undecided, not wrong",
@@ -148,7 +147,7 @@ def _decided(step: ParsedStep, tried: list[str]) -> MathsOutcome:
             return failure
         if method == "simplify":
             reduced = rewritten
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to {short(reduced)} but could not show that it is 0, "
         "nor that the two sides, each evaluated apart with an error bound, differ at the witness points",
@@ -161,16 +160,21 @@ def _confirmed(step: ParsedStep, written: BuiltStep, outcome: MathsOutcome) -> M
     differ there; a contradiction is an error, since neither is then a proof."""
     if not (step.calculus or written.lhs.has(*_SPECIAL) or written.rhs.has(*_SPECIAL)):
         return outcome
-    free = free_names(step.lhs) | free_names(step.rhs)
-    whole = witness_points(step.encoding, 1)[0]
-    point = {name: value for name, value in whole.items() if name in free}
-    contradiction = certified_failure(written, point, step.encoding)
+    contradiction = certified_failure(written, _witnesses(step, 1)[0], step.encoding)
     if contradiction is None:
         return outcome
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"sympy reduced lhs - rhs to 0 ({outcome.method}), but {contradiction.detail}: neither is a proof",
     )
+
+
+def _witnesses(step: ParsedStep, count: int = 3) -> list[dict[str, Value]]:
+    """The witness points (`read.points.witness_points`) on the symbols the sides leave free."""
+    free = free_names(step.lhs) | free_names(step.rhs)
+    return [
+        {name: value for name, value in whole.items() if name in free} for whole in witness_points(step.encoding, count)
+    ]
 
 
 def _normalise(expression: Any) -> Any:
@@ -235,9 +239,7 @@ def _constant_failure(step: ParsedStep, written: BuiltStep, value: Any) -> Maths
     itself may be a branch term of sympy's antiderivative, `-I*pi`, so it is no proof alone)."""
     if value.free_symbols or certified_nonzero(value) is None:
         return None
-    free = free_names(step.lhs) | free_names(step.rhs)
-    for whole in witness_points(step.encoding):
-        point = {name: item for name, item in whole.items() if name in free}
+    for point in _witnesses(step):
         if (failure := certified_failure(written, point, step.encoding, method="constant")) is not None:
             return failure
     return None
@@ -251,9 +253,7 @@ def _residue_failure(step: ParsedStep, built: BuiltStep, residue: Any) -> MathsO
     sympy's antiderivative (exp_polar) is no proof."""
     if residue.has(*CALCULUS, AppliedUndef, sympy.exp_polar) or not residue.free_symbols:
         return None
-    free = free_names(step.lhs) | free_names(step.rhs)
-    for whole in witness_points(step.encoding):
-        point = {name: value for name, value in whole.items() if name in free}
+    for point in _witnesses(step):
         value = attempt(functools.partial(at_point, substitution=substitution(built, point)), residue)
         if value is None or (text := certified_nonzero(value)) is None:
             continue
@@ -274,9 +274,7 @@ def _witness_failure(step: ParsedStep, built: BuiltStep, written: BuiltStep, dif
     differ by a nonzero number (a proof even where 30 digits cannot tell them apart, as (x+1)^1000 + 1 from
     (x+1)^1000), or where the two sides, each evaluated apart with an error bound, are certified to differ.
     The symbolic difference there only skips a point where it is exactly 0."""
-    free = free_names(step.lhs) | free_names(step.rhs)
-    for whole in witness_points(step.encoding):
-        point = {name: value for name, value in whole.items() if name in free}
+    for point in _witnesses(step):
         value = attempt(functools.partial(at_point, substitution=substitution(built, point)), difference)
         if value is not None and value == 0:
             continue

@@ -36,27 +36,23 @@ def built_or_error(step: ParsedStep) -> BuiltStep | MathsOutcome:
     except MemoryError:
         raise
     except Exception:  # sympy failed while evaluating what it built
-        return errored(
+        return error_outcome(
             MathsCode.SYMBOLIC_UNDECIDED,
             "sympy could not evaluate the sides as written (it stopped while building them), so it decided nothing; "
             "the numeric check evaluates each side apart",
         )
     if step.calculus:
-        lhs, rhs = attempt(doit_all, built.lhs), attempt(doit_all, built.rhs)
+        lhs, rhs = (attempt(lambda side: side.doit(), side) for side in (built.lhs, built.rhs))
         built = BuiltStep(built.lhs if lhs is None else lhs, built.rhs if rhs is None else rhs, built.symbols)
     for side, expression in (("lhs", built.lhs), ("rhs", built.rhs)):
         if isinstance(expression, sympy.Basic) and undefined(expression):
-            return errored(
+            return error_outcome(
                 MathsCode.SYMBOLIC_UNDECIDED,
                 f"sympy's evaluation of {side} gave {short(expression)}, which is no value to compare: the side "
                 "may be undefined (a pole, a divergent integral, sum or limit) or beyond what sympy computes in "
                 "closed form; the numeric check evaluates each side apart",
             )
     return built
-
-
-def doit_all(expression: Any) -> Any:
-    return expression.doit()
 
 
 def certified_nonzero(value: Any) -> str | None:
@@ -170,10 +166,6 @@ def short(value: Any) -> str:
 
 def passed(method: str) -> MathsOutcome:
     return MathsOutcome("passed", f"sympy reduces lhs - rhs to 0 ({method})", method=method)
-
-
-def errored(code: str, detail: str) -> MathsOutcome:
-    return error_outcome(code, detail)
 
 
 def exact_failure(written: BuiltStep, point: Mapping[str, Value], encoding: Encoding) -> MathsOutcome | None:

@@ -21,8 +21,16 @@ from cgx_checks.maths.numeric_rules import (
 )
 from cgx_checks.maths.read.points import Value
 from cgx_checks.maths.read.step import ParsedStep, half_unit, reported_numeral
-from cgx_checks.maths.worker.build import CALCULUS, BuiltStep, build_step, free_symbols, substitute, undefined
-from cgx_checks.maths.worker.certify import Certificate, certificate, hold_calculus
+from cgx_checks.maths.worker.build import (
+    CALCULUS,
+    BuiltStep,
+    build_step,
+    free_symbols,
+    substitute,
+    substitution,
+    undefined,
+)
+from cgx_checks.maths.worker.certify import Certificate, certificate, hold_calculus, rebuilt
 
 _LIMIT_AGREEMENT: Final = "1e-20"
 _MIN_BITS: Final = 64
@@ -108,14 +116,7 @@ class Evaluator:
         return certificate(self.built.lhs, self.built.rhs, self._substitution(values))
 
     def _substitution(self, values: Mapping[str, Value]) -> dict[sympy.Basic, Any]:
-        substitution: dict[sympy.Basic, Any] = {}
-        for name, (real, imaginary) in values.items():
-            symbol = self.built.symbols[name]
-            if symbol in self.free:
-                substitution[symbol] = sympy.Rational(real.numerator, real.denominator) + sympy.I * sympy.Rational(
-                    imaginary.numerator, imaginary.denominator
-                )
-        return substitution
+        return {symbol: value for symbol, value in substitution(self.built, values).items() if symbol in self.free}
 
     def _at_a_jump(self, substitution: Mapping[sympy.Basic, Any]) -> bool:
         """Whether a Heaviside step's argument is exactly 0 at the point (its value there is a convention)."""
@@ -182,16 +183,8 @@ def _number(expression: Any) -> mpmath.mpc | None:
     return mpmath.mpc(_mpf(real), _mpf(imaginary))
 
 
-def _rebuilt(expression: Any) -> Any:
-    """An expression built as written, rebuilt with sympy's evaluation on (numbers are in it now, so this is
-    cheap): `-1*oo` becomes -oo and `1*exp(-a*t**2)` exp(-a*t**2), which numeric integration needs."""
-    if not isinstance(expression, sympy.Basic) or not expression.args:
-        return expression
-    return expression.func(*(_rebuilt(argument) for argument in expression.args))
-
-
 def _calculus_value(node: Any) -> mpmath.mpc | None:
-    node = _rebuilt(node)
+    node = rebuilt(node)
     node = node.replace(lambda item: isinstance(item, sympy.Derivative | sympy.Subs), lambda item: item.doit())
     if isinstance(node, sympy.Limit):
         return _limit(node)

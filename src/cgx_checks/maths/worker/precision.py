@@ -24,10 +24,10 @@ import attrs
 import sympy
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.read.precision import Printed, freed
 from cgx_checks.maths.read.step import ParsedStep
-from cgx_checks.maths.worker.decision import SHOWN_DIGITS, attempt, built_or_error, errored
+from cgx_checks.maths.worker.decision import SHOWN_DIGITS, attempt, built_or_error
 
 
 def within_precision(step: ParsedStep, failure: MathsOutcome) -> MathsOutcome:
@@ -98,7 +98,7 @@ def _within(item: Printed, value: Any, *, passed: bool, failure: MathsOutcome | 
 
 def _undecided(constants: tuple[Printed, ...], why: str) -> MathsOutcome:
     listed = ", ".join(f"{item.text} (+- {_text(_tolerance(item))})" for item in constants)
-    return errored(
+    return error_outcome(
         MathsCode.SYMBOLIC_UNDECIDED,
         f"with the printed constants as written the step does not hold, but each stands for an interval ({listed}); "
         f"{why}, so whether a value within the precision makes it hold is not decided",

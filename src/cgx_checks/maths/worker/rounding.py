@@ -9,9 +9,9 @@ from typing import Any
 import sympy
 
 from cgx_checks.maths.codes import MathsCode
-from cgx_checks.maths.outcome import MathsOutcome
+from cgx_checks.maths.outcome import MathsOutcome, error_outcome
 from cgx_checks.maths.read.step import ParsedStep, half_unit, reported_numeral
-from cgx_checks.maths.worker.decision import SHOWN_DIGITS, WITNESS_DIGITS, built_or_error, errored, passed
+from cgx_checks.maths.worker.decision import SHOWN_DIGITS, WITNESS_DIGITS, built_or_error, passed
 
 
 def decide_reported(step: ParsedStep) -> MathsOutcome:
@@ -30,7 +30,7 @@ def decide_reported(step: ParsedStep) -> MathsOutcome:
         return passed("doit" if step.calculus else "identical")
     number = _evaluated(value)
     if number is None:
-        return errored(
+        return error_outcome(
             MathsCode.SYMBOLIC_UNDECIDED,
             f"{value_side} could not be evaluated to a number to compare with the reported {text}",
         )
