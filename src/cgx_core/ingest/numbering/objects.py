@@ -7,7 +7,6 @@ from typing import Final, Literal
 import attrs
 
 Kind = Literal["section", "equation", "table", "figure", "theorem"]
-KINDS: Final[tuple[Kind, ...]] = ("section", "equation", "table", "figure", "theorem")
 Key = tuple[int, ...]
 """A place in reading order: the lines of the `\\input` chain that reaches a file, then the line in it."""
 

@@ -18,7 +18,6 @@ deeply to walk is `paper-invalid`. docs/tables.md is the user's account.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ import attrs
 from cgx_core.base.limits import MAX_CHUNKS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.latex_text import file_lines
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 _UNREAD_BY_CREDENCEGRAPH = frozenset(
     {"figure", "figure*", "table", "table*", "tabular", "tabular*", "tikzpicture", "verbatim", "lstlisting", "comment"}
 )
-_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 
 
 @attrs.frozen
@@ -53,10 +52,10 @@ class _Region:
     open_last: bool
 
     def holds(self, locator: str) -> bool:
-        match = _LOCATOR.match(locator)
-        if match is None or match["file"] != self.file:
+        found = file_lines(locator)
+        if found is None or found[0] != self.file:
             return False
-        first, last = int(match["first"]), int(match["last"])
+        _, first, last = found
         if not (self.first <= first and last <= self.last):
             return False
         return not ((first == self.first and self.open_first) or (last == self.last and self.open_last))
@@ -136,18 +135,10 @@ def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, 
             )
         rows.extend(table_rows(table, index, raw, renderer, printed=captions))
         if table.environment not in _UNREAD_BY_CREDENCEGRAPH and not any(
-            scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in _ancestors(table.scope)
+            scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in table.scope.ancestors()
         ):
             regions.append(_region(table))
     return TableReading(tuple(rows), dict(visitor.chains), tuple(regions))
-
-
-def _ancestors(scope: Any) -> list[Any]:
-    found = []
-    while scope is not None:
-        found.append(scope)
-        scope = scope.parent
-    return found
 
 
 def _region(table: Any) -> _Region:

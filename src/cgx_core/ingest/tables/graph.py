@@ -18,23 +18,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cgx_core.ingest.latex_text import file_lines
 from cgx_core.ingest.tables.rows import TableRow
 from cgx_core.numbers.columns import TABLE_ROW
 
 UNIT = TABLE_ROW
 PREFIX = "t"
-_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
-
-
-def _located(locator: str) -> tuple[str, int, int] | None:
-    match = _LOCATOR.match(locator)
-    if match is None:
-        return None
-    return match["file"], int(match["first"]), int(match["last"])
 
 
 def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int] | str, str], list[tuple[str, int, int, str]]]:
@@ -46,7 +38,7 @@ def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int] | str, str], list
         unit = node.attributes.get("unit")
         if unit in (None, "reference") or len(node.sources) != 1:
             continue
-        where = _located(node.sources[0].locator)
+        where = file_lines(node.sources[0].locator)
         if where is None:
             if unit == "caption":
                 captions.setdefault(node.sources[0].locator, node.id)
@@ -62,7 +54,7 @@ def _holder(
 ) -> str | None:
     """The chunk that holds the row's caption: its caption chunk, else the chunk whose lines cover it."""
     for caption in row.captions:
-        where = _located(caption.locator)
+        where = file_lines(caption.locator)
         if where is None:
             if caption.locator in captions:
                 return captions[caption.locator]

@@ -413,7 +413,8 @@ def _inner_headers(
     return found
 
 
-def _headers(header_grid: Sequence[Sequence[Placed | None]], width: int) -> tuple[str, ...]:
+def column_headers(header_grid: Sequence[Sequence[Placed | None]], width: int) -> tuple[str, ...]:
+    """Each column's header: the header rows' cells over it, top to bottom, joined with " / " (a PDF's too)."""
     return tuple(
         _join([row[column].text if column < len(row) and row[column] is not None else "" for row in header_grid])  # type: ignore[union-attr]
         for column in range(width)
@@ -439,7 +440,7 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
     _attribute_spans(header_grid, header_rows)
     _attribute_spans(body_grid, body_rows)
     width = max((len(row) for row in (*header_grid, *body_grid)), default=0)
-    headers = current = _headers(header_grid, width)
+    headers = current = column_headers(header_grid, width)
     inner = set(_inner_headers(body_rows, body_grid, header_grid))
     out: list[BodyRow] = []
     group = ""
@@ -449,7 +450,7 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
             pending.append(placed)
             continue
         if pending:  # right under the table's header it continues it (a rule between two header rows)
-            current = _headers([*header_grid, *pending] if index == len(pending) else pending, width)
+            current = column_headers([*header_grid, *pending] if index == len(pending) else pending, width)
             pending, group = [], ""
         texts_here = [entry for entry in dict.fromkeys(placed) if entry is not None and entry.text]
         own_text = any(not cell.empty and not cell.graphics for cell in raw.cells)

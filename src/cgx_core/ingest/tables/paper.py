@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
-from cgx_core.ingest.latex_text import Definition, PaperFiles, skip_space
+from cgx_core.ingest.latex_text import Definition, PaperFiles, bracket_end, skip_space
 from cgx_core.ingest.latex_walk import At, Text
 from cgx_core.ingest.tables.source import Source, Span, node_span
 
@@ -97,7 +97,6 @@ _ASIDE = {
 with their arguments."""
 _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
 _ITEM = re.compile(r"\\item(?![A-Za-z@])")
-_MAX_OPTIONAL = 100_000
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
 _MACROS = {
@@ -236,13 +235,19 @@ class Scope:
     captions: list[Caption] = attrs.field(factory=list)
     labels: list[tuple[int, str]] = attrs.field(factory=list)
 
-    def chain(self) -> Iterator[Scope]:
+    def ancestors(self) -> Iterator[Scope]:
+        """This scope and every scope around it, innermost first."""
         scope: Scope | None = self
         while scope is not None:
             yield scope
+            scope = scope.parent
+
+    def chain(self) -> Iterator[Scope]:
+        """This scope and those around it, up to its float."""
+        for scope in self.ancestors():
+            yield scope
             if scope.kind is not None:
                 return
-            scope = scope.parent
 
     def float_of(self) -> Scope | None:
         return next((scope for scope in self.chain() if scope.kind is not None), None)
@@ -293,9 +298,6 @@ class FoundTable:
     def float_kind(self) -> str | None:
         scope = self.scope.float_of()
         return None if scope is None else scope.kind
-
-    def float_scope(self) -> Scope | None:
-        return self.scope.float_of()
 
 
 def _nearest(captions: list[Caption], event: int) -> Caption | None:
@@ -501,7 +503,7 @@ class TableVisitor:
         if (
             panel is not None
             and panel.file == at.source.name
-            and (frame is None or frame.scope in _ancestors(panel.scope))
+            and (frame is None or frame.scope in panel.scope.ancestors())
         ):
             return panel.scope
         return frame.scope if frame is not None else self.root
@@ -605,7 +607,7 @@ class TableVisitor:
             line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
             key = (*pending.chain, line)
             tables.append(FoundTable(pending.name, source, node, pending.scope, event, key, spec, body))
-        last = {id(table.float_scope()): table for table in tables if table.float_scope() is not None}
+        last = {id(table.scope.float_of()): table for table in tables if table.scope.float_of() is not None}
         for note in self.notes:  # a float's notes are under its last table
             table = last.get(id(note.scope.float_of()))
             if table is not None:
@@ -677,7 +679,7 @@ def _written(source: Text, position: int, spec: str) -> _Written:
     for kind in spec:
         index = skip_space(text, end)
         if kind == "[":
-            after = _bracket_end(text, index)
+            after = bracket_end(text, index)
             if after > index:
                 groups.append((index + 1, after - 1, True))
                 end = after
@@ -703,27 +705,6 @@ def _notes(source: Text, start: int, end: int, scope: Scope) -> list[TableNote]:
             label = mark.raw(0).strip() if mark.groups else ""
             notes.append(TableNote(label, text, f"file={source.located};lines={first}-{last}", scope))
     return notes
-
-
-def _bracket_end(text: str, index: int) -> int:
-    """Just after the `[...]` group that opens at `index` (brackets nested in it counted), or `index` when none
-    opens there or it does not close."""
-    if not text.startswith("[", index):
-        return index
-    depth = 0
-    for position in range(index, min(len(text), index + _MAX_OPTIONAL)):
-        depth += {"[": 1, "]": -1}.get(text[position], 0)
-        if depth == 0:
-            return position + 1
-    return index
-
-
-def _ancestors(scope: Scope | None) -> list[Scope]:
-    found = []
-    while scope is not None:
-        found.append(scope)
-        scope = scope.parent
-    return found
 
 
 @functools.lru_cache(maxsize=1024)
