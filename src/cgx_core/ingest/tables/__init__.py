@@ -31,7 +31,6 @@ from cgx_core.ingest.latex_text import file_lines
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
-    from cgx_core.ingest.documents import Document
     from cgx_core.ingest.tables.paper import TableVisitor
     from cgx_core.ingest.tables.rows import TableRow
 
@@ -95,30 +94,28 @@ class TableReading:
 
 
 def read_tables(
-    document: Document,
-    visitor: TableVisitor,
-    captions: Mapping[tuple[str, int], str | None],
-    chunk_count: int | None = None,
+    chunk_count: int, visitor: TableVisitor, captions: Mapping[tuple[str, int], str | None]
 ) -> TableReading:
-    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF).
+    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF), within
+    what `chunk_count` chunks leave of the chunk limit.
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
     (cgx_core.ingest.numbering, the one authority on them)."""
     if not visitor.pending:
         return TableReading()
     try:
-        count = len(document.chunks) if chunk_count is None else chunk_count
-        return _read(visitor, count, captions)
+        return _read(visitor, chunk_count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
 def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+    from cgx_core.ingest.tables.grid import read_rows
     from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
-    from cgx_core.ingest.tables.rows import raw_rows, table_rows
+    from cgx_core.ingest.tables.rows import table_rows
 
-    found = [(table, raw_rows(table)) for table in visitor.found()]
+    found = [(table, read_rows(table.body)) for table in visitor.found()]
     names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
     renderer = CellRenderer(visitor.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count

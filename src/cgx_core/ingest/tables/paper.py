@@ -36,6 +36,7 @@ import attrs
 from cgx_core.base.limits import MAX_TABLE_NESTING
 from cgx_core.ingest.latex_text import Definition, PaperFiles, bracket_end, skip_space
 from cgx_core.ingest.latex_walk import At, Text
+from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, PANELS
 from cgx_core.ingest.tables.source import Source, Span, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
@@ -56,23 +57,8 @@ TABULARS: Mapping[str, tuple[str, int]] = {
     "longtblr": ("[{", 1),
     "talltblr": ("[{", 1),
 }
-# Tabulars that are their own float: they step the table counter where they begin and hold their caption.
-_LONG = frozenset({"longtable", "xltabular", "longtblr"})
-_FLOATS: Mapping[str, tuple[str, str]] = {
-    "table": ("table", "["),
-    "table*": ("table", "["),
-    "sidewaystable": ("table", "["),
-    "sidewaystable*": ("table", "["),
-    "wraptable": ("table", "[{[{"),
-    "SCtable": ("table", "["),
-    "figure": ("figure", "["),
-    "figure*": ("figure", "["),
-    "sidewaysfigure": ("figure", "["),
-    "sidewaysfigure*": ("figure", "["),
-    "wrapfigure": ("figure", "[{[{"),
-    "SCfigure": ("figure", "["),
-}
-_SUBFLOATS = frozenset({"subtable", "subfigure"})
+_WRAPPED = {"wraptable": "[{[{", "wrapfigure": "[{[{"}
+"""The floats with arguments beside `[placement]` (the numbering's `FLOATS` are the floats)."""
 _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": "[", "adjustbox": "{"}
 # An environment whose content is no table of the paper (credencegraph skips it; the walk skips verbatim ones).
 _OPAQUE = frozenset({"tikzpicture"})
@@ -170,8 +156,8 @@ def add_table_specs(context: Any) -> None:
     from pylatexenc.macrospec import EnvironmentSpec, MacroSpec
 
     environments = [EnvironmentSpec(name, spec) for name, (spec, _) in TABULARS.items()]
-    environments += [EnvironmentSpec(name, spec) for name, (_, spec) in _FLOATS.items()]
-    environments += [EnvironmentSpec(name, "[[[{") for name in _SUBFLOATS]
+    environments += [EnvironmentSpec(name, _WRAPPED.get(name, "[")) for name in FLOATS]
+    environments += [EnvironmentSpec(name, "[[[{") for name in PANELS]
     environments += [EnvironmentSpec(name, spec) for name, spec in _OTHER_ENVIRONMENTS.items()]
     macros = [MacroSpec(name, spec) for name, spec in _MACROS.items()]
     context.add_context_category("cgx-tables", macros=macros, environments=environments, prepend=True)
@@ -437,13 +423,12 @@ class TableVisitor:
         frame = _Frame(at.name, self.scope(at), at.braces, closed=not reads)
         if reads and at.name in TABULARS:
             frame.closed = True
-            if at.name in _LONG:  # its own float, holding its caption and label
+            if at.name in LONG_TABLES:  # its own float, holding its caption and label
                 frame.scope = Scope(frame.scope, at.name, kind="table")
             frame.table = _Pending(at.name, at.source.name, at.start, frame.scope, at.chain, at.import_dir, at.reading)
         elif reads:
             frame.closed = at.name in _OPAQUE
-            kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
-            frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
+            frame.scope = Scope(frame.scope, at.name, kind=FLOATS.get(at.name), sub=at.name in PANELS)
             if at.name == "tablenotes":
                 frame.start = _written(at.source, at.position, "[").end
         self.frames.append(frame)
@@ -495,7 +480,7 @@ class TableVisitor:
     def in_long_table(self, at: At) -> bool:
         """A caption or label at the top of a longtable's body (it names the longtable)."""
         frame = self.frames[-1] if self.frames else None
-        return bool(frame and frame.table and frame.name in _LONG and frame.braces == at.braces and not at.math)
+        return bool(frame and frame.table and frame.name in LONG_TABLES and frame.braces == at.braces and not at.math)
 
     def scope(self, at: At) -> Scope:
         frame = self.frames[-1] if self.frames else None
