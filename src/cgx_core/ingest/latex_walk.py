@@ -80,6 +80,11 @@ class Text:
         first, last = visible(self.raw, start, end)
         return self.line(first), self.line(last)
 
+    def locator(self, start: int, end: int) -> str:
+        """The locator of `text[start:end]`, as credencegraph writes a chunk's."""
+        first, last = self.lines(start, end)
+        return f"file={self.located};lines={first}-{last}"
+
 
 @attrs.frozen
 class At:

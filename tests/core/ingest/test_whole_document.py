@@ -218,7 +218,7 @@ def test_a_paper_mostly_made_of_a_table_is_read_whole(tmp_path: Path) -> None:
         "\\end{document}\n",
         encoding="utf-8",
     )
-    chunks_alone = read_document(paper).accounting
+    chunks_alone = read_document(paper).accounting()
     assert chunks_alone is not None and not chunks_alone.complete  # the chunks alone miss the rows
     result, failed = start(tmp_path / "run", paper)
     assert not failed, result

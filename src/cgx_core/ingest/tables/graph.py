@@ -119,20 +119,18 @@ def add_rows(
 
     width = len(str(len(rows)))
     kind = initial.get(UNIT, "unassigned")
-    ids: dict[int, str] = {}
+    numbered: list[tuple[str, TableRow]] = []
     out = Graph()
     references: dict[str, str] = {}
     for node in graph:
         if node.attributes.get("unit") == "reference" and isinstance(node.attributes.get("key"), str):
             references.setdefault(node.attributes["key"], node.id)
-    count = 0
     for item in ordered:
         if not isinstance(item, TableRow):
             out.add_node(item)
             continue
-        count += 1
-        node_id = f"{PREFIX}-{count:0{width}d}"
-        ids[id(item)] = node_id
+        node_id = f"{PREFIX}-{len(numbered) + 1:0{width}d}"
+        numbered.append((node_id, item))
         holder = holders[item.table]
         if holder is not None:
             caption = f" (caption {holder})"
@@ -147,16 +145,14 @@ def add_rows(
     for relation in graph.relations.values():
         out.add_relation(relation)
     unresolved: list[str] = []
-    for item in ordered:
-        if not isinstance(item, TableRow):
-            continue
+    for node_id, item in numbered:
         for key in item.cites:
             target = references.get(key)
             if target is None:
                 if key not in unresolved:
                     unresolved.append(key)
                 continue
-            relation_id = f"{ids[id(item)]}-cites-{target}"
+            relation_id = f"{node_id}-cites-{target}"
             if relation_id not in out.relations:
-                out.add_relation(Relation(relation_id, "cites", ids[id(item)], target))
+                out.add_relation(Relation(relation_id, "cites", node_id, target))
     return out, unresolved

@@ -1,24 +1,15 @@
-r"""The tables of a LaTeX paper, found by walking its body in reading order with pylatexenc.
+r"""The tables of a LaTeX paper: `TableVisitor`, the tables' visitor of the paper's one walk
+(cgx_core.ingest.latex_walk), which follows its files where they are input, so a table in an `\input` file
+inside a `table` float belongs to that float. It keeps what a table's rows need:
 
-The walk reads only the files the ingestion already resolved (`Document.files`, by name), so it opens no
-path of its own, and follows `\input`, `\include`, `\import` and `\subimport` where they stand, by the rules
-every reader shares (cgx_core.ingest.latex_text): a table in an `\input` file inside a `table` float belongs to
-that float. It starts at the main file's `document` environment (the whole file when it has none).
-
-Along the way it keeps what a table's rows need:
-
-* every tabular-like environment (`tabular`, `tabular*`, `tabularx`, `tabulary`, `longtable`, `xltabular`,
-  `supertabular`, `xtabular`, `NiceTabular`, tabularray's `tblr`), with its column specification and its
-  body (an `\input` inside a body is spliced in, as TeX reads it). A tabular nested in a cell is part of
-  that cell; a tabular in a `\newcommand` body, in maths, or in `verbatim`/`comment` is not a table;
-* the float it is in (`table`, `table*`, `sidewaystable`, `wraptable`, `figure`, ... or a longtable, which
-  is its own float), the caption that names it (the innermost environment's, a subtable's subcaption with
-  its float's caption) and the `\label` after that caption. The number LaTeX prints for the caption is the
-  paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers), found by the caption's line;
-* the macros the paper defines (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`), collected as
-  credencegraph collects them, so cells are rendered as credencegraph renders prose;
-* where each file is read from (the lines of the `\input` chain that reaches it), so rows can be placed
-  among credencegraph's chunks in document order.
+* every tabular-like environment (`TABULARS`) with its column specification and its body (an `\input` inside a
+  body spliced in, as TeX reads it), found again in pylatexenc's parse of its file once the walk is over. A
+  tabular nested in a cell is part of that cell; one in a definition's body, in maths, or in
+  `verbatim`/`comment` is not a table;
+* the float it is in (a longtable is its own), the caption that names it (the innermost environment's, a
+  subtable's subcaption with its float's caption) and the `\label` after that caption. The number LaTeX prints
+  for the caption is the paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers);
+* the macros the paper defines, collected as credencegraph collects them, so cells render as its prose does.
 
 Work is bounded: each file is parsed once, the walk descends at most `MAX_TABLE_NESTING` levels, and every
 other loop is linear in the text.
@@ -115,40 +106,25 @@ _MACROS = {
     "rowcolor": "[{",
     "cellcolor": "[{",
     "noalign": "{",
-    "setcounter": "{{",
-    "addtocounter": "{{",
-    "stepcounter": "{",
-    "refstepcounter": "{",
     "includegraphics": "*[[{",
     "resizebox": "*{{{",
     "scalebox": "{[{",
-    "newcolumntype": "{[[{",
+    **{name: _ASIDE[name] for name in ("setcounter", "addtocounter", "stepcounter", "refstepcounter", "newcolumntype")},
 }
 
 
 def latex_context() -> Any:
-    """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged
-    into one category: pylatexenc looks for specials category by category at every token, so one category
-    parses a paper about a fifth faster than ten, with the same nodes; and its specials are looked up by
-    their first character (cgx_core.ingest.specials), again with the same nodes."""
+    """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged into
+    one category whose specials are looked up by their first character (cgx_core.ingest.specials)."""
     from credencegraph.ingest.latex import _SPECS
     from pylatexenc.latexwalker import get_default_latex_context_db
 
-    from cgx_core.ingest.specials import IndexedContextDb
+    from cgx_core.ingest.specials import merged
 
     layered = get_default_latex_context_db()
     layered.add_context_category("credencegraph", macros=list(_SPECS), prepend=True)
     add_table_specs(layered)
-    kinds: dict[str, dict[str, Any]] = {"macros": {}, "environments": {}, "specials": {}}
-    for category in reversed(layered.category_list):  # the first category wins, as in a lookup
-        for kind, specs in kinds.items():
-            specs.update(layered.d[category][kind])
-    context = IndexedContextDb()
-    context.add_context_category("cgx", **{kind: list(specs.values()) for kind, specs in kinds.items()})
-    context.set_unknown_macro_spec(layered.unknown_macro_spec)
-    context.set_unknown_environment_spec(layered.unknown_environment_spec)
-    context.set_unknown_specials_spec(layered.unknown_specials_spec)
-    return context
+    return merged(layered)
 
 
 def add_table_specs(context: Any) -> None:
@@ -191,17 +167,16 @@ class Caption:
     text: str
     """Its text as written (the last argument, comments included)."""
     event: int
+    scope: Scope
+    """The scope the caption is written in, whose labels may name it."""
     sub: bool = False
     """A panel's caption (a subtable's, a `\\subcaption`, a `\\subfloat`'s)."""
-    scope: Scope | None = None
-    """The scope the caption is written in, whose labels may name it."""
     labels: list[str] = attrs.field(factory=list)
     """Labels inside the caption's own text."""
 
     @property
     def locator(self) -> str:
-        first, last = self.source.lines(self.start, self.end)
-        return f"file={self.source.located};lines={first}-{last}"
+        return self.source.locator(self.start, self.end)
 
     @property
     def line(self) -> tuple[str, int]:
@@ -523,14 +498,13 @@ class TableVisitor:
         if at.name == "captionof":
             named = written.raw(0).strip()
             kind = named if named in ("table", "figure") else "table"
-            caption = Caption(kind, at.source, at.start, end, text, event)
+            caption = Caption(kind, at.source, at.start, end, text, event, scope)
         elif float_scope is None:
             self.asides.append(_Aside(at.source.name, end))
             return  # a \\caption outside any float prints nothing LaTeX would number
         else:
             sub = at.name == "subcaption" or any(inner.sub for inner in scope.chain())
-            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, sub)
-        caption.scope = scope
+            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, scope, sub)
         scope.captions.append(caption)
         self.asides.append(_Aside(at.source.name, end, caption))
 
@@ -542,15 +516,12 @@ class TableVisitor:
         self.panels.append(_Panel(at.source.name, written.end, scope))
         brackets = [index for index, group in enumerate(written.groups) if group[2]]
         float_scope = scope.float_of()
-        if len(brackets) < 2 or float_scope is None or float_scope.kind is None:
-            return
-        if not written.raw(brackets[1]).strip():
+        if len(brackets) < 2 or float_scope is None or not written.raw(brackets[1]).strip():
             return
         text = written.raw(brackets[1])
-        caption = Caption(float_scope.kind, at.source, at.start, written.end, text, self.next_event(), True)
+        caption = Caption(str(float_scope.kind), at.source, at.start, written.end, text, self.next_event(), scope, True)
         start, stop, _ = written.groups[brackets[1]]
         caption.labels.extend(label.strip() for label in _LABEL.findall(at.source.text[start:stop]))
-        caption.scope = scope
         scope.captions.append(caption)
 
     # -- after the walk ------------------------------------------------------------------------------
@@ -686,9 +657,8 @@ def _notes(source: Text, start: int, end: int, scope: Scope) -> list[TableNote]:
         after = mark.end if mark.groups else begin
         text = source.raw[after:stop].strip()
         if text:
-            first, last = source.lines(after, stop)
             label = mark.raw(0).strip() if mark.groups else ""
-            notes.append(TableNote(label, text, f"file={source.located};lines={first}-{last}", scope))
+            notes.append(TableNote(label, text, source.locator(after, stop), scope))
     return notes
 
 

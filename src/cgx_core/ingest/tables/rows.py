@@ -169,10 +169,8 @@ def _title(
     kind = (main or sub).kind if (main or sub) is not None else (table.float_kind() or "table")  # type: ignore[union-attr]
     number = _printed(sub, printed) or _printed(main, printed)
     named = sub if sub is not None else main
-    label = None
-    if named is not None and named.scope is not None:
-        label = named.scope.label_of(named)
-    if label is None and main is not None and main.scope is not None and named is not main:
+    label = named.scope.label_of(named) if named is not None else None
+    if label is None and main is not None and named is not main:
         label = main.scope.label_of(main)
     title = kind.capitalize() + (f" {number}" if number else "") + (f" \\ref{{{label}}}" if label else "")
     if not number and not label:
