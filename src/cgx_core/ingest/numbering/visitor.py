@@ -127,8 +127,9 @@ class NumberingVisitor:
         elif self.theorems.get(name) is not None:
             counter = str(self.theorems[name])
             self.counters.step(counter)
-            line = source.line(at.start)
-            frame.theorem = Numbered("theorem", self.counters.printed(counter), Lines(frame.file, line, line))
+            frame.theorem = Numbered(
+                "theorem", self.counters.printed(counter), Lines(frame.file, frame.line, frame.line)
+            )
             self.result.objects.append(frame.theorem)
             self.current = frame.theorem
         elif name in self.theorems or name in ("enumerate",):
@@ -143,15 +144,17 @@ class NumberingVisitor:
         frame = self.frames[index]
         del self.frames[index:]
         bare = name.rstrip("*")
+        extent = Lines(frame.file, frame.line, source.line(start))
         if bare in _ONE_NUMBER or bare in _ROWS:
             self.end_row(frame, source, start, last=True)
-            self.finish_equations(frame, source.line(start))
+            for equation in frame.rows:
+                equation.anchor = extent
         if frame.float_object is not None:
-            self.finish_float(frame, Lines(frame.file, frame.line, source.line(start)))
+            self.finish_float(frame, extent)
         if frame.theorem is not None:
-            frame.theorem.extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
+            frame.theorem.extents = [extent, *frame.included]
         if name in PANELS and frame.panels:
-            frame.panels[0].extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
+            frame.panels[0].extents = [extent, *frame.included]
         self.current = frame.current
 
     def innermost(self, names: frozenset[str]) -> _Frame | None:
@@ -211,10 +214,6 @@ class NumberingVisitor:
             return None if parent is None else f"{parent}{alpha(outer.sub_count)}"
         self.counters.step("equation")
         return self.counters.printed("equation")
-
-    def finish_equations(self, frame: _Frame, last_line: int) -> None:
-        for equation in frame.rows:
-            equation.anchor = Lines(frame.file, frame.line, last_line)
 
     # -- floats ----------------------------------------------------------------------------------------
 

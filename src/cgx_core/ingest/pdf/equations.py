@@ -127,16 +127,13 @@ def pages_glyphs(
     """Each page's number (from 1), glyphs and height, for the pages `numbers` names (None: every page)."""
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(path)
-    try:
+    with pdfium.PdfDocument(path) as document:
         for number in range(1, len(document) + 1) if numbers is None else numbers:
             page = document[number - 1]
             try:
                 yield number, page_glyphs(page, decode), page.get_height()
             finally:
                 page.close()
-    finally:
-        document.close()
 
 
 def _in_region(page: Sequence[tuple[Box, Glyph | None]], region: Box) -> list[Glyph] | None:

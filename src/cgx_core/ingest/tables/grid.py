@@ -23,7 +23,7 @@ import attrs
 from cgx_core.base.limits import MAX_TABLE_COLUMNS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.ingest.tables.source import Span, inner_span
+from cgx_core.ingest.tables.source import Span, inner_span, node_arguments
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
 _FULL_RULES = frozenset(
@@ -99,11 +99,6 @@ def _is(span: Span, kind: str) -> bool:
     return span.node is not None and type(span.node).__name__ == kind
 
 
-def _arguments(span: Span) -> list[Any]:
-    parsed = getattr(span.node, "nodeargd", None)
-    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
-
-
 def _integer(node: Any) -> int | None:
     """A whole number written as a macro argument (`{3}`, `{-2}`), or None."""
     if node is None:
@@ -156,7 +151,7 @@ def _unwrap(spans: list[Span], macro: str, count_index: int, content_index: int)
     spans = _strip(spans)
     if not spans or _macro(spans[0]) != macro:
         return spans, 1
-    arguments = _arguments(spans[0])
+    arguments = node_arguments(spans[0].node)
     if len(arguments) <= max(count_index, content_index):
         return spans, 1
     count = _integer(arguments[count_index])
@@ -256,7 +251,7 @@ class _RowReader:
         name = _macro(span)
         if name in _ROW_ENDS:
             self.end_row()
-            self.expect_optional = name == "\\" and not any(_arguments(span))
+            self.expect_optional = name == "\\" and not any(node_arguments(span.node))
             return
         if name is not None and self.at_start:
             if name in _FULL_RULES:

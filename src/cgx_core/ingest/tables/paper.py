@@ -28,7 +28,7 @@ from cgx_core.base.limits import MAX_TABLE_NESTING
 from cgx_core.ingest.latex_text import Definition, PaperFiles, bracket_end, skip_space
 from cgx_core.ingest.latex_walk import At, Text
 from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, PANELS
-from cgx_core.ingest.tables.source import Source, Span, node_span
+from cgx_core.ingest.tables.source import Source, Span, node_arguments, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
 TABULARS: Mapping[str, tuple[str, int]] = {
@@ -146,11 +146,6 @@ def argument_text(node: Any) -> str:
     if type(node).__name__ == "LatexGroupNode":
         return "".join(child.latex_verbatim() for child in node.nodelist if child is not None)
     return str(node.latex_verbatim())
-
-
-def _arguments(node: Any) -> list[Any]:
-    parsed = getattr(node, "nodeargd", None)
-    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
 
 
 @attrs.define(eq=False)
@@ -296,7 +291,7 @@ class Definitions:
     def add_command(self, node: Any) -> None:
         from credencegraph.ingest.latex import _Definition
 
-        arguments = _arguments(node)
+        arguments = node_arguments(node)
         if len(arguments) != 5:
             return
         _, name, count, default, body = arguments
@@ -556,7 +551,7 @@ class TableVisitor:
             )
             if node is None:
                 continue
-            arguments = _arguments(node)
+            arguments = node_arguments(node)
             spec_index = TABULARS[pending.name][1]
             spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
             body = list(self.body(node.nodelist, source, pending.import_dir, list(pending.reading), depth=0))
@@ -578,7 +573,7 @@ class TableVisitor:
             if node is None:
                 continue
             macro = getattr(node, "macroname", None)
-            arguments = _arguments(node)
+            arguments = node_arguments(node)
             if macro == "input" and arguments and depth < 8:
                 target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
                 if target is not None and target not in stack:

@@ -52,6 +52,12 @@ class Span:
         return not self.text.strip()
 
 
+def node_arguments(node: Any) -> list[Any]:
+    """A parsed macro's or environment's arguments (none for any other node)."""
+    parsed = getattr(node, "nodeargd", None)
+    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
+
+
 def node_span(source: Source, node: Any) -> Span:
     return Span(source, int(node.pos), int(node.pos) + int(node.len), node)
 
