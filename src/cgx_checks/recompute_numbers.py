@@ -397,7 +397,7 @@ _COUNTED = ("rows", "cols", "items")
 
 def _item_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
     """For each cited chunk, the number of items it enumerates (None when it writes no enumeration)."""
-    from cgx_checks.arithmetic.enumeration import enumerated_items
+    from cgx_core.numbers.enumeration import enumerated_items
 
     counts: dict[str, int | None] = {}
     for node_id in cites:

@@ -10,7 +10,9 @@ written twice (`candidates.py` lists what one chunk writes alone).
   difference was reliable, p = .04") and writes one p and no test: `p_t(2.20, 28)` against `.04`, citing both;
 * `enumeration`: "three conditions: (a) cue, (b) no cue and (c) mixed": `items(s-N)` against `three`, only when
   the chunk's labels are one run (a), (b), (c)... or (i), (ii), ... that `items()` counts as written (no other
-  labels, ordinals or `\item` that would make it count otherwise or refuse);
+  labels, ordinals or `\item` that would make it count otherwise or refuse); likewise a list without labels
+  after its count and noun, "two datasets (MNIST and SVHN)", when it is the chunk's only such list and
+  `items()` counts it (`cgx_core.numbers.enumeration.announced_lists`);
 * `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`, the table being the one the chunk
   refers to, only when its rows sit under a header and none reads as a summary (a total or mean row counts
   as a body row), and the count is of the whole table ("the 12 subjects.", not "the 5 best models");
@@ -33,6 +35,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
+from cgx_core.numbers.enumeration import announced_lists, enumerated_items
 from cgx_core.tooling.candidate_forms import P_VALUE, STATISTIC, Json, candidate, plain, read_statistic
 
 SAME_QUANTITY: Final = "the passages compared state the same quantity"
@@ -126,7 +129,14 @@ def across(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) ->
     `attributes` their ingestion attributes by id."""
     found: dict[str, list[Json]] = {}
     reading = _Reading(chunks, attributes)
-    rules = (reading.decisions, reading.split_tests, reading.enumerations, reading.table_rows, reading.same_quantity)
+    rules = (
+        reading.decisions,
+        reading.split_tests,
+        reading.enumerations,
+        reading.lists,
+        reading.table_rows,
+        reading.same_quantity,
+    )
     for rule in rules:
         for item in rule():
             found.setdefault(item["node"], []).append(item)
@@ -230,6 +240,16 @@ class _Reading:
             count = counts[0]["count"]
             computes = f"the number of items {node} enumerates (({labels[0]}) to ({labels[-1]})), against {count}"
             yield candidate(node, "enumeration", counts[0], computes, f"items({node})", count)
+
+    def lists(self) -> Iterator[Json]:
+        for _, node, _plain in self._sentences():
+            text = self.raw[node]
+            announced = announced_lists(text)
+            if len(announced) != 1 or announced[0].items is None or enumerated_items(text) != announced[0].items:
+                continue
+            stated = announced[0].stated
+            computes = f"the number of items of the list {node} announces after its count, against {stated}"
+            yield candidate(node, "enumeration", text[slice(*announced[0].span)], computes, f"items({node})", stated)
 
     def table_rows(self) -> Iterator[Json]:
         rows: dict[str, list[tuple[str, str]]] = {}
