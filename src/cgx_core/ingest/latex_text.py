@@ -108,9 +108,12 @@ def bracket_end(text: str, index: int) -> int:
 
 def optional(text: str, position: int) -> int:
     """The position after any `[...]` arguments (and spaces) at `position`."""
-    while (end := bracket_end(text, index := skip_space(text, position))) > index:
+    while True:
+        index = skip_space(text, position)
+        end = bracket_end(text, index)
+        if end == index:
+            return position
         position = end
-    return position
 
 
 @attrs.frozen

@@ -127,9 +127,8 @@ class NumberingVisitor:
         elif self.theorems.get(name) is not None:
             counter = str(self.theorems[name])
             self.counters.step(counter)
-            frame.theorem = Numbered(
-                "theorem", self.counters.printed(counter), Lines(frame.file, frame.line, frame.line)
-            )
+            line = source.line(at.start)
+            frame.theorem = Numbered("theorem", self.counters.printed(counter), Lines(frame.file, line, line))
             self.result.objects.append(frame.theorem)
             self.current = frame.theorem
         elif name in self.theorems or name in ("enumerate",):

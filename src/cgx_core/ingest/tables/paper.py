@@ -9,7 +9,9 @@ inside a `table` float belongs to that float. It keeps what a table's rows need:
 * the float it is in (a longtable is its own), the caption that names it (the innermost environment's, a
   subtable's subcaption with its float's caption) and the `\label` after that caption. The number LaTeX prints
   for the caption is the paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers);
-* the macros the paper defines, collected as credencegraph collects them, so cells render as its prose does.
+* the macros the paper defines, collected as credencegraph collects them, so cells render as its prose does;
+* where each file is read from (`chains`: the lines of the `\input` chain that reaches it), so rows are placed
+  among credencegraph's chunks in reading order.
 
 Work is bounded: each file is parsed once, the walk descends at most `MAX_TABLE_NESTING` levels, and every
 other loop is linear in the text.
