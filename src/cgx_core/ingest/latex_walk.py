@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Final, Protocol
+from typing import Final, Protocol, Self
 
 import attrs
 
@@ -64,7 +64,7 @@ class Text:
     definitions: dict[int, Definition]
 
     @classmethod
-    def of(cls, name: str, located: str, raw: str) -> Text:
+    def of(cls, name: str, located: str, raw: str) -> Self:
         text = uncommented(raw)
         starts = [0] + [match.end() for match in re.finditer("\n", text)]
         return cls(name, located, text, raw, starts, Braces(text), {item.start: item for item in definitions(text)})

@@ -142,7 +142,7 @@ def _region(table: Any) -> _Region:
     source = table.source
     start, end = int(table.node.pos), int(table.node.pos) + int(table.node.len)
     first, last = source.lines(start, end)
-    line_start = source.text.rfind("\n", 0, start) + 1
-    line_end = source.text.find("\n", end)
-    after = source.text[end : len(source.text) if line_end < 0 else line_end]
-    return _Region(source.located, first, last, bool(source.text[line_start:start].strip()), bool(after.strip()))
+    line_start = source.raw.rfind("\n", 0, start) + 1
+    line_end = source.raw.find("\n", end)
+    after = source.raw[end : len(source.raw) if line_end < 0 else line_end]
+    return _Region(source.located, first, last, bool(source.raw[line_start:start].strip()), bool(after.strip()))

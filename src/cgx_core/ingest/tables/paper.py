@@ -274,11 +274,11 @@ class Definitions:
 
     def add_def(self, source: Source) -> None:
         r"""Every `\def` of a file, read from its text with its comments blanked (credencegraph's rule)."""
-        if "\\def" not in source.text:
+        if "\\def" not in source.raw:
             return
         from credencegraph.ingest.latex import _DEF, _PARAMETER, LatexError, _Definition, _group_body, _walk
 
-        text = list(source.text)
+        text = list(source.raw)
         for comment in _walk(source.nodes):
             if type(comment).__name__ == "LatexCommentNode":
                 text[comment.pos : comment.pos + comment.len] = " " * comment.len
@@ -529,10 +529,10 @@ class TableVisitor:
 
             if self.context is None:
                 self.context = latex_context()
-            text = self.paper.files[name]
-            walker = LatexWalker(text, latex_context=self.context, tolerant_parsing=True)
-            nodes, _, _ = walker.get_latex_nodes()
-            self.parsed[name] = Source(name, self.paper.located(name), text, walker, list(nodes))
+            source = Source.of(name, self.paper.located(name), self.paper.files[name])
+            nodes, _, _ = LatexWalker(source.raw, latex_context=self.context, tolerant_parsing=True).get_latex_nodes()
+            source.nodes = list(nodes)
+            self.parsed[name] = source
         return self.parsed[name]
 
     def found(self) -> list[FoundTable]:
