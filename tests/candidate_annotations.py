@@ -63,6 +63,7 @@ ANNOTATED: Final = {
             ("items(s-12)", "two"): "passed",  # two channels (text and voice)
             ("items(s-13)", "three"): "failed",  # "three assessors (a physiotherapist and a nurse)" lists two
             ("items(s-14)", "four"): "passed",  # four criteria: ... and follow-up
+            ("items(s-15)", "three"): "passed",  # three session types: and an itemize of three
             ("82 / 112", "73%"): "passed",
             ("(31 - 22) / 22", "41%"): "passed",
             ("p_chi2(6.85, 2)", ".03"): "passed",

@@ -15,7 +15,8 @@ announces has items that cannot be read two ways, and all have one size.
 from __future__ import annotations
 
 import re
-from typing import Final, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NamedTuple
 
 _ROMAN: Final = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv")
 _ORDINALS: Final = (
@@ -139,3 +140,33 @@ def _run(labels: list[str], sequence: list[str]) -> int:
         if count < len(sequence) and label == sequence[count]:
             count += 1
     return count
+
+
+def list_after(chunks: Sequence[tuple[str, str, Mapping[str, Any]]], node_id: str) -> int | None:
+    """The number of items of the list a chunk announces: the chunk ends with a colon and the next chunk is the
+    first item of a list the chunk is not in (`attributes.list`, cgx_core.ingest.lists). None when it announces
+    none, or when an item of the list has no chunk (an empty `\\item`): a count of chunks would then be short of
+    the list's.
+
+    `chunks` are the document's (id, text, attributes) in reading order."""
+    index = next((at for at, (chunk, _, _) in enumerate(chunks) if chunk == node_id), None)
+    if index is None or index + 1 >= len(chunks) or not chunks[index][1].rstrip().endswith(":"):
+        return None
+    listed, own = _list_of(chunks[index + 1][2]), _list_of(chunks[index][2])
+    if listed is None or listed[1] != 1 or (own is not None and own[0] == listed[0]):
+        return None
+    number, _, count = listed
+    items = {
+        item for _, _, attributes in chunks if (of := _list_of(attributes)) and of[0] == number for item in [of[1]]
+    }
+    return count if items == set(range(1, count + 1)) else None
+
+
+def _list_of(attributes: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """A chunk's list, item and the list's number of items, or None (none, or not three whole numbers)."""
+    written = attributes.get("list")
+    if not isinstance(written, Mapping):
+        return None
+    values = [written.get(key) for key in ("number", "item", "items")]
+    whole = [value for value in values if isinstance(value, int) and not isinstance(value, bool)]
+    return (whole[0], whole[1], whole[2]) if len(whole) == 3 else None

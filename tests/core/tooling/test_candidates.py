@@ -242,6 +242,20 @@ def test_a_list_announced_without_labels_is_counted_with_items() -> None:
     ]
 
 
+def test_a_count_before_a_list_ingestion_recorded_is_counted_with_items() -> None:
+    listed = {f"s-{index}": {**SECTION, "list": {"number": 1, "item": index - 1, "items": 3}} for index in (2, 3, 4)}
+    items = ("MNIST.", "CIFAR-10.", "SVHN.")
+    assert across("We evaluate on three datasets:", *items, attributes=listed) == [
+        ("enumeration", "items(s-1)", "three")
+    ]
+    assert across("The two baselines are as follows:", *items, attributes=listed) == [
+        ("enumeration", "items(s-1)", "two")
+    ]
+    assert across("We evaluate on three datasets:", *items) == []  # no list recorded: the lines were unclear
+    assert across("We evaluate on three datasets.", *items, attributes=listed) == []  # nothing announced
+    assert across("In Section 3 we list them:", *items, attributes=listed) == []  # a number, not a count
+
+
 @pytest.mark.parametrize(
     "text",
     [
