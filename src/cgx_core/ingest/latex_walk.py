@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Final, Protocol, Self
+from typing import Final, Self
 
 import attrs
 
@@ -112,21 +112,27 @@ class At:
         return (*self.chain, self.source.line(self.start))
 
 
-class Visitor(Protocol):
-    """What a visitor is told. A position returned is where the walk goes on (`at.position` to skip nothing);
-    the walk goes on from the furthest any visitor returns."""
+class Visitor:
+    """What a visitor is told, each left unheeded unless a visitor overrides it. A position returned is where the
+    walk goes on (`at.position` to skip nothing); the walk goes on from the furthest any visitor returns."""
 
-    def file(self, source: Text, chain: Key, in_body: bool) -> None: ...
+    def file(self, source: Text, chain: Key, in_body: bool) -> None:
+        return None
 
-    def begin(self, at: At) -> int: ...
+    def begin(self, at: At) -> int:
+        return at.position
 
-    def end(self, at: At) -> None: ...
+    def end(self, at: At) -> None:
+        return None
 
-    def row_break(self, at: At) -> None: ...
+    def row_break(self, at: At) -> None:
+        return None
 
-    def macro(self, at: At) -> int: ...
+    def macro(self, at: At) -> int:
+        return at.position
 
-    def define(self, definition: Definition, at: At) -> None: ...
+    def define(self, definition: Definition, at: At) -> None:
+        return None
 
 
 class LatexWalk:

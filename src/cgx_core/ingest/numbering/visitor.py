@@ -32,7 +32,7 @@ import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
 from cgx_core.ingest.latex_text import Definition, PaperFiles, optional, uncommented
-from cgx_core.ingest.latex_walk import At, Text
+from cgx_core.ingest.latex_walk import At, Text, Visitor
 from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
 from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, OPAQUE, PANELS, Key, Kind, Lines, Numbered, Numbering
 
@@ -66,7 +66,7 @@ class _Frame:
     """The files read inside it (a table body `\\input` into its float), whole."""
 
 
-class NumberingVisitor:
+class NumberingVisitor(Visitor):
     """The numbering's visitor of the paper's walk (cgx_core.ingest.latex_walk); `numbering()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:

@@ -27,8 +27,8 @@ from typing import Any
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
-from cgx_core.ingest.latex_text import Definition, PaperFiles, bracket_end, skip_space
-from cgx_core.ingest.latex_walk import At, Text
+from cgx_core.ingest.latex_text import PaperFiles, bracket_end, skip_space
+from cgx_core.ingest.latex_walk import At, Text, Visitor
 from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, PANELS
 from cgx_core.ingest.tables.source import Source, Span, node_arguments, node_span
 
@@ -364,7 +364,7 @@ class _Panel:
     scope: Scope
 
 
-class TableVisitor:
+class TableVisitor(Visitor):
     """The tables' visitor of the paper's one walk (cgx_core.ingest.latex_walk); `found()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:
@@ -416,12 +416,6 @@ class TableVisitor:
             self.pending.append((frame.table, self.next_event()))
         if frame.name == "tablenotes" and not frame.closed:
             self.notes.extend(_notes(at.source, frame.start, at.start, frame.scope))
-
-    def row_break(self, at: At) -> None:
-        return None
-
-    def define(self, definition: Definition, at: At) -> None:
-        return None
 
     def macro(self, at: At) -> int:
         if at.name in _CAPTIONS and self.in_long_table(at):
