@@ -52,7 +52,7 @@ def figures(workspace: Workspace, *, profile: bool) -> list[Figure]:
 
     with_tables = ingestion.read_tables
 
-    def without_tables(document: object, chunk_count: int | None = None, captions: object = None) -> TableReading:
+    def without_tables(chunk_count: int, visitor: object, captions: object) -> TableReading:
         return TableReading()
 
     papers = {name: PAPERS / name / relative for name, relative in TABLE_PAPERS.items() if PAPERS.is_dir()}

@@ -26,13 +26,13 @@ import attrs
 
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.latex_text import file_lines
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
 MOSTLY_READ: Final = 0.5
 """The least share of the body's weight the chunks must cover for a reading to be complete."""
-_LOCATOR: Final = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 _COMMENT: Final = re.compile(r"(?<!\\)(?:\\\\)*%.*")
 _MARKUP: Final = re.compile(r"\\(?:begin|end|label)\s*\{[^{}]*\}|\\[A-Za-z@]+\*?|[{}\s\\]")
 _BEGIN_DOCUMENT: Final = re.compile(r"\\begin\s*\{\s*document\s*\}")
@@ -121,9 +121,9 @@ def account(
     main_dir = posixpath.dirname(main)
     covered: dict[str, set[int]] = {}
     for locator in [*(chunk.locator for chunk in chunks), *also_covered]:
-        found = _LOCATOR.match(locator)
+        found = file_lines(locator)
         if found is not None:
-            covered.setdefault(found["file"], set()).update(range(int(found["first"]), int(found["last"]) + 1))
+            covered.setdefault(found[0], set()).update(range(found[1], found[2] + 1))
     weight = total_covered = 0
     best: Stretch | None = None
     order: list[tuple[str, int, bool]] = []  # every weighed line, in reading order by file
@@ -172,8 +172,8 @@ def _last_chunk_before(chunks: Sequence[Chunk], order: list[tuple[str, int, bool
     if before is None:
         return None
     for chunk in chunks:
-        found = _LOCATOR.match(chunk.locator)
-        if found is not None and found["file"] == before[0] and int(found["first"]) <= before[1] <= int(found["last"]):
+        found = file_lines(chunk.locator)
+        if found is not None and found[0] == before[0] and found[1] <= before[1] <= found[2]:
             return str(chunk.locator)
     return None
 

@@ -83,9 +83,9 @@ def text_renderer() -> tuple[Any, Any]:
     from pylatexenc.latex2text import LatexNodes2Text
     from pylatexenc.latexwalker import get_default_latex_context_db
 
-    from cgx_core.ingest.specials import indexed_copy
+    from cgx_core.ingest.specials import merged
 
-    return LatexNodes2Text(strict_latex_spaces=True), indexed_copy(get_default_latex_context_db())
+    return LatexNodes2Text(strict_latex_spaces=True), merged(get_default_latex_context_db())
 
 
 @functools.lru_cache(maxsize=1024)

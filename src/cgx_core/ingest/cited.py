@@ -8,7 +8,7 @@ and `/` cannot be in a file name. The escape rule: a copy's name is its key with
 hex) written for each character a portable file name cannot hold (`/ \ : * ? " < > |`, `%` itself and control
 characters), so that key is `https%3A%2F%2Fdoi.org%2F10.48550%2Farxiv.2010.06121.pdf`. Reading a name back
 decodes every `%XX`; a name whose stem is a key as written (`Abbott:2016blz.pdf` on a system that allows `:`)
-is that key. `cited_name(key, suffix)` gives the escaped name.
+is that key. `escape_key(key)` gives the escaped stem.
 """
 
 from __future__ import annotations
@@ -37,11 +37,6 @@ def escape_key(key: str) -> str:
         else char
         for char in key
     )
-
-
-def cited_name(key: str, suffix: str) -> str:
-    """The file name of the copy of `key`'s work (`suffix` is `.txt`, `.tex` or `.pdf`)."""
-    return escape_key(key) + suffix
 
 
 def key_of_stem(stem: str, keys: Collection[str]) -> str:

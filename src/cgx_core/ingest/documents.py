@@ -96,14 +96,13 @@ class Document:
     """A LaTeX paper's texts by name as every reader reads them (cgx_core.ingest.paper_macros)."""
     body_files: tuple[str, ...] = ()
     """The files the body of a LaTeX paper inputs (with `\\input` or `\\include`), in reading order."""
-    accounting: Accounting | None = attrs.field(default=None, eq=False, repr=False)
-    """How much of a LaTeX paper's body its chunks cover (cgx_core.ingest.accounting)."""
     skipped_macros: tuple[str, ...] = ()
     """The paper's macros that credencegraph's reader takes for environments that never close (paper_macros)."""
 
-    def accounted(self, also_covered: Iterable[str]) -> Accounting | None:
-        """The accounting of a LaTeX paper again, with the lines of `also_covered` (its table rows) as covered."""
-        if self.accounting is None:
+    def accounting(self, also_covered: Iterable[str] = ()) -> Accounting | None:
+        """How much of a LaTeX paper's body its chunks cover (cgx_core.ingest.accounting), the lines of
+        `also_covered` (its table rows) counted as covered; None for a PDF."""
+        if self.format != "latex":
             return None
         return account(self.texts, self.main.name, self.body_files, self.chunks, self.skipped_macros, also_covered)
 
@@ -399,7 +398,6 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
         not_followed=tuple(files.not_followed),
         texts=expansion.texts,
         body_files=tuple(files.body),
-        accounting=account(expansion.texts, ordered[0].name, files.body, mended, expansion.skipped),
         skipped_macros=tuple(expansion.skipped),
     )
     return _checked(document, main)

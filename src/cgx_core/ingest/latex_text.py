@@ -35,6 +35,14 @@ _DEFINITION: Final = re.compile(
 _COUNT: Final = re.compile(r"\s*\[\s*(\d)\s*\]")
 _DEFAULT: Final = re.compile(r"\s*\[")
 _PARAMETER: Final = re.compile(r"#(\d)")
+_LOCATOR: Final = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
+
+
+def file_lines(locator: str) -> tuple[str, int, int] | None:
+    """The file, first and last line a LaTeX chunk's locator names (`file=x.tex;lines=3-5`), or None for any
+    other locator (a PDF's)."""
+    match = _LOCATOR.match(locator)
+    return None if match is None else (match["file"], int(match["first"]), int(match["last"]))
 
 
 def uncommented(text: str) -> str:
@@ -68,12 +76,6 @@ class Braces:
         end = self.closing().get(index)
         return None if end is None else (self.text[index + 1 : end], end + 1)
 
-    def bounds(self, start: int) -> tuple[int, bool]:
-        """Where the group that opens at `text[start]` ends (just after its closing brace, or the text's end) and
-        whether it closes."""
-        end = self.closing().get(start)
-        return (len(self.text), False) if end is None else (end + 1, True)
-
 
 def visible(text: str, start: int, end: int) -> tuple[int, int]:
     """`text[start:end]` from its first to its last visible character: credencegraph's rule for a chunk's
@@ -85,34 +87,33 @@ def visible(text: str, start: int, end: int) -> tuple[int, int]:
     return start, max(start, end - 1)
 
 
-def group(text: str, position: int) -> tuple[str, int] | None:
-    """`Braces(text).group(position)`, for a text read once."""
-    return Braces(text).group(position)
-
-
 def skip_space(text: str, position: int) -> int:
     while position < len(text) and text[position] in _SPACE:
         position += 1
     return position
 
 
+def bracket_end(text: str, index: int) -> int:
+    """Just after the `[...]` group that opens at `index` (brackets nested in it counted), or `index` when none
+    opens there or it does not close."""
+    if not text.startswith("[", index):
+        return index
+    depth = 0
+    for position in range(index, min(len(text), index + _MAX_OPTIONAL)):
+        depth += {"[": 1, "]": -1}.get(text[position], 0)
+        if depth == 0:
+            return position + 1
+    return index
+
+
 def optional(text: str, position: int) -> int:
     """The position after any `[...]` arguments (and spaces) at `position`."""
     while True:
         index = skip_space(text, position)
-        if index >= len(text) or text[index] != "[":
+        end = bracket_end(text, index)
+        if end == index:
             return position
-        depth = 0
-        for end in range(index, min(len(text), index + _MAX_OPTIONAL)):
-            if text[end] == "[":
-                depth += 1
-            elif text[end] == "]":
-                depth -= 1
-                if depth == 0:
-                    position = end + 1
-                    break
-        else:
-            return position
+        position = end
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Final, Protocol
+from typing import Final, Self
 
 import attrs
 
@@ -64,7 +64,7 @@ class Text:
     definitions: dict[int, Definition]
 
     @classmethod
-    def of(cls, name: str, located: str, raw: str) -> Text:
+    def of(cls, name: str, located: str, raw: str) -> Self:
         text = uncommented(raw)
         starts = [0] + [match.end() for match in re.finditer("\n", text)]
         return cls(name, located, text, raw, starts, Braces(text), {item.start: item for item in definitions(text)})
@@ -79,6 +79,11 @@ class Text:
         """The first and last line of `text[start:end]`, from its first to its last visible character."""
         first, last = visible(self.raw, start, end)
         return self.line(first), self.line(last)
+
+    def locator(self, start: int, end: int) -> str:
+        """The locator of `text[start:end]`, as credencegraph writes a chunk's."""
+        first, last = self.lines(start, end)
+        return f"file={self.located};lines={first}-{last}"
 
 
 @attrs.frozen
@@ -107,21 +112,27 @@ class At:
         return (*self.chain, self.source.line(self.start))
 
 
-class Visitor(Protocol):
-    """What a visitor is told. A position returned is where the walk goes on (`at.position` to skip nothing);
-    the walk goes on from the furthest any visitor returns."""
+class Visitor:
+    """What a visitor is told, each left unheeded unless a visitor overrides it. A position returned is where the
+    walk goes on (`at.position` to skip nothing); the walk goes on from the furthest any visitor returns."""
 
-    def file(self, source: Text, chain: Key, in_body: bool) -> None: ...
+    def file(self, source: Text, chain: Key, in_body: bool) -> None:
+        return None
 
-    def begin(self, at: At) -> int: ...
+    def begin(self, at: At) -> int:
+        return at.position
 
-    def end(self, at: At) -> None: ...
+    def end(self, at: At) -> None:
+        return None
 
-    def row_break(self, at: At) -> None: ...
+    def row_break(self, at: At) -> None:
+        return None
 
-    def macro(self, at: At) -> int: ...
+    def macro(self, at: At) -> int:
+        return at.position
 
-    def define(self, definition: Definition, at: At) -> None: ...
+    def define(self, definition: Definition, at: At) -> None:
+        return None
 
 
 class LatexWalk:

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from cgx_core.ingest.latex_text import file_lines
+from cgx_core.ingest.latex_walk import Visitor
+
 if TYPE_CHECKING:
     from credencegraph.core import Graph
 
-    from cgx_core.ingest.latex_text import Definition
     from cgx_core.ingest.latex_walk import At, Text
 
 LISTS: Final = frozenset(
@@ -32,7 +33,6 @@ LISTS: Final = frozenset(
 _HOLDERS: Final = LISTS | {"tablenotes", "inparaitem", "inparaenum"}
 """Environments whose `\\item`s are not a list's lines (a table's notes, a list run into a sentence): their
 items must not be counted in a list around them, and they record nothing."""
-_LOCATOR: Final = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 
 
 @attrs.define
@@ -48,16 +48,13 @@ class FoundList:
     placed: bool = True
 
 
-class ListVisitor:
+class ListVisitor(Visitor):
     """The lists' visitor of the paper's walk (cgx_core.ingest.latex_walk); `found` is what it read."""
 
     def __init__(self) -> None:
         self.open: list[tuple[str, FoundList]] = []
         self.found: list[FoundList] = []
         self.count = 0
-
-    def file(self, source: Text, chain: tuple[int, ...], in_body: bool) -> None:
-        return None
 
     def begin(self, at: At) -> int:
         if at.in_body and at.name in _HOLDERS:
@@ -85,12 +82,6 @@ class ListVisitor:
             found.items.append(line)
         return at.position
 
-    def row_break(self, at: At) -> None:
-        return None
-
-    def define(self, definition: Definition, at: At) -> None:
-        return None
-
     def placed(self) -> list[FoundList]:
         """The lists whose chunks the lines tell apart, in reading order."""
         return sorted((found for found in self.found if found.placed), key=lambda found: found.number)
@@ -111,11 +102,11 @@ def annotate_lists(graph: Graph, lists: list[FoundList]) -> Graph:
     for node in graph:
         if node.attributes.get("origin") != "document" or len(node.sources) != 1:
             continue
-        where = _LOCATOR.match(node.sources[0].locator)
+        where = file_lines(node.sources[0].locator)
         if where is None:
             continue
-        line = int(where["first"])
-        holding = [found for found in lists if found.file == where["file"] and found.items[0] <= line <= found.end]
+        file, line, _ = where
+        holding = [found for found in lists if found.file == file and found.items[0] <= line <= found.end]
         if not holding:
             continue
         innermost = max(holding, key=lambda found: found.items[0])  # a nested list begins inside the outer one

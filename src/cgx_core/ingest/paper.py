@@ -17,6 +17,7 @@ import attrs
 
 from cgx_core.base.limits import MAX_BIBLIOGRAPHY_BYTES
 from cgx_core.errors import CgxError
+from cgx_core.ingest.accounting import Accounting
 from cgx_core.ingest.archive import is_archive, unpack
 from cgx_core.ingest.bibliography import (
     BibEntry,
@@ -104,10 +105,9 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
     rubric = load_rubric_bytes(request.rubric, request.rubric_name)
     bibs = _bibliographies(request, document)
     graph, report = ingest(document, bibs, rubric)
-    if document.accounting is not None and not document.accounting.complete:
-        document = attrs.evolve(document, accounting=document.accounted(_table_rows(graph)))
-        if document.accounting is not None and not document.accounting.complete and not request.accept_incomplete:
-            raise document.accounting.refusal()
+    accounting = document.accounting(_table_rows(graph))
+    if accounting is not None and not accounting.complete and not request.accept_incomplete:
+        raise accounting.refusal()
     if request.bibliography is None and request.bibliography_names is None:
         hint = bibliography_hint_beside(document, bibs, report["unresolved"])
         if hint is not None:
@@ -123,7 +123,7 @@ def _ingest_read(request: IngestRequest, document: Document) -> Ingested:
         keys,
         tuple(reference_identifiers(graph)),
         document.not_followed,
-        _limits(document),
+        _limits(document, accounting),
     )
 
 
@@ -132,11 +132,11 @@ def _table_rows(graph: Any) -> list[str]:
     return [node.sources[0].locator for node in graph if node.attributes.get("unit") == TABLE_ROW and node.sources]
 
 
-def _limits(document: Document) -> dict[str, Any] | None:
+def _limits(document: Document, accounting: Accounting | None) -> dict[str, Any] | None:
     """What the run could not read: a LaTeX body mostly in no chunk, or a PDF's limits (its tables read again:
     cheap, and the same, reading being a function)."""
-    if document.accounting is not None and not document.accounting.complete:
-        return document.accounting.limits()
+    if accounting is not None and not accounting.complete:
+        return accounting.limits()
     if document.pdf is None:
         return None
     return pdf_limits(document.pdf, read_pdf_tables(document.pdf.analysis, document.chunks), document.chunks)
@@ -213,12 +213,7 @@ def walk_latex(document: Document) -> tuple[Numbering | None, TableReading, list
     numbering, tables, lists = NumberingVisitor(files), TableVisitor(files), ListVisitor()
     LatexWalk(files, [numbering, tables, lists]).run()
     read = numbering.numbering()
-    return read, read_tables(document, tables, captions=read.captions()), lists.placed()
-
-
-def read_numbering(document: Document) -> Numbering | None:
-    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering); a PDF has none to read."""
-    return walk_latex(document)[0]
+    return read, read_tables(len(document.chunks), tables, captions=read.captions()), lists.placed()
 
 
 def bibliography_hint_beside(

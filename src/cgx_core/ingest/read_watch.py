@@ -4,8 +4,7 @@ credencegraph's `read_latex` follows `\input` and reads `<main>.bbl` itself, thr
 not say which files it read. `documents` finds the paper's files by scanning the text first; a scan and a
 parser can disagree (`\verb|%|\input{/etc/passwd}` hides an `\input` from a scan that strips comments, while
 the parser follows it). So while credencegraph reads, a Python audit hook sees every file it opens: a file
-that is not one the scan admitted is refused before a byte of it is read, and the files it did open are
-returned, for `documents` to compare with the scan.
+that is not one the scan admitted is refused before a byte of it is read.
 
 Opens made by the import system (a module imported lazily while reading) are not the paper's and pass. The
 hook is installed once per process (audit hooks cannot be removed) and does nothing outside a `watch`.
@@ -36,10 +35,9 @@ class UnadmittedRead(Exception):
 
 @attrs.define
 class Watch:
-    """One reading: which files may be opened, and which were."""
+    """One reading: which files may be opened, and which were refused."""
 
     admits: Callable[[Path], bool]
-    opened: list[Path] = attrs.field(factory=list)
     refused: list[Path] = attrs.field(factory=list)
 
 
@@ -74,7 +72,6 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if not watch.admits(path):
         watch.refused.append(path)
         raise UnadmittedRead(path)
-    watch.opened.append(path)
 
 
 def install() -> None:

@@ -22,6 +22,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from cgx_core.ingest.latex_text import file_lines
+
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
@@ -32,7 +34,6 @@ _ENDING = re.compile(r"(?:^|[\s~(])(?P<word>[A-Za-z][A-Za-z.]{0,6})\.$")
 _NUMBER_FIRST = re.compile(r"^(?:[~$({]|\\num\{|\\SI\{|\\qty\{|\\approx\s*)*[-+\u2212]?[0-9]")
 _ENDS_IN_A_NAME = re.compile(r"(?:^|[\s~(])(?:[A-Z]\.[\s~]*)+[A-Z][A-Za-z'\-]+\.$")
 _STARTS_WITH_A_NAME = re.compile(r"^(?:[A-Z]\.[\s~]*)+[A-Z][A-Za-z'\-]+")
-_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 
 
 def mend_sentences(chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
@@ -61,19 +62,19 @@ def _continues(first: Chunk, second: Chunk) -> bool:
 
 
 def _same_file(first: Chunk, second: Chunk) -> bool:
-    where, after = _LOCATOR.match(first.locator), _LOCATOR.match(second.locator)
-    return where is not None and after is not None and where["file"] == after["file"]
+    where, after = file_lines(first.locator), file_lines(second.locator)
+    return where is not None and after is not None and where[0] == after[0]
 
 
 def _joined(first: Chunk, second: Chunk) -> Chunk:
     from dataclasses import replace
 
-    where, after = _LOCATOR.match(first.locator), _LOCATOR.match(second.locator)
+    where, after = file_lines(first.locator), file_lines(second.locator)
     assert where is not None and after is not None  # _continues checked both
-    lines = f"{min(int(where['first']), int(after['first']))}-{max(int(where['last']), int(after['last']))}"
+    lines = f"{min(where[1], after[1])}-{max(where[2], after[2])}"
     return replace(
         first,
         text=f"{first.text} {second.text}",
-        locator=f"file={where['file']};lines={lines}",
+        locator=f"file={where[0]};lines={lines}",
         cites=tuple(dict.fromkeys([*first.cites, *second.cites])),
     )

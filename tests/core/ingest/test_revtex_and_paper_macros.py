@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cgx_core.ingest.documents import read_document
-from cgx_core.ingest.paper import read_numbering
+from cgx_core.ingest.paper import walk_latex
 from cgx_core.ingest.paper_macros import expand_paper_macros
 
 REVTEX = Path(__file__).parent / "papers" / "revtex-footnotes" / "paper.tex"
@@ -37,7 +37,7 @@ def test_a_unit_macro_reads_as_its_unit_and_a_wrapper_as_its_content() -> None:
     assert not any("\\mathrm" in text or "\\unit" in text or "\\referee" in text for text in texts)
     [equation] = [chunk for chunk in document.chunks if chunk.unit == "equation"]
     assert equation.labels == ("eq:g(n,e)",) and equation.locator == "file=paper.tex;lines=17-20"
-    numbering = read_numbering(document)
+    numbering = walk_latex(document)[0]
     assert numbering is not None and numbering.labels["eq:g(n,e)"].number == "1"
 
 

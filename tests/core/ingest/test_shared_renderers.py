@@ -9,7 +9,7 @@ from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb, SpecialsSpec
 
 from cgx_core.ingest.bibliography import _plain
-from cgx_core.ingest.specials import IndexedContextDb, indexed_copy
+from cgx_core.ingest.specials import IndexedContextDb, merged
 from cgx_core.ingest.tables.paper import latex_context
 
 FIELDS = [
@@ -39,7 +39,7 @@ def test_a_bib_field_renders_as_a_fresh_renderer_renders_it(value: str) -> None:
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_indexed_context_finds_the_specials_the_plain_one_finds_at_every_position(text: str) -> None:
     plain = get_default_latex_context_db()
-    indexed = indexed_copy(plain)
+    indexed = merged(plain)
     for pos in range(len(text) + 2):
         assert indexed.test_for_specials(text, pos) is plain.test_for_specials(text, pos), (text, pos)
 

@@ -16,7 +16,7 @@ from report_runs import listed
 
 from cgx_core.audit.replay import replay
 from cgx_core.ingest.documents import read_document
-from cgx_core.ingest.paper import read_numbering
+from cgx_core.ingest.paper import walk_latex
 from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.report.coverage import numerals_in
 from cgx_core.report.html import html_report
@@ -57,9 +57,10 @@ def test_a_hep_th_preamble_of_display_macros_is_read_whole(tmp_path: Path) -> No
     assert equations[0].text.startswith("\\begin{equation} S = \\int d^4x")  # \half still expanded
     sentences = [chunk.text for chunk in document.chunks if chunk.unit == "sentence"]
     assert "We find 3 solutions in total." in sentences and any("DE-FG02-94ER408" in text for text in sentences)
-    assert document.accounting is not None and document.accounting.complete
+    accounting = document.accounting()
+    assert accounting is not None and accounting.complete
     # Every reader reads the same prepared text: the numbering numbers the macro displays.
-    numbering = read_numbering(document)
+    numbering = walk_latex(document)[0]
     assert numbering is not None
     labels = numbering.labels
     assert [labels[name].number for name in ("eq:action", "eq:motion", "eq:energy", "eq:dispersion")] == [
@@ -156,7 +157,7 @@ def test_the_accounting_weighs_the_files_the_body_inputs(tmp_path: Path) -> None
     )
     document = read_document(main)
     assert document.body_files == ("sections/body.tex",)  # macros.tex is read in the preamble: not weighed
-    accounting = document.accounting
+    accounting = document.accounting()
     assert accounting is not None and not accounting.complete  # the input file's text is lost, and weighed
     assert accounting.gap is not None and (accounting.gap.file, accounting.gap.first) == ("sections/body.tex", 1)
 
@@ -217,7 +218,7 @@ def test_a_paper_mostly_made_of_a_table_is_read_whole(tmp_path: Path) -> None:
         "\\end{document}\n",
         encoding="utf-8",
     )
-    chunks_alone = read_document(paper).accounting
+    chunks_alone = read_document(paper).accounting()
     assert chunks_alone is not None and not chunks_alone.complete  # the chunks alone miss the rows
     result, failed = start(tmp_path / "run", paper)
     assert not failed, result

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from typing import TYPE_CHECKING, Any, Final
 
+from cgx_core.ingest.latex_text import file_lines
 from cgx_core.ingest.numbering.objects import Key, Numbered, Numbering
 from cgx_core.ingest.numbering.written import written_references
 
 if TYPE_CHECKING:
     from credencegraph.core import Graph
 
-_LOCATOR: Final = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 _FLOAT_KINDS: Final = frozenset({"table", "figure"})
 
 
@@ -67,9 +66,9 @@ def annotate_numbering(graph: Graph, numbering: Numbering) -> Graph:
         unit = node.attributes.get("unit")
         if node.attributes.get("origin") != "document" or unit == "reference" or len(node.sources) != 1:
             continue
-        where = _LOCATOR.match(node.sources[0].locator)
+        where = file_lines(node.sources[0].locator)
         if where is not None:
-            file, line, last = where["file"], int(where["first"]), int(where["last"])
+            file, line, last = where
             owned[node.id] = [*_owners(numbering, unit, file, line, last), *_sections(numbering, keys, file, line)]
         else:
             owned[node.id] = []

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final, Literal
 
 import attrs
 
 Kind = Literal["section", "equation", "table", "figure", "theorem"]
-KINDS: Final[tuple[Kind, ...]] = ("section", "equation", "table", "figure", "theorem")
+FLOATS: Final[Mapping[str, Kind]] = {
+    **dict.fromkeys(("table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "SCtable"), "table"),
+    **dict.fromkeys(("figure", "figure*", "sidewaysfigure", "sidewaysfigure*", "wrapfigure", "SCfigure"), "figure"),
+}
+"""The float environments and the kind each numbers (the numbering's and the tables' visitors both read them)."""
+LONG_TABLES: Final = frozenset({"longtable", "longtable*", "xltabular", "longtblr"})
+"""Tabulars that are their own float: they step the table counter where they begin and hold their caption."""
+PANELS: Final = frozenset({"subfigure", "subtable"})
 Key = tuple[int, ...]
 """A place in reading order: the lines of the `\\input` chain that reaches a file, then the line in it."""
 

@@ -32,17 +32,11 @@ import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
 from cgx_core.ingest.latex_text import Definition, PaperFiles, optional, uncommented
-from cgx_core.ingest.latex_walk import At, Text
+from cgx_core.ingest.latex_walk import At, Text, Visitor
 from cgx_core.ingest.numbering.counters import SECTION_LEVELS, Counters, alpha
-from cgx_core.ingest.numbering.objects import OPAQUE, Key, Kind, Lines, Numbered, Numbering
+from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, OPAQUE, PANELS, Key, Kind, Lines, Numbered, Numbering
 
 _CHAPTER_CLASSES: Final = frozenset({"report", "book", "memoir", "scrreprt", "scrbook", "amsbook"})
-_FLOATS: Final[Mapping[str, Kind]] = {
-    **dict.fromkeys(("table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "SCtable"), "table"),
-    **dict.fromkeys(("figure", "figure*", "sidewaysfigure", "sidewaysfigure*", "wrapfigure", "SCfigure"), "figure"),
-}
-_LONG_TABLES: Final = frozenset({"longtable", "longtable*", "xltabular", "longtblr"})
-_PANELS: Final = frozenset({"subfigure", "subtable"})
 _ONE_NUMBER: Final = frozenset({"equation", "multline"})
 _ROWS: Final = frozenset({"align", "gather", "flalign", "alignat", "eqnarray", "xalignat"})
 _NUMBER: Final = re.compile(r"^\s*(-?\d{1,6})\s*$")
@@ -72,7 +66,7 @@ class _Frame:
     """The files read inside it (a table body `\\input` into its float), whole."""
 
 
-class NumberingVisitor:
+class NumberingVisitor(Visitor):
     """The numbering's visitor of the paper's walk (cgx_core.ingest.latex_walk); `numbering()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:
@@ -108,10 +102,10 @@ class NumberingVisitor:
         frame = _Frame(name, source.located, source.line(at.start), at.braces, self.current)
         self.frames.append(frame)
         bare = name.rstrip("*")
-        if name in _FLOATS or name in _LONG_TABLES:
-            kind: Kind = _FLOATS.get(name, "table")
+        if name in FLOATS or name in LONG_TABLES:
+            kind: Kind = FLOATS.get(name, "table")
             frame.float_object = Numbered(kind, None)
-            if name in _LONG_TABLES:  # longtable steps the table counter where it begins
+            if name in LONG_TABLES:  # longtable steps the table counter where it begins
                 self.counters.step("table")
                 frame.float_object.number = self.counters.printed("table")
         elif name == "appendices":
@@ -149,15 +143,17 @@ class NumberingVisitor:
         frame = self.frames[index]
         del self.frames[index:]
         bare = name.rstrip("*")
+        extent = Lines(frame.file, frame.line, source.line(start))
         if bare in _ONE_NUMBER or bare in _ROWS:
             self.end_row(frame, source, start, last=True)
-            self.finish_equations(frame, source.line(start))
+            for equation in frame.rows:
+                equation.anchor = extent
         if frame.float_object is not None:
-            self.finish_float(frame, Lines(frame.file, frame.line, source.line(start)))
+            self.finish_float(frame, extent)
         if frame.theorem is not None:
-            frame.theorem.extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
-        if name in _PANELS and frame.panels:
-            frame.panels[0].extents = [Lines(frame.file, frame.line, source.line(start)), *frame.included]
+            frame.theorem.extents = [extent, *frame.included]
+        if name in PANELS and frame.panels:
+            frame.panels[0].extents = [extent, *frame.included]
         self.current = frame.current
 
     def innermost(self, names: frozenset[str]) -> _Frame | None:
@@ -170,7 +166,7 @@ class NumberingVisitor:
             bare = frame.name.rstrip("*")
             if bare in _ONE_NUMBER or bare in _ROWS:
                 return frame
-            if frame.name in _FLOATS or frame.name in _PANELS or frame.name == "subequations":
+            if frame.name in FLOATS or frame.name in PANELS or frame.name == "subequations":
                 return None
         return None
 
@@ -218,14 +214,10 @@ class NumberingVisitor:
         self.counters.step("equation")
         return self.counters.printed("equation")
 
-    def finish_equations(self, frame: _Frame, last_line: int) -> None:
-        for equation in frame.rows:
-            equation.anchor = Lines(frame.file, frame.line, last_line)
-
     # -- floats ----------------------------------------------------------------------------------------
 
     def float_frame(self) -> _Frame | None:
-        return self.innermost(frozenset({*_FLOATS, *_LONG_TABLES}))
+        return self.innermost(frozenset({*FLOATS, *LONG_TABLES}))
 
     def panel(self, source: Text, start: int) -> Numbered | None:
         """A new panel of the innermost float, lettered after the float's earlier panels."""
@@ -241,14 +233,15 @@ class NumberingVisitor:
         self.current = panel
         return panel
 
-    def caption(self, source: Text, start: int, position: int, name: str, starred: bool) -> int:
+    def caption(self, at: At) -> int:
+        source, start, position, name, starred = at.source, at.start, at.position, at.name, at.starred
         if name == "captionof":
-            return self.caption_of(source, start, position, starred)
+            return self.caption_of(at)
         float_frame = self.float_frame()
         if float_frame is None or float_frame.float_object is None:
             self.current = OPAQUE  # a caption of a float this reading does not number (algorithm, listing)
             return position
-        panel_frame = self.innermost(_PANELS)
+        panel_frame = self.innermost(PANELS)
         inside = panel_frame is not None and self.frames.index(panel_frame) > self.frames.index(float_frame)
         if inside and panel_frame is not None and not starred:
             if not panel_frame.panels:  # a subfigure steps its letter at its caption
@@ -265,7 +258,7 @@ class NumberingVisitor:
         if float_object.anchor is not None:  # a second numbered caption in one float: its own object
             float_object = Numbered(float_object.kind, None)
             float_frame.float_object = float_object
-        if float_frame.name not in _LONG_TABLES or float_object.number is None:
+        if float_frame.name not in LONG_TABLES or float_object.number is None:
             self.counters.step(float_object.kind)
             float_object.number = self.counters.printed(float_object.kind)
         line = source.line(start)
@@ -274,8 +267,9 @@ class NumberingVisitor:
         self.current = float_object
         return position
 
-    def caption_of(self, source: Text, start: int, position: int, starred: bool) -> int:
+    def caption_of(self, at: At) -> int:
         r"""`\captionof{table}{...}`: a caption outside a float, numbered by the counter it names."""
+        source, start, position, starred = at.source, at.start, at.position, at.starred
         kind = source.group(optional(source.text, position))
         counter = kind[0].strip() if kind is not None else ""
         if counter not in ("table", "figure") or starred:
@@ -289,7 +283,8 @@ class NumberingVisitor:
         self.current = caption
         return kind[1] if kind is not None else position
 
-    def subfloat(self, source: Text, start: int, position: int) -> int:
+    def subfloat(self, at: At) -> int:
+        source, start, position = at.source, at.start, at.position
         after = optional(source.text, position)
         if source.text[position:after].strip() not in ("[]", ""):
             panel = self.panel(source, start)
@@ -337,7 +332,7 @@ class NumberingVisitor:
         if handler is not None:
             return handler(self, at)
         if at.name in SECTION_LEVELS:
-            self.heading(at.name, at.starred, at.source, at.start, at.chain)
+            self.heading(at)
         return at.position
 
     def define(self, definition: Definition, at: At) -> None:
@@ -406,9 +401,10 @@ class NumberingVisitor:
             self.counters.within[inner[0].strip()] = outer[0].strip()
         return outer[1]
 
-    def heading(self, name: str, starred: bool, source: Text, start: int, chain: tuple[int, ...]) -> None:
+    def heading(self, at: At) -> None:
         """A heading: numbered unless starred or deeper than `secnumdepth`; it ends every open section at its
         level and below, and starts where the sections open from here on are recorded."""
+        name, starred = at.name, at.starred
         levels = SECTION_LEVELS if self.counters.chapters else SECTION_LEVELS[1:]
         if name not in levels:
             return
@@ -422,7 +418,7 @@ class NumberingVisitor:
             self.current = opened
         self.open = [*self.open[:level], *([None] * (level - len(self.open))), opened][: level + 1]
         path = tuple(section for section in self.open if section is not None)
-        self.result.headings.append(((*chain, source.line(start)), path))
+        self.result.headings.append((at.key, path))
 
     def counter(self, at: At) -> int:
         if at.name == "refstepcounter":
@@ -449,19 +445,11 @@ class NumberingVisitor:
         return value[1]
 
 
-def _caption(walk: NumberingVisitor, at: At) -> int:
-    return walk.caption(at.source, at.start, at.position, at.name, at.starred)
-
-
-def _subfloat(walk: NumberingVisitor, at: At) -> int:
-    return walk.subfloat(at.source, at.start, at.position)
-
-
 _MACROS: Final[Mapping[str, Callable[[NumberingVisitor, At], int]]] = {
     "newtheorem": NumberingVisitor.newtheorem,
     "appendix": NumberingVisitor.appendix,
-    **dict.fromkeys(("caption", "captionof", "subcaption"), _caption),
-    "subfloat": _subfloat,
+    **dict.fromkeys(("caption", "captionof", "subcaption"), NumberingVisitor.caption),
+    "subfloat": NumberingVisitor.subfloat,
     "label": NumberingVisitor.label,
     "tag": NumberingVisitor.tag,
     **dict.fromkeys(("nonumber", "notag"), NumberingVisitor.nonumber),

@@ -23,7 +23,7 @@ import ctypes
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -119,6 +119,21 @@ def page_glyphs(page: object, decode: Callable[[int, bool], str | None]) -> list
     finally:
         textpage.close()
     return found
+
+
+def pages_glyphs(
+    path: Path, numbers: Iterable[int] | None, decode: Callable[[int, bool], str | None]
+) -> Iterator[tuple[int, list[tuple[Box, Glyph | None]], float]]:
+    """Each page's number (from 1), glyphs and height, for the pages `numbers` names (None: every page)."""
+    import pypdfium2 as pdfium
+
+    with pdfium.PdfDocument(path) as document:
+        for number in range(1, len(document) + 1) if numbers is None else numbers:
+            page = document[number - 1]
+            try:
+                yield number, page_glyphs(page, decode), page.get_height()
+            finally:
+                page.close()
 
 
 def _in_region(page: Sequence[tuple[Box, Glyph | None]], region: Box) -> list[Glyph] | None:
@@ -219,8 +234,6 @@ def rewritten(path: Path, chunks: Sequence[Chunk], decode: Callable[[int, bool],
     with equations is read once."""
     import dataclasses
 
-    import pypdfium2 as pdfium
-
     by_page: dict[int, list[tuple[int, Box]]] = {}
     for index, chunk in enumerate(chunks):
         located = first_box(chunk.locator) if chunk.unit == "equation" and ";page=" not in chunk.locator else None
@@ -229,19 +242,10 @@ def rewritten(path: Path, chunks: Sequence[Chunk], decode: Callable[[int, bool],
     out = list(chunks)
     if not by_page:
         return out
-    document = pdfium.PdfDocument(path)
-    try:
-        for number, equations in sorted(by_page.items()):
-            page = document[number - 1]
-            try:
-                glyphs = page_glyphs(page, decode)
-            finally:
-                page.close()
-            for index, region in equations:
-                found = _in_region(glyphs, region)
-                text = _latex(found, chunks[index].labels) if found is not None else None
-                if text:
-                    out[index] = dataclasses.replace(chunks[index], text=text)
-    finally:
-        document.close()
+    for number, glyphs, _ in pages_glyphs(path, sorted(by_page), decode):
+        for index, region in by_page[number]:
+            found = _in_region(glyphs, region)
+            text = _latex(found, chunks[index].labels) if found is not None else None
+            if text:
+                out[index] = dataclasses.replace(chunks[index], text=text)
     return out

@@ -51,7 +51,7 @@ def read_links(path: Path) -> tuple[Link, ...]:
     except pdfium.PdfiumError:
         return ()
     found: list[Link] = []
-    try:
+    with document:
         for number in range(len(document)):
             page = document[number]
             position, link = ctypes.c_int(0), pdfium_c.FPDF_LINK()
@@ -67,8 +67,6 @@ def read_links(path: Path) -> tuple[Link, ...]:
                     box = (float(rect.left), float(rect.bottom), float(rect.right), float(rect.top))
                     found.append(Link(number + 1, box, buffer.value.decode("latin-1")))
             page.close()
-    finally:
-        document.close()
     return tuple(found)
 
 

@@ -124,7 +124,7 @@ def _tex_bitmap_text(path: Path) -> bool:
         document = pdfium.PdfDocument(path)
     except pdfium.PdfiumError:
         return False  # credencegraph's reader refuses it next, with its own message
-    try:
+    with document:
         if not _made_by_tex(document):
             return False
         fonts: dict[tuple[int, int | None], Counter[int]] = defaultdict(Counter)
@@ -140,8 +140,6 @@ def _tex_bitmap_text(path: Path) -> bool:
                     ] += 1
             textpage.close()
             page.close()
-    finally:
-        document.close()
     return all(_reads_as_prose(codes) for codes in fonts.values() if sum(codes.values()) >= _FEW_GLYPHS)
 
 

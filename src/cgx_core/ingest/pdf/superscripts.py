@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from cgx_core.ingest.pdf.boxes import Box, boxes_of, centre_in
-from cgx_core.ingest.pdf.equations import Glyph, page_glyphs
+from cgx_core.ingest.pdf.equations import Glyph, pages_glyphs
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
@@ -174,24 +174,14 @@ def with_superscript_citations(
 ) -> Superscripts:
     """The chunks with each sentence's superscript citations of the numbered list's entries (`numbers`)
     added to its `cites` (see the module's docstring); unchanged when the list is not numbered."""
-    import pypdfium2 as pdfium
-
     if not numbers:
         return Superscripts(tuple(chunks))
     runs: list[_Raised] = []
     footnotes = False
-    document = pdfium.PdfDocument(path)
-    try:
-        for number in range(len(document)):
-            page = document[number]
-            try:
-                found, has_footnotes = _raised_runs(number + 1, page_glyphs(page, decode), page.get_height() / 2)
-            finally:
-                page.close()
-            runs += found
-            footnotes = footnotes or has_footnotes
-    finally:
-        document.close()
+    for number, glyphs, height in pages_glyphs(path, None, decode):
+        found, has_footnotes = _raised_runs(number, glyphs, height / 2)
+        runs += found
+        footnotes = footnotes or has_footnotes
     numbered = [run for run in runs if _MARKER.fullmatch(run.text)]  # `R^{n}`, `10^{-4}` are maths, plainly
     out = list(chunks)
     read = 0

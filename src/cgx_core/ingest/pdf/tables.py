@@ -33,7 +33,7 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.ingest.pdf.boxes import Box, centre_in, first_box, locator_of, union
 from cgx_core.ingest.pdf.cells import Cell, line_cells
-from cgx_core.ingest.tables.grid import BodyRow, Placed, RawCell, RawRow
+from cgx_core.ingest.tables.grid import BodyRow, Placed, RawCell, RawRow, column_headers
 from cgx_core.ingest.tables.rows import CaptionRef, TableRow, row_body
 
 if TYPE_CHECKING:
@@ -320,15 +320,7 @@ def _segment_rows(
         body.insert(0, header_rows.pop())  # a group heading above the first body row, not a header
     if len(header_rows) > _MAX_HEADER_ROWS:
         header_rows = []
-    headers = []
-    header_grids = [_placed(row, columns) for row in header_rows]
-    for column in range(len(columns)):
-        parts: list[str] = []
-        for grid in header_grids:
-            entry = grid[column]
-            if entry is not None and entry.text and (not parts or parts[-1] != entry.text):
-                parts.append(entry.text)
-        headers.append(" / ".join(parts))
+    headers = column_headers([_placed(row, columns) for row in header_rows], len(columns))
     out: list[TableRow] = []
     group = ""
     for row in body:
@@ -339,7 +331,7 @@ def _segment_rows(
         ):
             group = texts[0].text
             continue
-        shaped = BodyRow(tuple(grid), group, RawRow([], rule_above=False), tuple(headers))
+        shaped = BodyRow(tuple(grid), group, RawRow([], rule_above=False), headers)
         out.append(
             TableRow(
                 title=f"Table {number}",

@@ -18,7 +18,6 @@ deeply to walk is `paper-invalid`. docs/tables.md is the user's account.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,11 +26,11 @@ import attrs
 from cgx_core.base.limits import MAX_CHUNKS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.ingest.latex_text import file_lines
 
 if TYPE_CHECKING:
     from credencegraph.ingest import Chunk
 
-    from cgx_core.ingest.documents import Document
     from cgx_core.ingest.tables.paper import TableVisitor
     from cgx_core.ingest.tables.rows import TableRow
 
@@ -39,7 +38,6 @@ if TYPE_CHECKING:
 _UNREAD_BY_CREDENCEGRAPH = frozenset(
     {"figure", "figure*", "table", "table*", "tabular", "tabular*", "tikzpicture", "verbatim", "lstlisting", "comment"}
 )
-_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
 
 
 @attrs.frozen
@@ -53,10 +51,10 @@ class _Region:
     open_last: bool
 
     def holds(self, locator: str) -> bool:
-        match = _LOCATOR.match(locator)
-        if match is None or match["file"] != self.file:
+        found = file_lines(locator)
+        if found is None or found[0] != self.file:
             return False
-        first, last = int(match["first"]), int(match["last"])
+        _, first, last = found
         if not (self.first <= first and last <= self.last):
             return False
         return not ((first == self.first and self.open_first) or (last == self.last and self.open_last))
@@ -96,30 +94,28 @@ class TableReading:
 
 
 def read_tables(
-    document: Document,
-    visitor: TableVisitor,
-    captions: Mapping[tuple[str, int], str | None],
-    chunk_count: int | None = None,
+    chunk_count: int, visitor: TableVisitor, captions: Mapping[tuple[str, int], str | None]
 ) -> TableReading:
-    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF).
+    """Every body row of the tables the paper's walk met (cgx_core.ingest.latex_walk; none for a PDF), within
+    what `chunk_count` chunks leave of the chunk limit.
 
     `captions` are the printed numbers by the file and line of each caption, from the paper's numbering
     (cgx_core.ingest.numbering, the one authority on them)."""
     if not visitor.pending:
         return TableReading()
     try:
-        count = len(document.chunks) if chunk_count is None else chunk_count
-        return _read(visitor, count, captions)
+        return _read(visitor, chunk_count, captions)
     except RecursionError:
         raise CgxError(Code.PAPER_INVALID, "the paper nests its tables too deeply to read") from None
 
 
 def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, int], str | None]) -> TableReading:
+    from cgx_core.ingest.tables.grid import read_rows
     from cgx_core.ingest.tables.paper import macro_names
     from cgx_core.ingest.tables.render import CellRenderer
-    from cgx_core.ingest.tables.rows import raw_rows, table_rows
+    from cgx_core.ingest.tables.rows import table_rows
 
-    found = [(table, raw_rows(table)) for table in visitor.found()]
+    found = [(table, read_rows(table.body)) for table in visitor.found()]
     names = macro_names(span for _, raw in found for row in raw for cell in row.cells for span in cell.spans)
     renderer = CellRenderer(visitor.definitions_for(names))
     budget = MAX_CHUNKS - chunk_count
@@ -136,25 +132,17 @@ def _read(visitor: TableVisitor, chunk_count: int, captions: Mapping[tuple[str, 
             )
         rows.extend(table_rows(table, index, raw, renderer, printed=captions))
         if table.environment not in _UNREAD_BY_CREDENCEGRAPH and not any(
-            scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in _ancestors(table.scope)
+            scope.name in _UNREAD_BY_CREDENCEGRAPH for scope in table.scope.ancestors()
         ):
             regions.append(_region(table))
     return TableReading(tuple(rows), dict(visitor.chains), tuple(regions))
-
-
-def _ancestors(scope: Any) -> list[Any]:
-    found = []
-    while scope is not None:
-        found.append(scope)
-        scope = scope.parent
-    return found
 
 
 def _region(table: Any) -> _Region:
     source = table.source
     start, end = int(table.node.pos), int(table.node.pos) + int(table.node.len)
     first, last = source.lines(start, end)
-    line_start = source.text.rfind("\n", 0, start) + 1
-    line_end = source.text.find("\n", end)
-    after = source.text[end : len(source.text) if line_end < 0 else line_end]
-    return _Region(source.located, first, last, bool(source.text[line_start:start].strip()), bool(after.strip()))
+    line_start = source.raw.rfind("\n", 0, start) + 1
+    line_end = source.raw.find("\n", end)
+    after = source.raw[end : len(source.raw) if line_end < 0 else line_end]
+    return _Region(source.located, first, last, bool(source.raw[line_start:start].strip()), bool(after.strip()))

@@ -15,15 +15,14 @@ from cgx_core.base.limits import MAX_TABLE_COLUMNS
 
 _NO_COLUMN_WITH_ARGUMENT = frozenset("@!><")
 _RULES = frozenset("|:;")
-_ONE_ARGUMENT = frozenset("pmbPMB")
-_TWO_ARGUMENTS = frozenset("wW")
-_THREE_ARGUMENTS = frozenset("D")
+_ARGUMENTS = {**dict.fromkeys("pmbPMB", 1), **dict.fromkeys("wW", 2), "D": 3}
+"""The arguments a column letter takes (a width; an alignment and a width; dcolumn's three)."""
 _OPTIONAL_ARGUMENT = frozenset("SsXQ")
 
 
-def group_bounds(text: str, start: int) -> tuple[int, bool]:
-    """Where the brace group that opens at `text[start]` ends (the index just after its closing brace, or the
-    text's end) and whether it closes; a backslash escapes the character after it."""
+def _group_end(text: str, start: int) -> int:
+    """The index just after the brace group that opens at `text[start]` (or the end of the text); a backslash
+    escapes the character after it."""
     depth = 0
     index = start
     while index < len(text):
@@ -36,14 +35,9 @@ def group_bounds(text: str, start: int) -> tuple[int, bool]:
         elif char == "}":
             depth -= 1
             if depth == 0:
-                return index + 1, True
+                return index + 1
         index += 1
-    return len(text), False
-
-
-def _group_end(text: str, start: int) -> int:
-    """The index just after the brace group that opens at `text[start]` (or the end of the text)."""
-    return group_bounds(text, start)[0]
+    return len(text)
 
 
 def _skip_space(text: str, index: int) -> int:
@@ -116,14 +110,8 @@ def _read(spec: str, kinds: list[str], depth: int) -> None:
             index = _group_end(spec, index)
         elif char.isalpha():
             kinds.append(char)
-            index += 1
-            if char in _ONE_ARGUMENT:
-                index = _skip_arguments(spec, index, 1)
-            elif char in _TWO_ARGUMENTS:
-                index = _skip_arguments(spec, index, 2)
-            elif char in _THREE_ARGUMENTS:
-                index = _skip_arguments(spec, index, 3)
-            elif char in _OPTIONAL_ARGUMENT:
+            index = _skip_arguments(spec, index + 1, _ARGUMENTS.get(char, 0))
+            if char in _OPTIONAL_ARGUMENT:
                 index = _skip_optional(spec, index)
         else:
             index += 1

@@ -18,23 +18,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cgx_core.ingest.latex_text import file_lines
 from cgx_core.ingest.tables.rows import TableRow
 from cgx_core.numbers.columns import TABLE_ROW
 
 UNIT = TABLE_ROW
 PREFIX = "t"
-_LOCATOR = re.compile(r"^file=(?P<file>.*);lines=(?P<first>\d+)-(?P<last>\d+)$")
-
-
-def _located(locator: str) -> tuple[str, int, int] | None:
-    match = _LOCATOR.match(locator)
-    if match is None:
-        return None
-    return match["file"], int(match["first"]), int(match["last"])
 
 
 def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int] | str, str], list[tuple[str, int, int, str]]]:
@@ -46,7 +38,7 @@ def _caption_holders(graph: Any) -> tuple[dict[tuple[str, int] | str, str], list
         unit = node.attributes.get("unit")
         if unit in (None, "reference") or len(node.sources) != 1:
             continue
-        where = _located(node.sources[0].locator)
+        where = file_lines(node.sources[0].locator)
         if where is None:
             if unit == "caption":
                 captions.setdefault(node.sources[0].locator, node.id)
@@ -62,7 +54,7 @@ def _holder(
 ) -> str | None:
     """The chunk that holds the row's caption: its caption chunk, else the chunk whose lines cover it."""
     for caption in row.captions:
-        where = _located(caption.locator)
+        where = file_lines(caption.locator)
         if where is None:
             if caption.locator in captions:
                 return captions[caption.locator]
@@ -127,20 +119,18 @@ def add_rows(
 
     width = len(str(len(rows)))
     kind = initial.get(UNIT, "unassigned")
-    ids: dict[int, str] = {}
+    numbered: list[tuple[str, TableRow]] = []
     out = Graph()
     references: dict[str, str] = {}
     for node in graph:
         if node.attributes.get("unit") == "reference" and isinstance(node.attributes.get("key"), str):
             references.setdefault(node.attributes["key"], node.id)
-    count = 0
     for item in ordered:
         if not isinstance(item, TableRow):
             out.add_node(item)
             continue
-        count += 1
-        node_id = f"{PREFIX}-{count:0{width}d}"
-        ids[id(item)] = node_id
+        node_id = f"{PREFIX}-{len(numbered) + 1:0{width}d}"
+        numbered.append((node_id, item))
         holder = holders[item.table]
         if holder is not None:
             caption = f" (caption {holder})"
@@ -155,16 +145,14 @@ def add_rows(
     for relation in graph.relations.values():
         out.add_relation(relation)
     unresolved: list[str] = []
-    for item in ordered:
-        if not isinstance(item, TableRow):
-            continue
+    for node_id, item in numbered:
         for key in item.cites:
             target = references.get(key)
             if target is None:
                 if key not in unresolved:
                     unresolved.append(key)
                 continue
-            relation_id = f"{ids[id(item)]}-cites-{target}"
+            relation_id = f"{node_id}-cites-{target}"
             if relation_id not in out.relations:
-                out.add_relation(Relation(relation_id, "cites", ids[id(item)], target))
+                out.add_relation(Relation(relation_id, "cites", node_id, target))
     return out, unresolved

@@ -23,7 +23,7 @@ import attrs
 from cgx_core.base.limits import MAX_TABLE_COLUMNS
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.ingest.tables.source import Span, inner_span
+from cgx_core.ingest.tables.source import Span, inner_span, node_arguments
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
 _FULL_RULES = frozenset(
@@ -99,11 +99,6 @@ def _is(span: Span, kind: str) -> bool:
     return span.node is not None and type(span.node).__name__ == kind
 
 
-def _arguments(span: Span) -> list[Any]:
-    parsed = getattr(span.node, "nodeargd", None)
-    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
-
-
 def _integer(node: Any) -> int | None:
     """A whole number written as a macro argument (`{3}`, `{-2}`), or None."""
     if node is None:
@@ -156,7 +151,7 @@ def _unwrap(spans: list[Span], macro: str, count_index: int, content_index: int)
     spans = _strip(spans)
     if not spans or _macro(spans[0]) != macro:
         return spans, 1
-    arguments = _arguments(spans[0])
+    arguments = node_arguments(spans[0].node)
     if len(arguments) <= max(count_index, content_index):
         return spans, 1
     count = _integer(arguments[count_index])
@@ -256,7 +251,7 @@ class _RowReader:
         name = _macro(span)
         if name in _ROW_ENDS:
             self.end_row()
-            self.expect_optional = name == "\\" and not any(_arguments(span))
+            self.expect_optional = name == "\\" and not any(node_arguments(span.node))
             return
         if name is not None and self.at_start:
             if name in _FULL_RULES:
@@ -413,7 +408,8 @@ def _inner_headers(
     return found
 
 
-def _headers(header_grid: Sequence[Sequence[Placed | None]], width: int) -> tuple[str, ...]:
+def column_headers(header_grid: Sequence[Sequence[Placed | None]], width: int) -> tuple[str, ...]:
+    """Each column's header: the header rows' cells over it, top to bottom, joined with " / " (a PDF's too)."""
     return tuple(
         _join([row[column].text if column < len(row) and row[column] is not None else "" for row in header_grid])  # type: ignore[union-attr]
         for column in range(width)
@@ -439,7 +435,7 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
     _attribute_spans(header_grid, header_rows)
     _attribute_spans(body_grid, body_rows)
     width = max((len(row) for row in (*header_grid, *body_grid)), default=0)
-    headers = current = _headers(header_grid, width)
+    headers = current = column_headers(header_grid, width)
     inner = set(_inner_headers(body_rows, body_grid, header_grid))
     out: list[BodyRow] = []
     group = ""
@@ -449,7 +445,7 @@ def layout(rows: Sequence[RawRow], texts: Callable[[RawCell, int], str]) -> Layo
             pending.append(placed)
             continue
         if pending:  # right under the table's header it continues it (a rule between two header rows)
-            current = _headers([*header_grid, *pending] if index == len(pending) else pending, width)
+            current = column_headers([*header_grid, *pending] if index == len(pending) else pending, width)
             pending, group = [], ""
         texts_here = [entry for entry in dict.fromkeys(placed) if entry is not None and entry.text]
         own_text = any(not cell.empty and not cell.graphics for cell in raw.cells)

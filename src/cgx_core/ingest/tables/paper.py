@@ -1,24 +1,17 @@
-r"""The tables of a LaTeX paper, found by walking its body in reading order with pylatexenc.
+r"""The tables of a LaTeX paper: `TableVisitor`, the tables' visitor of the paper's one walk
+(cgx_core.ingest.latex_walk), which follows its files where they are input, so a table in an `\input` file
+inside a `table` float belongs to that float. It keeps what a table's rows need:
 
-The walk reads only the files the ingestion already resolved (`Document.files`, by name), so it opens no
-path of its own, and follows `\input`, `\include`, `\import` and `\subimport` where they stand, by the rules
-every reader shares (cgx_core.ingest.latex_text): a table in an `\input` file inside a `table` float belongs to
-that float. It starts at the main file's `document` environment (the whole file when it has none).
-
-Along the way it keeps what a table's rows need:
-
-* every tabular-like environment (`tabular`, `tabular*`, `tabularx`, `tabulary`, `longtable`, `xltabular`,
-  `supertabular`, `xtabular`, `NiceTabular`, tabularray's `tblr`), with its column specification and its
-  body (an `\input` inside a body is spliced in, as TeX reads it). A tabular nested in a cell is part of
-  that cell; a tabular in a `\newcommand` body, in maths, or in `verbatim`/`comment` is not a table;
-* the float it is in (`table`, `table*`, `sidewaystable`, `wraptable`, `figure`, ... or a longtable, which
-  is its own float), the caption that names it (the innermost environment's, a subtable's subcaption with
-  its float's caption) and the `\label` after that caption. The number LaTeX prints for the caption is the
-  paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers), found by the caption's line;
-* the macros the paper defines (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`), collected as
-  credencegraph collects them, so cells are rendered as credencegraph renders prose;
-* where each file is read from (the lines of the `\input` chain that reaches it), so rows can be placed
-  among credencegraph's chunks in document order.
+* every tabular-like environment (`TABULARS`) with its column specification and its body (an `\input` inside a
+  body spliced in, as TeX reads it), found again in pylatexenc's parse of its file once the walk is over. A
+  tabular nested in a cell is part of that cell; one in a definition's body, in maths, or in
+  `verbatim`/`comment` is not a table;
+* the float it is in (a longtable is its own), the caption that names it (the innermost environment's, a
+  subtable's subcaption with its float's caption) and the `\label` after that caption. The number LaTeX prints
+  for the caption is the paper's numbering's (cgx_core.ingest.numbering, the one authority on numbers);
+* the macros the paper defines, collected as credencegraph collects them, so cells render as its prose does;
+* where each file is read from (`chains`: the lines of the `\input` chain that reaches it), so rows are placed
+  among credencegraph's chunks in reading order.
 
 Work is bounded: each file is parsed once, the walk descends at most `MAX_TABLE_NESTING` levels, and every
 other loop is linear in the text.
@@ -34,9 +27,10 @@ from typing import Any
 import attrs
 
 from cgx_core.base.limits import MAX_TABLE_NESTING
-from cgx_core.ingest.latex_text import Definition, PaperFiles, skip_space
-from cgx_core.ingest.latex_walk import At, Text
-from cgx_core.ingest.tables.source import Source, Span, node_span
+from cgx_core.ingest.latex_text import PaperFiles, bracket_end, skip_space
+from cgx_core.ingest.latex_walk import At, Text, Visitor
+from cgx_core.ingest.numbering.objects import FLOATS, LONG_TABLES, PANELS
+from cgx_core.ingest.tables.source import Source, Span, node_arguments, node_span
 
 # Each tabular-like environment: its argument specification and which argument is the column specification.
 TABULARS: Mapping[str, tuple[str, int]] = {
@@ -56,23 +50,8 @@ TABULARS: Mapping[str, tuple[str, int]] = {
     "longtblr": ("[{", 1),
     "talltblr": ("[{", 1),
 }
-# Tabulars that are their own float: they step the table counter where they begin and hold their caption.
-_LONG = frozenset({"longtable", "xltabular", "longtblr"})
-_FLOATS: Mapping[str, tuple[str, str]] = {
-    "table": ("table", "["),
-    "table*": ("table", "["),
-    "sidewaystable": ("table", "["),
-    "sidewaystable*": ("table", "["),
-    "wraptable": ("table", "[{[{"),
-    "SCtable": ("table", "["),
-    "figure": ("figure", "["),
-    "figure*": ("figure", "["),
-    "sidewaysfigure": ("figure", "["),
-    "sidewaysfigure*": ("figure", "["),
-    "wrapfigure": ("figure", "[{[{"),
-    "SCfigure": ("figure", "["),
-}
-_SUBFLOATS = frozenset({"subtable", "subfigure"})
+_WRAPPED = {"wraptable": "[{[{", "wrapfigure": "[{[{"}
+"""The floats with arguments beside `[placement]` (the numbering's `FLOATS` are the floats)."""
 _OTHER_ENVIRONMENTS = {"minipage": "[[[{", "threeparttable": "[", "tablenotes": "[", "adjustbox": "{"}
 # An environment whose content is no table of the paper (credencegraph skips it; the walk skips verbatim ones).
 _OPAQUE = frozenset({"tikzpicture"})
@@ -97,7 +76,6 @@ _ASIDE = {
 with their arguments."""
 _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
 _ITEM = re.compile(r"\\item(?![A-Za-z@])")
-_MAX_OPTIONAL = 100_000
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|def)(?![A-Za-z])")
 _MACRO_NAME = re.compile(r"\\([A-Za-z@]+)")
 _MACROS = {
@@ -130,40 +108,25 @@ _MACROS = {
     "rowcolor": "[{",
     "cellcolor": "[{",
     "noalign": "{",
-    "setcounter": "{{",
-    "addtocounter": "{{",
-    "stepcounter": "{",
-    "refstepcounter": "{",
     "includegraphics": "*[[{",
     "resizebox": "*{{{",
     "scalebox": "{[{",
-    "newcolumntype": "{[[{",
+    **{name: _ASIDE[name] for name in ("setcounter", "addtocounter", "stepcounter", "refstepcounter", "newcolumntype")},
 }
 
 
 def latex_context() -> Any:
-    """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged
-    into one category: pylatexenc looks for specials category by category at every token, so one category
-    parses a paper about a fifth faster than ten, with the same nodes; and its specials are looked up by
-    their first character (cgx_core.ingest.specials), again with the same nodes."""
+    """pylatexenc's default macros, credencegraph's reader's additions, and the table macros above, merged into
+    one category whose specials are looked up by their first character (cgx_core.ingest.specials)."""
     from credencegraph.ingest.latex import _SPECS
     from pylatexenc.latexwalker import get_default_latex_context_db
 
-    from cgx_core.ingest.specials import IndexedContextDb
+    from cgx_core.ingest.specials import merged
 
     layered = get_default_latex_context_db()
     layered.add_context_category("credencegraph", macros=list(_SPECS), prepend=True)
     add_table_specs(layered)
-    kinds: dict[str, dict[str, Any]] = {"macros": {}, "environments": {}, "specials": {}}
-    for category in reversed(layered.category_list):  # the first category wins, as in a lookup
-        for kind, specs in kinds.items():
-            specs.update(layered.d[category][kind])
-    context = IndexedContextDb()
-    context.add_context_category("cgx", **{kind: list(specs.values()) for kind, specs in kinds.items()})
-    context.set_unknown_macro_spec(layered.unknown_macro_spec)
-    context.set_unknown_environment_spec(layered.unknown_environment_spec)
-    context.set_unknown_specials_spec(layered.unknown_specials_spec)
-    return context
+    return merged(layered)
 
 
 def add_table_specs(context: Any) -> None:
@@ -171,8 +134,8 @@ def add_table_specs(context: Any) -> None:
     from pylatexenc.macrospec import EnvironmentSpec, MacroSpec
 
     environments = [EnvironmentSpec(name, spec) for name, (spec, _) in TABULARS.items()]
-    environments += [EnvironmentSpec(name, spec) for name, (_, spec) in _FLOATS.items()]
-    environments += [EnvironmentSpec(name, "[[[{") for name in _SUBFLOATS]
+    environments += [EnvironmentSpec(name, _WRAPPED.get(name, "[")) for name in FLOATS]
+    environments += [EnvironmentSpec(name, "[[[{") for name in PANELS]
     environments += [EnvironmentSpec(name, spec) for name, spec in _OTHER_ENVIRONMENTS.items()]
     macros = [MacroSpec(name, spec) for name, spec in _MACROS.items()]
     context.add_context_category("cgx-tables", macros=macros, environments=environments, prepend=True)
@@ -185,11 +148,6 @@ def argument_text(node: Any) -> str:
     if type(node).__name__ == "LatexGroupNode":
         return "".join(child.latex_verbatim() for child in node.nodelist if child is not None)
     return str(node.latex_verbatim())
-
-
-def _arguments(node: Any) -> list[Any]:
-    parsed = getattr(node, "nodeargd", None)
-    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
 
 
 @attrs.define(eq=False)
@@ -206,17 +164,16 @@ class Caption:
     text: str
     """Its text as written (the last argument, comments included)."""
     event: int
+    scope: Scope
+    """The scope the caption is written in, whose labels may name it."""
     sub: bool = False
     """A panel's caption (a subtable's, a `\\subcaption`, a `\\subfloat`'s)."""
-    scope: Scope | None = None
-    """The scope the caption is written in, whose labels may name it."""
     labels: list[str] = attrs.field(factory=list)
     """Labels inside the caption's own text."""
 
     @property
     def locator(self) -> str:
-        first, last = self.source.lines(self.start, self.end)
-        return f"file={self.source.located};lines={first}-{last}"
+        return self.source.locator(self.start, self.end)
 
     @property
     def line(self) -> tuple[str, int]:
@@ -236,13 +193,19 @@ class Scope:
     captions: list[Caption] = attrs.field(factory=list)
     labels: list[tuple[int, str]] = attrs.field(factory=list)
 
-    def chain(self) -> Iterator[Scope]:
+    def ancestors(self) -> Iterator[Scope]:
+        """This scope and every scope around it, innermost first."""
         scope: Scope | None = self
         while scope is not None:
             yield scope
+            scope = scope.parent
+
+    def chain(self) -> Iterator[Scope]:
+        """This scope and those around it, up to its float."""
+        for scope in self.ancestors():
+            yield scope
             if scope.kind is not None:
                 return
-            scope = scope.parent
 
     def float_of(self) -> Scope | None:
         return next((scope for scope in self.chain() if scope.kind is not None), None)
@@ -294,9 +257,6 @@ class FoundTable:
         scope = self.scope.float_of()
         return None if scope is None else scope.kind
 
-    def float_scope(self) -> Scope | None:
-        return self.scope.float_of()
-
 
 def _nearest(captions: list[Caption], event: int) -> Caption | None:
     """The first caption after the table in its scope, else the last one before it."""
@@ -314,11 +274,11 @@ class Definitions:
 
     def add_def(self, source: Source) -> None:
         r"""Every `\def` of a file, read from its text with its comments blanked (credencegraph's rule)."""
-        if "\\def" not in source.text:
+        if "\\def" not in source.raw:
             return
         from credencegraph.ingest.latex import _DEF, _PARAMETER, LatexError, _Definition, _group_body, _walk
 
-        text = list(source.text)
+        text = list(source.raw)
         for comment in _walk(source.nodes):
             if type(comment).__name__ == "LatexCommentNode":
                 text[comment.pos : comment.pos + comment.len] = " " * comment.len
@@ -333,7 +293,7 @@ class Definitions:
     def add_command(self, node: Any) -> None:
         from credencegraph.ingest.latex import _Definition
 
-        arguments = _arguments(node)
+        arguments = node_arguments(node)
         if len(arguments) != 5:
             return
         _, name, count, default, body = arguments
@@ -404,7 +364,7 @@ class _Panel:
     scope: Scope
 
 
-class TableVisitor:
+class TableVisitor(Visitor):
     """The tables' visitor of the paper's one walk (cgx_core.ingest.latex_walk); `found()` is what it read."""
 
     def __init__(self, files: PaperFiles) -> None:
@@ -435,13 +395,12 @@ class TableVisitor:
         frame = _Frame(at.name, self.scope(at), at.braces, closed=not reads)
         if reads and at.name in TABULARS:
             frame.closed = True
-            if at.name in _LONG:  # its own float, holding its caption and label
+            if at.name in LONG_TABLES:  # its own float, holding its caption and label
                 frame.scope = Scope(frame.scope, at.name, kind="table")
             frame.table = _Pending(at.name, at.source.name, at.start, frame.scope, at.chain, at.import_dir, at.reading)
         elif reads:
             frame.closed = at.name in _OPAQUE
-            kind = _FLOATS[at.name][0] if at.name in _FLOATS else None
-            frame.scope = Scope(frame.scope, at.name, kind=kind, sub=at.name in _SUBFLOATS)
+            frame.scope = Scope(frame.scope, at.name, kind=FLOATS.get(at.name), sub=at.name in PANELS)
             if at.name == "tablenotes":
                 frame.start = _written(at.source, at.position, "[").end
         self.frames.append(frame)
@@ -457,12 +416,6 @@ class TableVisitor:
             self.pending.append((frame.table, self.next_event()))
         if frame.name == "tablenotes" and not frame.closed:
             self.notes.extend(_notes(at.source, frame.start, at.start, frame.scope))
-
-    def row_break(self, at: At) -> None:
-        return None
-
-    def define(self, definition: Definition, at: At) -> None:
-        return None
 
     def macro(self, at: At) -> int:
         if at.name in _CAPTIONS and self.in_long_table(at):
@@ -493,7 +446,7 @@ class TableVisitor:
     def in_long_table(self, at: At) -> bool:
         """A caption or label at the top of a longtable's body (it names the longtable)."""
         frame = self.frames[-1] if self.frames else None
-        return bool(frame and frame.table and frame.name in _LONG and frame.braces == at.braces and not at.math)
+        return bool(frame and frame.table and frame.name in LONG_TABLES and frame.braces == at.braces and not at.math)
 
     def scope(self, at: At) -> Scope:
         frame = self.frames[-1] if self.frames else None
@@ -501,7 +454,7 @@ class TableVisitor:
         if (
             panel is not None
             and panel.file == at.source.name
-            and (frame is None or frame.scope in _ancestors(panel.scope))
+            and (frame is None or frame.scope in panel.scope.ancestors())
         ):
             return panel.scope
         return frame.scope if frame is not None else self.root
@@ -536,14 +489,13 @@ class TableVisitor:
         if at.name == "captionof":
             named = written.raw(0).strip()
             kind = named if named in ("table", "figure") else "table"
-            caption = Caption(kind, at.source, at.start, end, text, event)
+            caption = Caption(kind, at.source, at.start, end, text, event, scope)
         elif float_scope is None:
             self.asides.append(_Aside(at.source.name, end))
             return  # a \\caption outside any float prints nothing LaTeX would number
         else:
             sub = at.name == "subcaption" or any(inner.sub for inner in scope.chain())
-            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, sub)
-        caption.scope = scope
+            caption = Caption(str(float_scope.kind), at.source, at.start, end, text, event, scope, sub)
         scope.captions.append(caption)
         self.asides.append(_Aside(at.source.name, end, caption))
 
@@ -555,15 +507,12 @@ class TableVisitor:
         self.panels.append(_Panel(at.source.name, written.end, scope))
         brackets = [index for index, group in enumerate(written.groups) if group[2]]
         float_scope = scope.float_of()
-        if len(brackets) < 2 or float_scope is None or float_scope.kind is None:
-            return
-        if not written.raw(brackets[1]).strip():
+        if len(brackets) < 2 or float_scope is None or not written.raw(brackets[1]).strip():
             return
         text = written.raw(brackets[1])
-        caption = Caption(float_scope.kind, at.source, at.start, written.end, text, self.next_event(), True)
+        caption = Caption(str(float_scope.kind), at.source, at.start, written.end, text, self.next_event(), scope, True)
         start, stop, _ = written.groups[brackets[1]]
         caption.labels.extend(label.strip() for label in _LABEL.findall(at.source.text[start:stop]))
-        caption.scope = scope
         scope.captions.append(caption)
 
     # -- after the walk ------------------------------------------------------------------------------
@@ -574,10 +523,10 @@ class TableVisitor:
 
             if self.context is None:
                 self.context = latex_context()
-            text = self.paper.files[name]
-            walker = LatexWalker(text, latex_context=self.context, tolerant_parsing=True)
-            nodes, _, _ = walker.get_latex_nodes()
-            self.parsed[name] = Source(name, self.paper.located(name), text, walker, list(nodes))
+            source = Source.of(name, self.paper.located(name), self.paper.files[name])
+            nodes, _, _ = LatexWalker(source.raw, latex_context=self.context, tolerant_parsing=True).get_latex_nodes()
+            source.nodes = list(nodes)
+            self.parsed[name] = source
         return self.parsed[name]
 
     def found(self) -> list[FoundTable]:
@@ -598,14 +547,14 @@ class TableVisitor:
             )
             if node is None:
                 continue
-            arguments = _arguments(node)
+            arguments = node_arguments(node)
             spec_index = TABULARS[pending.name][1]
             spec = argument_text(arguments[spec_index]) if len(arguments) > spec_index else ""
             body = list(self.body(node.nodelist, source, pending.import_dir, list(pending.reading), depth=0))
             line = source.lines(int(node.pos), int(node.pos) + int(node.len))[0]
             key = (*pending.chain, line)
             tables.append(FoundTable(pending.name, source, node, pending.scope, event, key, spec, body))
-        last = {id(table.float_scope()): table for table in tables if table.float_scope() is not None}
+        last = {id(table.scope.float_of()): table for table in tables if table.scope.float_of() is not None}
         for note in self.notes:  # a float's notes are under its last table
             table = last.get(id(note.scope.float_of()))
             if table is not None:
@@ -620,7 +569,7 @@ class TableVisitor:
             if node is None:
                 continue
             macro = getattr(node, "macroname", None)
-            arguments = _arguments(node)
+            arguments = node_arguments(node)
             if macro == "input" and arguments and depth < 8:
                 target = self.paper.input_target(argument_text(arguments[-1]), import_dir)
                 if target is not None and target not in stack:
@@ -677,7 +626,7 @@ def _written(source: Text, position: int, spec: str) -> _Written:
     for kind in spec:
         index = skip_space(text, end)
         if kind == "[":
-            after = _bracket_end(text, index)
+            after = bracket_end(text, index)
             if after > index:
                 groups.append((index + 1, after - 1, True))
                 end = after
@@ -699,31 +648,9 @@ def _notes(source: Text, start: int, end: int, scope: Scope) -> list[TableNote]:
         after = mark.end if mark.groups else begin
         text = source.raw[after:stop].strip()
         if text:
-            first, last = source.lines(after, stop)
             label = mark.raw(0).strip() if mark.groups else ""
-            notes.append(TableNote(label, text, f"file={source.located};lines={first}-{last}", scope))
+            notes.append(TableNote(label, text, source.locator(after, stop), scope))
     return notes
-
-
-def _bracket_end(text: str, index: int) -> int:
-    """Just after the `[...]` group that opens at `index` (brackets nested in it counted), or `index` when none
-    opens there or it does not close."""
-    if not text.startswith("[", index):
-        return index
-    depth = 0
-    for position in range(index, min(len(text), index + _MAX_OPTIONAL)):
-        depth += {"[": 1, "]": -1}.get(text[position], 0)
-        if depth == 0:
-            return position + 1
-    return index
-
-
-def _ancestors(scope: Scope | None) -> list[Scope]:
-    found = []
-    while scope is not None:
-        found.append(scope)
-        scope = scope.parent
-    return found
 
 
 @functools.lru_cache(maxsize=1024)

@@ -114,8 +114,8 @@ def _sources(spans: Sequence[Span]) -> Iterator[str]:
     run: list[Span] = []
     for span in spans:
         if run and span.source is not run[-1].source:
-            yield run[0].source.text[run[0].start : run[-1].end]
+            yield run[0].source.raw[run[0].start : run[-1].end]
             run = []
         run.append(span)
     if run:
-        yield run[0].source.text[run[0].start : run[-1].end]
+        yield run[0].source.raw[run[0].start : run[-1].end]

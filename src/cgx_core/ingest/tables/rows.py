@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from cgx_core.ingest.tables.colspec import column_kinds
-from cgx_core.ingest.tables.grid import BodyRow, Layout, Placed, RawCell, RawRow, layout, read_rows
+from cgx_core.ingest.tables.grid import BodyRow, Placed, RawCell, RawRow, layout
 from cgx_core.ingest.tables.paper import Caption, FoundTable
 from cgx_core.ingest.tables.render import CellRenderer
 
@@ -93,9 +93,6 @@ class TableText:
                         keys.append(key)
         return keys
 
-    def layout(self, rows: list[RawRow]) -> Layout:
-        return layout(rows, self.cell_text)
-
 
 def _key_value(spec: str) -> bool:
     """Whether a specification is key=value options (an `=` outside `[...]`: `S[table-format=2.1]` is not)."""
@@ -136,7 +133,8 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
-def _row_body(row: BodyRow) -> str:
+def row_body(row: BodyRow) -> str:
+    """A row's text after its table's title (a PDF's table rows too: cgx_core.ingest.pdf.tables)."""
     cells = row.columns
     headers = row.headers
     label_cell = cells[0] if cells else None
@@ -171,10 +169,8 @@ def _title(
     kind = (main or sub).kind if (main or sub) is not None else (table.float_kind() or "table")  # type: ignore[union-attr]
     number = _printed(sub, printed) or _printed(main, printed)
     named = sub if sub is not None else main
-    label = None
-    if named is not None and named.scope is not None:
-        label = named.scope.label_of(named)
-    if label is None and main is not None and main.scope is not None and named is not main:
+    label = named.scope.label_of(named) if named is not None else None
+    if label is None and main is not None and named is not main:
         label = main.scope.label_of(main)
     title = kind.capitalize() + (f" {number}" if number else "") + (f" \\ref{{{label}}}" if label else "")
     if not number and not label:
@@ -216,7 +212,7 @@ def table_rows(
 ) -> list[TableRow]:
     """The chunks of one table's body rows, in order (titled with the `printed` numbers: see _title)."""
     text = TableText(table, renderer)
-    shaped = text.layout(raw_rows)
+    shaped = layout(raw_rows, text.cell_text)
     if not shaped.rows:
         return []
     main, sub = table.captions()
@@ -232,7 +228,7 @@ def table_rows(
     rows = [
         TableRow(
             title=title,
-            body=_row_body(row),
+            body=row_body(row),
             locator=_locator(row.own, table),
             cites=tuple(text.cites(list(row.columns))),
             key=table.key,
@@ -247,11 +243,3 @@ def table_rows(
         body = f"note {note.mark}: {rendered}" if note.mark else f"note: {rendered}"
         rows.append(attrs.evolve(rows[-1], body=body, locator=note.locator, cites=tuple(cites)))
     return rows
-
-
-row_body = _row_body
-"""A row's text after its table's title: shared with the PDF's tables (cgx_core.ingest.pdf.tables)."""
-
-
-def raw_rows(table: FoundTable) -> list[RawRow]:
-    return read_rows(table.body)

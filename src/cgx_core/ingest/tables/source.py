@@ -10,33 +10,19 @@ from typing import Any
 
 import attrs
 
-from cgx_core.ingest.latex_text import visible
+from cgx_core.ingest.latex_walk import Text
 
 
-@attrs.frozen(eq=False)
-class Source:
-    """One parsed file: its name in the document's file list, the name a locator gives it, its nodes."""
+@attrs.define(eq=False)
+class Source(Text):
+    """One file as the walk reads it, with the nodes of pylatexenc's parse of its text as written (`raw`)."""
 
-    name: str
-    located: str
-    """The file as credencegraph's locators name it: relative to the main file's directory."""
-    text: str = attrs.field(repr=False)
-    walker: Any = attrs.field(repr=False)
-    nodes: list[Any] = attrs.field(repr=False)
-
-    def lines(self, start: int, end: int) -> tuple[int, int]:
-        """The first and last line of `text[start:end]`, from its first to its last visible character."""
-        first, last = (self.walker.pos_to_lineno_colno(position)[0] for position in visible(self.text, start, end))
-        return int(first), int(last)
-
-    def locator(self, start: int, end: int) -> str:
-        first, last = self.lines(start, end)
-        return f"file={self.located};lines={first}-{last}"
+    nodes: list[Any] = attrs.field(factory=list, repr=False)
 
 
 @attrs.frozen(eq=False)
 class Span:
-    """`source.text[start:end]`; `node` is the parsed node when the span is exactly one node."""
+    """`source.raw[start:end]`; `node` is the parsed node when the span is exactly one node."""
 
     source: Source
     start: int
@@ -45,11 +31,17 @@ class Span:
 
     @property
     def text(self) -> str:
-        return self.source.text[self.start : self.end]
+        return self.source.raw[self.start : self.end]
 
     @property
     def blank(self) -> bool:
         return not self.text.strip()
+
+
+def node_arguments(node: Any) -> list[Any]:
+    """A parsed macro's or environment's arguments (none for any other node)."""
+    parsed = getattr(node, "nodeargd", None)
+    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
 
 
 def node_span(source: Source, node: Any) -> Span:

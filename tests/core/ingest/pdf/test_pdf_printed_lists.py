@@ -33,7 +33,7 @@ def _read(tmp_path: Path, runs: list[Text]) -> tuple[Any, dict[str, Any]]:
     path.write_bytes(placed_pdf([runs]))
     document = read_document(path)
     graph, _ = ingest(document, [], load_rubric_bytes(RUBRIC.read_bytes(), RUBRIC.name))
-    limits = _limits(document)
+    limits = _limits(document, document.accounting())
     assert limits is not None
     return graph, limits
 
