@@ -58,7 +58,10 @@ def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
 
 def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -> int:
     """Make every call of the batch; status 0 when every line succeeded, 2 otherwise."""
+    from cgx_core.base.budget_worker import fork_here
     from cgx_core.tooling.registry import call_tool
+
+    fork_here()  # a start_run's paper is read in a fork of this process, as `tool` reads it
 
     failed = 0
     try:

@@ -33,12 +33,17 @@ def with_run(run: str | None, raw: object) -> object:
     return {"run": run, **{name: value for name, value in raw.items() if name != "run"}}
 
 
-def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
-    """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2."""
+def run_tool(name: str, run: str | None, args: str, wait: float) -> int:
+    """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2. A paper is read
+    in a fork of this process (one interpreter, one import of the readers) rather than in a worker's."""
     from cgx_core.tooling.registry import call_tool
 
+    if name == "start_run":
+        from cgx_core.base.budget_worker import fork_here
+
+        fork_here()
     try:
-        payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
+        payload, is_error = call_tool(name, _arguments(run, args), wait=wait)
     except CgxError as error:
         payload, is_error = error.to_json(), True
     results().write(result_text(payload) + "\n")
