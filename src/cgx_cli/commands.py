@@ -13,6 +13,10 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from cgx_cli.errors import print_failure
+from cgx_cli.exit_codes import ExitCode
+from cgx_core.errors import CgxError
+
 if TYPE_CHECKING:
     from argparse import ArgumentParser, Namespace
 
@@ -22,7 +26,8 @@ PROG = "credencegraph-extract"
 class Command(NamedTuple):
     """One command: `summary` in the list of commands, `summary` and `description` in its --help, `arguments`
     adds its arguments to its parser, `run` names the function (`module:function` of cgx_cli) that runs it,
-    called with the parsed arguments by their names, and gives its exit status."""
+    called with the parsed arguments by their names, and gives its exit status. A CgxError or an OSError it
+    raises is the command's one `error [<code>]: <message>` line, and status 2."""
 
     summary: str
     description: str
@@ -32,7 +37,11 @@ class Command(NamedTuple):
     def __call__(self, options: Namespace) -> int:
         module, function = self.run.split(":")
         arguments = {name: value for name, value in vars(options).items() if name != "command"}
-        return int(getattr(importlib.import_module(f"cgx_cli.{module}"), function)(**arguments))
+        try:
+            return int(getattr(importlib.import_module(f"cgx_cli.{module}"), function)(**arguments))
+        except (CgxError, OSError) as error:  # a refused call, or the operating system's (`io-error`)
+            print_failure(error)
+            return ExitCode.ERROR
 
 
 def _wait_seconds(text: str) -> float:

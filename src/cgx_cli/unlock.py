@@ -12,10 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
-from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.lock import Holder, command_of, flock_on, lock_holder, lock_id
 from cgx_core.run.manifest import read_manifest
@@ -75,10 +73,6 @@ def holder_report(lock_path: Path) -> dict[str, Any]:
 
 def unlock(run: str) -> int:
     paths = RunPaths(Path(run))
-    try:
-        read_manifest(paths)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    read_manifest(paths)
     results().write(result_text(holder_report(paths.lock)) + "\n")
     return ExitCode.OK
