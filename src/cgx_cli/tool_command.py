@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from cgx_cli.errors import print_error, print_failure
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.base.json_schema import parse_arguments
@@ -59,7 +59,6 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
     schema of its proposals: what an agent without MCP reads instead of `tools/list`. With a tool's `name`,
     that tool alone, with the schema of its result too (kept out of the full listing, which an agent reads
     whole, to keep it short)."""
-    from cgx_core.errors import CgxError
     from cgx_core.tooling.proposal_schemas import published
     from cgx_core.tooling.registry import TOOLS
 
@@ -89,10 +88,5 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
 
 
 def list_tools(name: str | None = None) -> int:
-    try:
-        listed = tools_listing(name)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
-    results().write(result_text(listed) + "\n")
+    results().write(result_text(tools_listing(name)) + "\n")
     return ExitCode.OK
