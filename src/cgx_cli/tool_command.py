@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
@@ -46,12 +47,16 @@ def run_tool(name: str, run: str | None, args: str, wait: float) -> int:
         payload, is_error = call_tool(name, _arguments(run, args), wait=wait)
     except CgxError as error:
         payload, is_error = error.to_json(), True
+    return printed(payload, is_error=is_error)
+
+
+def printed(payload: dict[str, Any], *, is_error: bool) -> int:
+    """Print a call's JSON result and, for an error, its one line on stderr; the command's exit status."""
     results().write(result_text(payload) + "\n")
-    if is_error:
-        error_body = payload["error"]
-        print_error(error_body["code"], error_body["message"])
-        return ExitCode.ERROR
-    return ExitCode.OK
+    if not is_error:
+        return ExitCode.OK
+    print_error(payload["error"]["code"], payload["error"]["message"])
+    return ExitCode.ERROR
 
 
 def tools_listing(name: str | None = None) -> dict[str, object]:
