@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 ROOT = Path(__file__).resolve().parents[1]
 RUBRIC = ROOT / "examples" / "rubrics" / "example-paper.toml"
@@ -151,14 +151,24 @@ class Paper:
         return [index for index, item in enumerate(self.body) if item.role == "method"]
 
 
+CLASSIFY_MOST: Final = 500
+"""The most records one classify call takes (its schema's `maxItems`)."""
+
+
 def schedule(paper: Paper, ids: Sequence[str], calls: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The calls after start_run of a long run: one classify call typing every chunk, then four classify
-    calls of one record (a method typed again, in turn) for each run_checks call of one proposal (the
-    results in order). After the first call every call is of the same kind early and late in the log."""
-    yield "classify", {"records": [paper.record(ids, index) for index in range(len(ids))]}
+    """The calls after start_run of a long run: classify calls typing every chunk (500 records a call at the
+    most), then four classify calls of one record (a method typed again, in turn) for each run_checks call of
+    one proposal (the results in order), `calls` in all. After the typing every call is of the same kind early
+    and late in the log."""
+    typing = range(0, len(ids), CLASSIFY_MOST)
+    for first in typing:
+        yield (
+            "classify",
+            {"records": [paper.record(ids, index) for index in range(first, min(first + CLASSIFY_MOST, len(ids)))]},
+        )
     methods = paper.methods
     results = iter(paper.results)
-    for index in range(calls - 1):
+    for index in range(calls - len(typing)):
         if index % 5 == 4:
             yield "run_checks", {"proposals": [paper.proposal(ids, next(results))]}
         else:

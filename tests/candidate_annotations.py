@@ -60,6 +60,10 @@ ANNOTATED: Final = {
             ("items(s-05)", "two"): "passed",
             ("items(s-06)", "four"): "failed",  # "four phases" enumerates three
             ("rows(t-1)", "4"): "passed",
+            ("items(s-12)", "two"): "passed",  # two channels (text and voice)
+            ("items(s-13)", "three"): "failed",  # "three assessors (a physiotherapist and a nurse)" lists two
+            ("items(s-14)", "four"): "passed",  # four criteria: ... and follow-up
+            ("items(s-15)", "three"): "passed",  # three session types: and an itemize of three
             ("82 / 112", "73%"): "passed",
             ("(31 - 22) / 22", "41%"): "passed",
             ("p_chi2(6.85, 2)", ".03"): "passed",
@@ -92,18 +96,18 @@ ANNOTATED: Final = {
     "mlrc-warmstart-repro": shared(
         "mlrc-warmstart-repro",
         "2020/mohtashami2021reproducibility/openreview/main.tex",
-        {},
-        ("the described three settings (random initialization, warm starting, and ...): a list without labels",),
+        {("items(s-206)", "three"): "passed"},  # the described three settings (random initialization, ...)
+        (),
     ),
     "dynonet-paper": shared("dynonet-paper", "doc/paper/ms.tex", {}, ()),
     "mlrc-cgn-repro": shared(
         "mlrc-cgn-repro",
         "2021/bagad2022reproducibility/journal/article.tex",
-        {("items(s-38)", "two"): "passed"},  # one of two categories: (i) ..., and (ii) ...
-        (
-            "split into four mechanism: the shape mechanism, ..., and the composer: a list without labels",
-            "an ensemble with three heads for shape, texture and background: a list without labels",
-        ),
+        {
+            ("items(s-38)", "two"): "passed",  # one of two categories: (i) ..., and (ii) ...
+            ("items(s-32)", "four"): "passed",  # split into four mechanism: the shape mechanism, ...
+        },
+        ("an ensemble with three heads for shape, texture and background: a list after 'for', which may be a clause",),
     ),
 }
 """Every annotated paper by name. The look-alikes each paper writes (a p in the next sentence that belongs to

@@ -396,14 +396,25 @@ _COUNTED = ("rows", "cols", "items")
 
 
 def _item_counts(run: RunView, cites: Sequence[str]) -> dict[str, int | None]:
-    """For each cited chunk, the number of items it enumerates (None when it writes no enumeration)."""
-    from cgx_checks.arithmetic.enumeration import enumerated_items
+    """For each cited chunk, the number of items it enumerates, or of the list it announces ("three datasets:"
+    before an itemize), None when it does neither."""
+    from cgx_core.numbers.enumeration import enumerated_items, list_after
 
     counts: dict[str, int | None] = {}
+    chunks: list[tuple[str, str, Any]] | None = None
     for node_id in cites:
         node = run.node(node_id)
-        if node is not None and node.text is not None:
-            counts[node_id] = enumerated_items(node.text)
+        if node is None or node.text is None:
+            continue
+        counts[node_id] = enumerated_items(node.text)
+        if counts[node_id] is None and node.text.rstrip().endswith(":"):
+            if chunks is None:
+                chunks = [
+                    (chunk.id, chunk.text or "", chunk.attributes)
+                    for chunk in run.nodes()
+                    if chunk.attributes.get("origin") == "document"
+                ]
+            counts[node_id] = list_after(chunks, node_id)
     return counts
 
 

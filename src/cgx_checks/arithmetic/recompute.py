@@ -37,7 +37,6 @@ import attrs
 from cgx_checks.arithmetic.cited import CitedTexts, read_cited, unit_doubts, where_written
 from cgx_checks.arithmetic.constants import MATHEMATICAL, constants_json
 from cgx_checks.arithmetic.decimals import decimal_text
-from cgx_checks.arithmetic.enumeration import without_labels
 from cgx_checks.arithmetic.evaluate import Measured, evaluate, evaluate_pair, measure, printed_numeral
 from cgx_checks.arithmetic.grim import GRIM_ARGUMENTS, certificate
 from cgx_checks.arithmetic.interval import PRECISIONS, Arithmetic, Interval, Undecided, exact
@@ -90,6 +89,7 @@ from cgx_core.errors import CgxError
 from cgx_core.numbers import Numeral, Occurrence, Unit, fraction_text, read_quantity, read_text
 from cgx_core.numbers.columns import unit_unknown
 from cgx_core.numbers.counts import counting
+from cgx_core.numbers.enumeration import without_labels
 from cgx_core.numbers.relations import RELATIONS
 
 type Outcome = Literal["passed", "failed"]

@@ -27,6 +27,7 @@ from cgx_core.ingest.bibliography import (
     reference_chunks,
 )
 from cgx_core.ingest.documents import Document, DocumentFile, read_bibliography, read_document
+from cgx_core.ingest.lists import FoundList, annotate_lists
 from cgx_core.ingest.numbering.chunks import annotate_numbering
 from cgx_core.ingest.numbering.objects import Numbering
 from cgx_core.ingest.pdf.limits import pdf_limits
@@ -162,9 +163,9 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
         warnings.extend(problems)
         for key, entry in found.items():
             entries.setdefault(key, entry)
-    # One walk reads the numbering and the tables (cgx_core.ingest.latex_walk); table body rows become chunks
-    # of their own (cgx_core.ingest.tables), titled with the printed numbers.
-    numbering, tables = walk_latex(document)
+    # One walk reads the numbering, the tables and the lists (cgx_core.ingest.latex_walk); table body rows become
+    # chunks of their own (cgx_core.ingest.tables), titled with the printed numbers.
+    numbering, tables, lists = walk_latex(document)
     chunks = tables.prose(document.chunks)
     if document.pdf is not None:
         pdf_tables = read_pdf_tables(document.pdf.analysis, chunks)
@@ -178,7 +179,7 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     graph, unresolved = chunks_to_graph([*chunks, *added], main_name, rubric.initial)
     graph, unresolved = tables.add_to(graph, main_name, rubric.initial, unresolved)
     if numbering is not None:
-        graph = annotate_numbering(graph, numbering)
+        graph = annotate_lists(annotate_numbering(graph, numbering), lists)
     elif document.pdf is not None:  # numbered as printed: cross-reference reads it as a LaTeX run's
         graph = annotate_pdf_numbering(graph, document.pdf)
     graph, disagreements = annotate_references(graph, entries)
@@ -196,21 +197,23 @@ def ingest(document: Document, bibs: list[DocumentFile], rubric: Rubric) -> tupl
     return graph, report
 
 
-def walk_latex(document: Document) -> tuple[Numbering | None, TableReading]:
-    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering) and its tables' rows, read in the
-    paper's one walk; a PDF has neither (its tables are read from its lines: cgx_core.ingest.pdf)."""
+def walk_latex(document: Document) -> tuple[Numbering | None, TableReading, list[FoundList]]:
+    """The paper's numbering as LaTeX prints it (cgx_core.ingest.numbering), its tables' rows and its lists
+    (cgx_core.ingest.lists), read in the paper's one walk; a PDF has none (its tables are read from its lines:
+    cgx_core.ingest.pdf)."""
     if document.format != "latex":
-        return None, TableReading()
+        return None, TableReading(), []
     from cgx_core.ingest.latex_text import PaperFiles
     from cgx_core.ingest.latex_walk import LatexWalk
+    from cgx_core.ingest.lists import ListVisitor
     from cgx_core.ingest.numbering.visitor import NumberingVisitor
     from cgx_core.ingest.tables.paper import TableVisitor
 
     files = PaperFiles(document.texts, document.main.name)
-    numbering, tables = NumberingVisitor(files), TableVisitor(files)
-    LatexWalk(files, [numbering, tables]).run()
+    numbering, tables, lists = NumberingVisitor(files), TableVisitor(files), ListVisitor()
+    LatexWalk(files, [numbering, tables, lists]).run()
     read = numbering.numbering()
-    return read, read_tables(document, tables, captions=read.captions())
+    return read, read_tables(document, tables, captions=read.captions()), lists.placed()
 
 
 def read_numbering(document: Document) -> Numbering | None:

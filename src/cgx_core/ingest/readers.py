@@ -22,6 +22,8 @@ run that diverged by itself.
 4. A PDF (issue 41): a DOI or arXiv id a reference entry gives only as a link read into it; a listing of files
    in a typewriter font removed; numbered section headings cut from the sentences they were glued to, and
    the sections recorded on the chunks.
+5. Issue 42: each chunk of a list (`itemize`, `enumerate`, `description`) whose lines tell its items apart records
+   its list, item and the list's number of items (`attributes.list`, cgx_core.ingest.lists), for `items()`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 4
+READERS_VERSION: Final = 5
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""

@@ -10,7 +10,11 @@ written twice (`candidates.py` lists what one chunk writes alone).
   difference was reliable, p = .04") and writes one p and no test: `p_t(2.20, 28)` against `.04`, citing both;
 * `enumeration`: "three conditions: (a) cue, (b) no cue and (c) mixed": `items(s-N)` against `three`, only when
   the chunk's labels are one run (a), (b), (c)... or (i), (ii), ... that `items()` counts as written (no other
-  labels, ordinals or `\item` that would make it count otherwise or refuse);
+  labels, ordinals or `\item` that would make it count otherwise or refuse); likewise a list without labels
+  after its count and noun, "two datasets (MNIST and SVHN)", when it is the chunk's only such list and
+  `items()` counts it (`cgx_core.numbers.enumeration.announced_lists`); and a chunk ending with its count and
+  noun ("We evaluate on three datasets:") before an `itemize` or `enumerate` whose items ingestion recorded
+  (`list_after`);
 * `table-rows`: "Table 2 lists the 12 subjects": `rows(t-N)` against `12`, the table being the one the chunk
   refers to, only when its rows sit under a header and none reads as a summary (a total or mean row counts
   as a body row), and the count is of the whole table ("the 12 subjects.", not "the 5 best models");
@@ -33,6 +37,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
+from cgx_core.numbers.enumeration import announced_lists, enumerated_items, list_after
 from cgx_core.tooling.candidate_forms import P_VALUE, STATISTIC, Json, candidate, plain, read_statistic
 
 SAME_QUANTITY: Final = "the passages compared state the same quantity"
@@ -64,6 +69,13 @@ _REFERRING: Final = re.compile(
 _COUNT_COLON: Final = re.compile(
     rf"\b(?P<count>{_NUMBER_WORDS}|\d{{1,2}})\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]+s\s*:", re.IGNORECASE
 )
+_COUNT_BEFORE_LIST: Final = re.compile(
+    rf"\b(?P<count>{_NUMBER_WORDS}|\d{{1,2}})\s+(?:[A-Za-z-]+\s+)?[A-Za-z-]+s\s*"
+    r"(?:(?:are|were|is|was)\s+(?:as\s+follows|listed\s+below|the\s+following)\s*)?:\s*$",
+    re.IGNORECASE,
+)
+"""A count and its noun that end a chunk before a list: "We evaluate on three datasets:", "The two baselines are
+as follows:"."""
 _LABEL: Final = re.compile(r"(?:(?<=[\s\[{:;,])|^)\(?([a-z]|[ivx]{1,4})\)")
 """A label `items()` counts (`enumeration.py`): (a) or a), (i) or i); numbered and capital ones are left out
 (a "(3)" may be an equation's number, which `items()` would count too)."""
@@ -126,7 +138,15 @@ def across(chunks: Sequence[tuple[str, str]], attributes: Mapping[str, Json]) ->
     `attributes` their ingestion attributes by id."""
     found: dict[str, list[Json]] = {}
     reading = _Reading(chunks, attributes)
-    rules = (reading.decisions, reading.split_tests, reading.enumerations, reading.table_rows, reading.same_quantity)
+    rules = (
+        reading.decisions,
+        reading.split_tests,
+        reading.enumerations,
+        reading.lists,
+        reading.lists_after,
+        reading.table_rows,
+        reading.same_quantity,
+    )
     for rule in rules:
         for item in rule():
             found.setdefault(item["node"], []).append(item)
@@ -229,6 +249,28 @@ class _Reading:
                 continue  # a label before the count: not the enumeration the count announces
             count = counts[0]["count"]
             computes = f"the number of items {node} enumerates (({labels[0]}) to ({labels[-1]})), against {count}"
+            yield candidate(node, "enumeration", counts[0], computes, f"items({node})", count)
+
+    def lists(self) -> Iterator[Json]:
+        for _, node, _plain in self._sentences():
+            text = self.raw[node]
+            announced = announced_lists(text)
+            if len(announced) != 1 or announced[0].items is None or enumerated_items(text) != announced[0].items:
+                continue
+            stated = announced[0].stated
+            computes = f"the number of items of the list {node} announces after its count, against {stated}"
+            yield candidate(node, "enumeration", text[slice(*announced[0].span)], computes, f"items({node})", stated)
+
+    def lists_after(self) -> Iterator[Json]:
+        chunks = [(node, self.raw[node], self.attributes.get(node, {})) for node, _ in self.texts]
+        for _, node, text in self._sentences():
+            counts = list(_COUNT_BEFORE_LIST.finditer(text))
+            if len(counts) != 1 or enumerated_items(self.raw[node]) is not None:
+                continue
+            if list_after(chunks, node) is None:
+                continue
+            count = counts[0]["count"]
+            computes = f"the number of items of the list that follows {node}, against {count}"
             yield candidate(node, "enumeration", counts[0], computes, f"items({node})", count)
 
     def table_rows(self) -> Iterator[Json]:

@@ -9,13 +9,13 @@ from fractions import Fraction as F
 import pytest
 
 from cgx_checks.arithmetic import observation_key, parse_expression, recompute
-from cgx_checks.arithmetic.enumeration import enumerated_items
 from cgx_checks.arithmetic.predicate_check import PredicateCheck
 from cgx_checks.arithmetic.recompute import Recomputation, decide_recorded
 from cgx_checks.arithmetic.tree import render
 from cgx_checks.arithmetic_codes import ArithmeticCode
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.numbers.enumeration import enumerated_items
 
 ROWS = [
     "Table 1 (caption s-1); row A; Original: 8.53; Reproduced: 8.53",
@@ -262,6 +262,33 @@ def test_a_kind_the_text_does_not_name_is_refused_and_a_percentage_needs_its_per
         ("no enumeration here", None),
         ("(a) one, (b) two; first, second and third", None),  # two forms that disagree are not guessed
         ("Fig. 2(a) shows (b)", None),  # a panel reference is no enumeration
+        # A list announced without labels, after its count and noun.
+        ("We evaluate on three datasets (MNIST and SVHN).", 2),
+        ("the three settings (random initialization, warm starting, and warm-starting with Shrink-Perturb)", 3),
+        (
+            "split into four mechanism: the shape mechanism, the texture mechanism, the background mechanism, "
+            "and the composer.",
+            4,
+        ),
+        ("The study used four measures: accuracy, recall, precision and F1.", 4),
+        ("two baselines (ResNet and VGG) and two datasets (A and C)", 2),  # two lists of one size
+        ("three heads (shape, texture, and background)", 3),
+        # ... and the look-alikes, whose items could be read two ways.
+        ("12 participants (8 women and 4 men) took part.", None),  # a breakdown, not a list of 12
+        ("30 participants (mean age 24, SD 3) took part.", None),
+        ("three models were trained (A and B used dropout).", None),  # the noun is no plural before it
+        ("We found three results: A improves and B degrades.", None),  # clauses, not items
+        ("two results: accuracy rose and loss fell", None),
+        ("three cases: the matrix is singular and the system has no solution", None),
+        ("three tasks: reading and writing, arithmetic, and drawing", None),  # two items or three
+        ("two datasets (e.g. MNIST and SVHN)", None),  # a partial list
+        ("two studies (Smith and Jones, 2010; Lee 2012)", None),  # a citation
+        ("two parameters ($\\alpha$ and $\\beta$)", None),  # LaTeX
+        ("two models (large, pretrained)", None),  # no "and": two adjectives of one model, perhaps
+        ("three tasks (A and B and C)", None),
+        ("two tasks: A and B.", None),  # two items after a colon may be two clauses
+        ("two baselines (ResNet and VGG) and three datasets (A, B and C)", None),  # which list is counted?
+        ("three tasks (A and B and C) and two datasets (X and Y)", None),  # one list not counted: none is
     ],
 )
 def test_items_counts_the_enumeration_a_chunk_writes(text: str, count: int | None) -> None:
@@ -277,6 +304,14 @@ def test_items_is_a_count_like_rows_and_a_chunk_without_an_enumeration_is_refuse
     assert refused("items(s-4)", "five", [text], items={"s-3": 4}).code == ArithmeticCode.OPERAND_NOT_IN_TEXT
     again = decide_recorded("items(s-3)", "five", "=", None, items={"s-3": 4})
     assert observation_key(again) == observation_key(checked)
+
+
+def test_a_list_without_labels_is_counted_against_the_count_the_text_states() -> None:
+    text = "Notes were checked by three assessors (a physiotherapist and a nurse)."
+    checked = number("items(s-13)", "three", [text], items={"s-13": enumerated_items(text)})
+    assert (checked.outcome, checked.to_json()["items"]) == ("failed", {"s-13": 2})
+    listed = "Reminders were sent through two channels (text and voice)."
+    assert number("items(s-12)", "two", [listed], items={"s-12": enumerated_items(listed)}).outcome == "passed"
 
 
 def test_the_last_label_of_a_numbered_list_is_not_its_count() -> None:

@@ -220,13 +220,53 @@ def test_an_announced_enumeration_is_counted_with_items() -> None:
     [
         "Three conditions: (a) cue and (b) no cue, first alone and second paired.",  # ordinals count too
         "Two tasks: (a) reading, (c) writing.",  # not one run from (a)
-        "In Fig. 2(a) and (b) we show three panels: left, middle and right.",  # a label before the count
+        "In Fig. 2(a) and (b) we show three panels: (a) left, (b) middle, (c) right.",  # a label before the count
         "Three tasks: (1) reading, (2) writing and (3) speaking.",  # numbers: an equation's (3) is counted too
         "Two tasks: ($a$) reading and ($b$) writing.",  # items() reads the labels as ingested: none here
     ],
 )
 def test_an_enumeration_items_might_count_otherwise_is_left_alone(text: str) -> None:
     assert across(text) == []
+
+
+def test_a_list_announced_without_labels_is_counted_with_items() -> None:
+    assert across("Notes were checked by three assessors (a physiotherapist and a nurse).") == [
+        ("enumeration", "items(s-1)", "three")
+    ]
+    assert across("Adherence was scored on four criteria: timeliness, completeness, accuracy and follow-up.") == [
+        ("enumeration", "items(s-1)", "four")
+    ]
+    # A panel's label before the count is no label of the list (items() counts only a run from (a)).
+    assert across("In Fig. 2(a) and (b) we show three panels: left, middle and right.") == [
+        ("enumeration", "items(s-1)", "three")
+    ]
+
+
+def test_a_count_before_a_list_ingestion_recorded_is_counted_with_items() -> None:
+    listed = {f"s-{index}": {**SECTION, "list": {"number": 1, "item": index - 1, "items": 3}} for index in (2, 3, 4)}
+    items = ("MNIST.", "CIFAR-10.", "SVHN.")
+    assert across("We evaluate on three datasets:", *items, attributes=listed) == [
+        ("enumeration", "items(s-1)", "three")
+    ]
+    assert across("The two baselines are as follows:", *items, attributes=listed) == [
+        ("enumeration", "items(s-1)", "two")
+    ]
+    assert across("We evaluate on three datasets:", *items) == []  # no list recorded: the lines were unclear
+    assert across("We evaluate on three datasets.", *items, attributes=listed) == []  # nothing announced
+    assert across("In Section 3 we list them:", *items, attributes=listed) == []  # a number, not a count
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The three arms (38, 37 and 37 patients) were of similar size.",  # a breakdown by arm
+        "Two baselines (ResNet and VGG) ran on two datasets (MNIST and SVHN).",  # which list does it count?
+        "Three tasks: reading and writing, arithmetic, and drawing.",  # two items or three
+        "Two tasks (a) reading and (b) writing were given in three blocks (morning and noon).",  # labels count
+    ],
+)
+def test_a_list_items_might_count_otherwise_is_left_alone(text: str) -> None:
+    assert "enumeration" not in {kind for kind, _, _ in across(text)}
 
 
 def table(label: str, *rows: str) -> tuple[list[tuple[str, str]], dict[str, dict[str, object]]]:
