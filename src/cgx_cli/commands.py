@@ -34,7 +34,7 @@ class Command(NamedTuple):
     arguments: Callable[[ArgumentParser], None]
     run: str
 
-    def __call__(self, options: Namespace) -> int:
+    def execute(self, options: Namespace) -> int:
         module, function = self.run.split(":")
         arguments = {name: value for name, value in vars(options).items() if name != "command"}
         try:
