@@ -208,9 +208,6 @@ class ReferenceResolves(CheckTypeBase):
         }
         return Prepared(target, inputs)
 
-    def slot_of(self, inputs: Mapping[str, Any]) -> str:
-        return ""
-
     def observation_key(self, prepared: Prepared) -> str:
         inputs = prepared.inputs
         return json.dumps([prepared.target, inputs.get("doi"), inputs.get("arxiv")], ensure_ascii=False)

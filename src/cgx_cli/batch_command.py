@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from cgx_cli.errors import print_error, print_failure
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_cli.tool_command import with_run
@@ -58,32 +58,29 @@ def parse_line(raw: bytes, run: str | None) -> tuple[str, Any]:
 
 def run_batch(file: str, run: str | None, wait: float, *, stop_on_error: bool) -> int:
     """Make every call of the batch; status 0 when every line succeeded, 2 otherwise."""
+    from cgx_core.base.budget_worker import fork_here
     from cgx_core.tooling.registry import call_tool
 
+    fork_here()  # a start_run's paper is read in a fork of this process, as `tool` reads it
+
     failed = 0
-    try:
-        with _lines(file) as lines:
-            for number, raw in enumerate(lines, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    tool, arguments = parse_line(raw, run)
-                    payload, is_error = call_tool(tool, arguments, wait=wait)
-                except CgxError as error:
-                    payload, is_error = error.to_json(), True
-                results().write(result_text(payload) + "\n")
-                results().flush()
-                if is_error:
-                    failed += 1
-                    body = payload["error"]
-                    print_error(body["code"], body["message"], prefix=f"line {number}: ")
-                    sys.stderr.flush()
-                    if stop_on_error:
-                        sys.stderr.write(
-                            f"stopped at line {number} (--stop-on-error): the lines after it were not run\n"
-                        )
-                        break
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    with _lines(file) as lines:
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                tool, arguments = parse_line(raw, run)
+                payload, is_error = call_tool(tool, arguments, wait=wait)
+            except CgxError as error:
+                payload, is_error = error.to_json(), True
+            results().write(result_text(payload) + "\n")
+            results().flush()
+            if is_error:
+                failed += 1
+                body = payload["error"]
+                print_error(body["code"], body["message"], prefix=f"line {number}: ")
+                sys.stderr.flush()
+                if stop_on_error:
+                    sys.stderr.write(f"stopped at line {number} (--stop-on-error): the lines after it were not run\n")
+                    break
     return ExitCode.ERROR if failed else ExitCode.OK

@@ -11,7 +11,6 @@ import shutil
 import tomllib
 from pathlib import Path
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.codes import Code
@@ -83,21 +82,17 @@ def _copy(source: Path, destination: Path) -> Path:
 
 def rubrics_command(name: str | None, copy: str | None) -> int:
     """List the shipped rubrics, print one (NAME), or copy one (NAME --copy PATH)."""
-    try:
-        if name is None:
-            if copy is not None:
-                raise CgxError(Code.USAGE, "--copy needs the NAME of the rubric to copy")
-            results().write(result_text(listing()) + "\n")
-            return ExitCode.OK
-        source = _named(name)
-        if copy is None:
-            results().write(source.read_text(encoding="utf-8"))
-            return ExitCode.OK
-        target = Path(copy)
-        written = _copy(source, target / source.name if target.is_dir() else target)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    if name is None:
+        if copy is not None:
+            raise CgxError(Code.USAGE, "--copy needs the NAME of the rubric to copy")
+        results().write(result_text(listing()) + "\n")
+        return ExitCode.OK
+    source = _named(name)
+    if copy is None:
+        results().write(source.read_text(encoding="utf-8"))
+        return ExitCode.OK
+    target = Path(copy)
+    written = _copy(source, target / source.name if target.is_dir() else target)
     results().write(result_text({"copied": source.name, "to": str(written)}) + "\n")
     return ExitCode.OK
 
@@ -108,10 +103,6 @@ def skill_command(copy: str | None) -> int:
     if copy is None:
         results().write(source.read_text(encoding="utf-8"))
         return ExitCode.OK
-    try:
-        written = _copy(source, Path(copy) / SKILL_NAME / "SKILL.md")
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    written = _copy(source, Path(copy) / SKILL_NAME / "SKILL.md")
     results().write(result_text({"copied": "SKILL.md", "to": str(written)}) + "\n")
     return ExitCode.OK

@@ -12,7 +12,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
@@ -43,24 +42,20 @@ def calibrate_command(
     from cgx_core.calibration.rubric_file import parse_date
     from cgx_core.run.atomic import write_atomic
 
-    try:
-        on = parse_date(date)
-        held = {Path(item).resolve() for item in held_out}
-        labelled = []
-        for argument in runs:
-            path, key = parse_run_argument(argument)
-            labelled.append(load_run(path, read_key(key) if key else None, held_out=path.resolve() in held))
-        extra = read_extra(Path(counts)) if counts else None
-        text = _rubric_text(Path(rubric))
-        before = _rubric_text(Path(baseline)) if baseline else None
-        made = calibrate(labelled, text, version=version, on=on, extra=extra, baseline=before)
-        write_atomic(Path(out), made.rubric.encode("utf-8"))
-        if json_file:
-            data = json.dumps(made.to_json(), indent=2, sort_keys=True) + "\n"
-            write_atomic(Path(json_file), data.encode("utf-8"))
-    except (CgxError, OSError) as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    on = parse_date(date)
+    held = {Path(item).resolve() for item in held_out}
+    labelled = []
+    for argument in runs:
+        path, key = parse_run_argument(argument)
+        labelled.append(load_run(path, read_key(key) if key else None, held_out=path.resolve() in held))
+    extra = read_extra(Path(counts)) if counts else None
+    text = _rubric_text(Path(rubric))
+    before = _rubric_text(Path(baseline)) if baseline else None
+    made = calibrate(labelled, text, version=version, on=on, extra=extra, baseline=before)
+    write_atomic(Path(out), made.rubric.encode("utf-8"))
+    if json_file:
+        data = json.dumps(made.to_json(), indent=2, sort_keys=True) + "\n"
+        write_atomic(Path(json_file), data.encode("utf-8"))
     results().write(_summary(made.to_json(), out))
     return ExitCode.OK
 

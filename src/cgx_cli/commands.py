@@ -8,9 +8,14 @@ so building the parser costs the table alone.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
+
+from cgx_cli.errors import print_failure
+from cgx_cli.exit_codes import ExitCode
+from cgx_core.errors import CgxError
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser, Namespace
@@ -20,12 +25,23 @@ PROG = "credencegraph-extract"
 
 class Command(NamedTuple):
     """One command: `summary` in the list of commands, `summary` and `description` in its --help, `arguments`
-    adds its arguments to its parser, `run` runs it and gives its exit status."""
+    adds its arguments to its parser, `run` names the function (`module:function` of cgx_cli) that runs it,
+    called with the parsed arguments by their names, and gives its exit status. A CgxError or an OSError it
+    raises is the command's one `error [<code>]: <message>` line, and status 2."""
 
     summary: str
     description: str
     arguments: Callable[[ArgumentParser], None]
-    run: Callable[[Namespace], int]
+    run: str
+
+    def execute(self, options: Namespace) -> int:
+        module, function = self.run.split(":")
+        arguments = {name: value for name, value in vars(options).items() if name != "command"}
+        try:
+            return int(getattr(importlib.import_module(f"cgx_cli.{module}"), function)(**arguments))
+        except (CgxError, OSError) as error:  # a refused call, or the operating system's (`io-error`)
+            print_failure(error)
+            return ExitCode.ERROR
 
 
 def _wait_seconds(text: str) -> float:
@@ -41,12 +57,12 @@ def _wait_seconds(text: str) -> float:
     return value
 
 
-def _read_papers_in_place() -> None:
-    """A command line's paper is read in a fork of this process (one interpreter, one import of the readers)
-    rather than in a worker's: see `cgx_core.base.budget_worker.fork_here`."""
-    from cgx_core.base.budget_worker import fork_here
+def mcp() -> int:
+    from cgx_cli import result_stream
+    from cgx_mcp.server import serve
 
-    fork_here()
+    serve(result_stream.results())
+    return 0
 
 
 def _tool_arguments(parser: ArgumentParser) -> None:
@@ -58,46 +74,11 @@ def _tool_arguments(parser: ArgumentParser) -> None:
     )
 
 
-def _tool(options: Namespace) -> int:
-    from cgx_cli.tool_command import run_tool
-
-    if options.name == "start_run":
-        _read_papers_in_place()
-    return run_tool(options.name, options.run, options.args, options.wait)
-
-
 def _batch_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="a JSON-lines file of calls ('-' or nothing: stdin)")
     parser.add_argument("--run", help="the run directory, for lines whose args do not name one")
     parser.add_argument("--wait", type=float, default=10.0, help="seconds each call waits for the run's lock")
     parser.add_argument("--stop-on-error", action="store_true", help="stop at the first line that fails")
-
-
-def _batch(options: Namespace) -> int:
-    from cgx_cli.batch_command import run_batch
-
-    _read_papers_in_place()
-    return run_batch(options.file, options.run, options.wait, stop_on_error=options.stop_on_error)
-
-
-def _tools(options: Namespace) -> int:
-    from cgx_cli.tool_command import list_tools
-
-    return list_tools(options.name)
-
-
-def _mcp(options: Namespace) -> int:
-    from cgx_cli import result_stream
-    from cgx_mcp.server import serve
-
-    serve(result_stream.results())
-    return 0
-
-
-def _plugins(options: Namespace) -> int:
-    from cgx_cli.plugins_command import list_plugins
-
-    return list_plugins(options.rubric)
 
 
 def _rubrics_arguments(parser: ArgumentParser) -> None:
@@ -107,28 +88,10 @@ def _rubrics_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--copy", metavar="PATH", help="copy the named rubric to PATH (a file or a directory)")
 
 
-def _rubrics(options: Namespace) -> int:
-    from cgx_cli.bundled import rubrics_command
-
-    return rubrics_command(options.name, options.copy)
-
-
-def _skill(options: Namespace) -> int:
-    from cgx_cli.bundled import skill_command
-
-    return skill_command(options.copy)
-
-
 def _replay_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("run")
     parser.add_argument("--source", help="the paper's main file, when the run did not store it")
     parser.add_argument("--sources", help="a directory of fetched sources named by the hex of their digest")
-
-
-def _replay(options: Namespace) -> int:
-    from cgx_cli.replay_command import replay_command
-
-    return replay_command(options.run, options.source, options.sources)
 
 
 def _verify_arguments(parser: ArgumentParser) -> None:
@@ -142,34 +105,15 @@ def _verify_arguments(parser: ArgumentParser) -> None:
     )
     parser.add_argument("--jsonl", metavar="FILE", help="append one JSON line per run to FILE as each completes")
     parser.add_argument("--resume", metavar="FILE", help="skip the runs FILE (a --jsonl journal) already verified")
-    parser.add_argument("--json", action="store_true", help="print a machine-readable summary of every run")
+    parser.add_argument(
+        "--json", dest="as_json", action="store_true", help="print a machine-readable summary of every run"
+    )
     parser.add_argument(
         "--check-deadline",
         type=float,
         metavar="SECONDS",
         help="stop a third party's check re-run that has not finished in SECONDS of wall time (default 1920)",
     )
-
-
-def _verify(options: Namespace) -> int:
-    from cgx_cli.verify_command import verify_command
-
-    return verify_command(
-        options.runs,
-        options.jobs,
-        options.json,
-        listing=options.listing,
-        scheduler=options.scheduler,
-        jsonl=options.jsonl,
-        resume=options.resume,
-        check_deadline=options.check_deadline,
-    )
-
-
-def _demo(options: Namespace) -> int:
-    from cgx_cli.demo import demo
-
-    return demo(options.directory)
 
 
 def _calibrate_arguments(parser: ArgumentParser) -> None:
@@ -185,29 +129,9 @@ def _calibrate_arguments(parser: ArgumentParser) -> None:
     parser.add_argument(
         "--baseline", metavar="RUBRIC", help="score 'before' with this rubric's values (default: --rubric's)"
     )
-    parser.add_argument("--json", metavar="FILE", help="write the counts, the fit and the scores as JSON")
-
-
-def _calibrate(options: Namespace) -> int:
-    from cgx_cli.calibrate_command import calibrate_command
-
-    return calibrate_command(
-        options.runs,
-        rubric=options.rubric,
-        out=options.out,
-        version=options.version,
-        date=options.date,
-        held_out=options.held_out,
-        counts=options.counts,
-        baseline=options.baseline,
-        json_file=options.json,
+    parser.add_argument(
+        "--json", dest="json_file", metavar="FILE", help="write the counts, the fit and the scores as JSON"
     )
-
-
-def _unlock(options: Namespace) -> int:
-    from cgx_cli.unlock import unlock
-
-    return unlock(options.run)
 
 
 def _report_arguments(parser: ArgumentParser) -> None:
@@ -235,20 +159,6 @@ def _report_arguments(parser: ArgumentParser) -> None:
         )
 
 
-def _report(options: Namespace) -> int:
-    from cgx_cli.report_command import report_command
-
-    return report_command(
-        options.run,
-        html=options.html,
-        markdown=options.markdown,
-        source=options.source,
-        sources=options.sources,
-        replay=options.replay,
-        verify=options.verify,
-    )
-
-
 def _review_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("run")
     subject = parser.add_mutually_exclusive_group(required=True)
@@ -262,24 +172,10 @@ def _review_arguments(parser: ArgumentParser) -> None:
         metavar="MODEL",
         help="an agent running MODEL enters the person's verdict for them (required without a terminal)",
     )
-    parser.add_argument("--no-finish", action="store_true", help="leave a finished run reopened after the review")
-    parser.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
-
-
-def _review(options: Namespace) -> int:
-    from cgx_cli.review_command import review_command
-
-    return review_command(
-        options.run,
-        node=options.node,
-        check=options.check,
-        verdict=options.verdict,
-        reviewer=options.reviewer,
-        reason=options.reason,
-        agent_model=options.agent_model,
-        finish=not options.no_finish,
-        wait=options.wait,
+    parser.add_argument(
+        "--no-finish", dest="finish", action="store_false", help="leave a finished run reopened after the review"
     )
+    parser.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the run's lock (default 10)")
 
 
 def _one(name: str, help: str | None = None, **more: str) -> Callable[[ArgumentParser], None]:
@@ -302,7 +198,7 @@ COMMANDS: dict[str, Command] = {
         "prints the JSON error and one 'error [<code>]: <message>' line on stderr, with status 2. "
         f"'{PROG} tools' lists the tools and their arguments; '{PROG} batch' makes many calls in one process.",
         _tool_arguments,
-        _tool,
+        "tool_command:run_tool",
     ),
     "batch": Command(
         "make many tool calls in one process, one JSON line each, and print one result line each",
@@ -312,27 +208,27 @@ COMMANDS: dict[str, Command] = {
         "Status 0 when every line succeeded, 2 otherwise. One process pays its start-up once: the fast way for a "
         "harness without MCP to make many calls.",
         _batch_arguments,
-        _batch,
+        "batch_command:run_batch",
     ),
     "tools": Command(
         "list the tools with their descriptions and argument schemas, as JSON",
         "Also lists every installed check type with the JSON schema of its proposals: what an agent without MCP "
         "reads instead of tools/list. With a tool's NAME, that tool alone, with the JSON schema of its result.",
         _one("name", "one tool, shown with the schema of its result", nargs="?"),
-        _tools,
+        "tool_command:list_tools",
     ),
     "mcp": Command(
         "serve the tools over MCP on stdio",
         "Register it in a harness as a stdio server: the command credencegraph-extract with the argument mcp. "
         "Long calls send progress notifications, and a cancelled request stops its call before it commits.",
         _none,
-        _mcp,
+        "commands:mcp",
     ),
     "plugins": Command(
         "list the installed check types (their plugins), as JSON",
         "Each with its distribution, version and proposing tool; with --rubric, whether the rubric declares it.",
         _one("--rubric", "a rubric: say which check types it declares, and which it declares that none provides"),
-        _plugins,
+        "plugins_command:list_plugins",
     ),
     "rubrics": Command(
         "list the rubrics this package ships, or copy one to edit",
@@ -340,13 +236,13 @@ COMMANDS: dict[str, Command] = {
         "for the bundled example. 'paper' is calibrated on labelled runs (its [calibration] says on what); "
         "'example-paper''s numbers are illustrative.",
         _rubrics_arguments,
-        _rubrics,
+        "bundled:rubrics_command",
     ),
     "skill": Command(
         "print the agent skill (SKILL.md), or copy it into a harness's skills folder",
         "The skill teaches an agent the workflow and the rules; it is shipped with this package.",
         _one("--copy", "write DIR/credencegraph-extract/SKILL.md", metavar="DIR"),
-        _skill,
+        "bundled:skill_command",
     ),
     "replay": Command(
         "rebuild a run from its document and log; exit 1 when the graph differs from the recorded one",
@@ -354,7 +250,7 @@ COMMANDS: dict[str, Command] = {
         "line recorded; it reports the first call that diverges and how. No network: what a citation check read "
         "comes back from the run's sources/ or --sources.",
         _replay_arguments,
-        _replay,
+        "replay_command:replay_command",
     ),
     "verify": Command(
         "re-run every deterministic check of finished runs; exit 1 when a check differs from its record",
@@ -363,14 +259,14 @@ COMMANDS: dict[str, Command] = {
         "verified in parallel worker processes here, or on a Dask cluster (--scheduler), and --jsonl/--resume "
         "stream a journal a long verification can be resumed from.",
         _verify_arguments,
-        _verify,
+        "verify_command:verify_command",
     ),
     "demo": Command(
         "run the bundled example through the tools and print a summary",
         "The example's recorded calls are sent to a fresh run, which is finished, replayed and verified; each "
         "assessed node is printed with its credence before and after its checks.",
         _one("directory", "where to put the run (default: a new temporary directory)", nargs="?"),
-        _demo,
+        "demo:demo",
     ),
     "calibrate": Command(
         "fit a rubric's check credences and bases on labelled runs, and score the credences before and after",
@@ -379,14 +275,14 @@ COMMANDS: dict[str, Command] = {
         "and log scores in sample, leaving each run and each paper out, and on --held-out runs. The same runs "
         "give the same bytes (docs/calibration.md).",
         _calibrate_arguments,
-        _calibrate,
+        "calibrate_command:calibrate_command",
     ),
     "unlock": Command(
         "report whether a tool call holds the run's lock, and which process",
         "The lock is the operating system's and dies with its process: this names the live process that holds "
         "it (a child that inherited it included), so a person can decide whether to stop a hung agent.",
         _one("run"),
-        _unlock,
+        "unlock:unlock",
     ),
     "report": Command(
         "what a finished run says, for a person: text, and a self-contained HTML page or Markdown",
@@ -397,7 +293,7 @@ COMMANDS: dict[str, Command] = {
         "outside the run, in $CGX_AUDIT_CACHE or the user's cache), and the report says which; status 1 when "
         "either did not pass.",
         _report_arguments,
-        _report,
+        "report_command:report_command",
     ),
     "review": Command(
         "record a person's verdict on a node or a check, as a logged check",
@@ -406,6 +302,6 @@ COMMANDS: dict[str, Command] = {
         "agent (no terminal) must pass --agent-model. A finished run is finished again afterwards "
         "(--no-finish: not).",
         _review_arguments,
-        _review,
+        "review_command:review_command",
     ),
 }

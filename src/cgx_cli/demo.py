@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cgx_cli.errors import print_error, print_failure
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.errors import CgxError
@@ -80,21 +80,13 @@ def demo(directory: str | None) -> int:
 
     parent = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cgx-demo-"))
     run = parent / "run"
-    try:
-        calls = rebuild(example_root(), run)
-        replayed = replay(run, source=None, sources=None)
-        verdict = verify_run(run)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    calls = rebuild(example_root(), run)
+    replayed = replay(run, source=None, sources=None)
+    verdict = verify_run(run)
     if verdict.error is not None:
         print_error(verdict.error["code"], verdict.error["message"])
         return ExitCode.ERROR
     integrity = Integrity(replay_audit(replayed), verify_audit(verdict))
-    try:
-        text = summary(run, calls, integrity)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    text = summary(run, calls, integrity)
     results().write(text + "\n")
     return ExitCode.OK if replayed.identical and not verdict.differences else ExitCode.DIFFERENCE

@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None, *, claim_stdout: bool = False) -> in
         result_stream.claim()
     from cgx_cli.commands import COMMANDS
 
-    return COMMANDS[options.command].run(options)
+    return COMMANDS[options.command].execute(options)
 
 
 def console_status(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.base.limits import MAX_RUBRIC_BYTES
@@ -64,12 +63,8 @@ def list_plugins(rubric: str | None) -> int:
     """Print the listing; on an error, one `error [<code>]: <message>` line on stderr and exit 2."""
     from cgx_core.checks.installed import installed_check_types
 
-    try:
-        loaded = None if rubric is None else read_rubric(Path(rubric))
-        listing = plugin_listing(installed_check_types(), loaded)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    loaded = None if rubric is None else read_rubric(Path(rubric))
+    listing = plugin_listing(installed_check_types(), loaded)
     results().write(result_text(listing) + "\n")
     for plugin in listing.get("invalid", ()):  # listed, and said on stderr: the exit status says it too
         sys.stderr.write(f"error [plugin-invalid]: {plugin['message']}\n")

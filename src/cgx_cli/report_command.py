@@ -16,10 +16,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
-from cgx_core.errors import CgxError
 
 if TYPE_CHECKING:
     from cgx_core.report.integrity import Choice
@@ -48,26 +46,22 @@ def report_command(
     from cgx_core.report.text import text_report
 
     root = Path(run)
-    try:
-        # What is not a finished run is refused before the replay and the verify are run.
-        report = build_report(
-            root, Integrity(not_run("pending"), not_run("pending")), source=Path(source) if source else None
-        )
-        integrity = run_integrity(
-            root,
-            replay=replay,
-            verify=verify,
-            source=Path(source) if source else None,
-            sources=Path(sources) if sources else None,
-        )
-        report = attrs.evolve(report, integrity=integrity)
-        if html is not None:
-            _write(Path(html), html_report(report))
-        if markdown is not None:
-            _write(Path(markdown), markdown_report(report))
-    except (CgxError, OSError) as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    # What is not a finished run is refused before the replay and the verify are run.
+    report = build_report(
+        root, Integrity(not_run("pending"), not_run("pending")), source=Path(source) if source else None
+    )
+    integrity = run_integrity(
+        root,
+        replay=replay,
+        verify=verify,
+        source=Path(source) if source else None,
+        sources=Path(sources) if sources else None,
+    )
+    report = attrs.evolve(report, integrity=integrity)
+    if html is not None:
+        _write(Path(html), html_report(report))
+    if markdown is not None:
+        _write(Path(markdown), markdown_report(report))
     results().write(text_report(report) + "\n")
     failed = [
         f"{name}: {outcome.summary}"

@@ -18,6 +18,7 @@ from typing import Any
 from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
+from cgx_cli.tool_command import printed
 from cgx_core.tooling.output import result_text
 
 PERSON_MODEL = "person"
@@ -32,13 +33,6 @@ def _was_finished(run: str) -> bool:
         return bool(read_manifest(RunPaths(Path(run))).get("finished"))
     except CgxError:
         return False  # the review call itself reports what is wrong with the directory
-
-
-def _error(payload: dict[str, Any]) -> int:
-    results().write(result_text(payload) + "\n")
-    body = payload["error"]
-    print_error(body["code"], body["message"])
-    return ExitCode.ERROR
 
 
 def review_command(
@@ -79,13 +73,13 @@ def review_command(
         arguments["check"] = check
     reviewed, is_error = call_tool("review", arguments, wait=wait, by_person=by_person)
     if is_error:
-        return _error(reviewed)
+        return printed(reviewed, is_error=True)
     out: dict[str, Any] = {"review": reviewed}
     # A refused review is logged too (with its refusal), so it reopens a finished run all the same.
     if finished_before and finish:
         finished, is_error = call_tool("finish_run", {"run": run, "model": arguments["model"]}, wait=wait)
         if is_error:
-            return _error({**out, **finished})
+            return printed({**out, **finished}, is_error=True)
         out["finish_run"] = finished
     results().write(result_text(out) + "\n")
     if reviewed["refused"]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
-from cgx_cli.errors import print_error, print_failure
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_core.base.json_schema import parse_arguments
@@ -33,20 +34,29 @@ def with_run(run: str | None, raw: object) -> object:
     return {"run": run, **{name: value for name, value in raw.items() if name != "run"}}
 
 
-def run_tool(name: str, run: str | None, text: str, wait: float) -> int:
-    """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2."""
+def run_tool(name: str, run: str | None, args: str, wait: float) -> int:
+    """Call the tool; print its JSON result; on an error also one line on stderr, and exit 2. A paper is read
+    in a fork of this process (one interpreter, one import of the readers) rather than in a worker's."""
     from cgx_core.tooling.registry import call_tool
 
+    if name == "start_run":
+        from cgx_core.base.budget_worker import fork_here
+
+        fork_here()
     try:
-        payload, is_error = call_tool(name, _arguments(run, text), wait=wait)
+        payload, is_error = call_tool(name, _arguments(run, args), wait=wait)
     except CgxError as error:
         payload, is_error = error.to_json(), True
+    return printed(payload, is_error=is_error)
+
+
+def printed(payload: dict[str, Any], *, is_error: bool) -> int:
+    """Print a call's JSON result and, for an error, its one line on stderr; the command's exit status."""
     results().write(result_text(payload) + "\n")
-    if is_error:
-        error_body = payload["error"]
-        print_error(error_body["code"], error_body["message"])
-        return ExitCode.ERROR
-    return ExitCode.OK
+    if not is_error:
+        return ExitCode.OK
+    print_error(payload["error"]["code"], payload["error"]["message"])
+    return ExitCode.ERROR
 
 
 def tools_listing(name: str | None = None) -> dict[str, object]:
@@ -54,7 +64,6 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
     schema of its proposals: what an agent without MCP reads instead of `tools/list`. With a tool's `name`,
     that tool alone, with the schema of its result too (kept out of the full listing, which an agent reads
     whole, to keep it short)."""
-    from cgx_core.errors import CgxError
     from cgx_core.tooling.proposal_schemas import published
     from cgx_core.tooling.registry import TOOLS
 
@@ -84,10 +93,5 @@ def tools_listing(name: str | None = None) -> dict[str, object]:
 
 
 def list_tools(name: str | None = None) -> int:
-    try:
-        listed = tools_listing(name)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
-    results().write(result_text(listed) + "\n")
+    results().write(result_text(tools_listing(name)) + "\n")
     return ExitCode.OK

@@ -9,16 +9,13 @@ file, and both are reported.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from cgx_cli.errors import print_failure
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
-from cgx_core.errors import CgxError
 from cgx_core.run.layout import RunPaths
-from cgx_core.run.lock import Holder, lock_holder
+from cgx_core.run.lock import Holder, command_of, flock_on, lock_holder, lock_id
 from cgx_core.run.manifest import read_manifest
 from cgx_core.tooling.output import result_text
 
@@ -27,29 +24,9 @@ def _alive(pid: int) -> bool:
     return Path(f"/proc/{pid}").is_dir()
 
 
-def _lock_id(path: Path) -> tuple[int, int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
-
-
-def _flock_on(line: str) -> tuple[int, int, int] | None:
-    """The device and inode an flock line of /proc (`1: FLOCK  ADVISORY  WRITE 12345 fe:00:1234 0 EOF`) is on."""
-    fields = line.split()
-    if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK":
-        return None
-    try:
-        major, minor, inode = fields[5].split(":")
-        return (int(major, 16), int(minor, 16), int(inode))
-    except ValueError:
-        return None
-
-
 def live_holders(lock_path: Path) -> list[int]:
     """Every live process with an open file that holds the flock on `lock_path` (a child shares its parent's)."""
-    wanted = _lock_id(lock_path)
+    wanted = lock_id(lock_path)
     found: list[int] = []
     if wanted is None:
         return found
@@ -66,16 +43,10 @@ def live_holders(lock_path: Path) -> list[int]:
             except OSError:
                 continue
             locks = [line.removeprefix("lock:").strip() for line in text.splitlines() if line.startswith("lock:")]
-            if any(_flock_on(line) == wanted for line in locks):
+            if any((flock := flock_on(line)) is not None and flock[1] == wanted for line in locks):
                 found.append(int(process.name))
                 break
     return sorted(found)
-
-
-def _command_of(pid: int) -> str:
-    from cgx_core.run.lock import _command_of as command_of
-
-    return command_of(pid)
 
 
 def holder_report(lock_path: Path) -> dict[str, Any]:
@@ -89,7 +60,7 @@ def holder_report(lock_path: Path) -> dict[str, Any]:
         return report
     living = live_holders(lock_path)
     if living:
-        report["holder"] = {"pid": living[0], "command": _command_of(living[0])}
+        report["holder"] = {"pid": living[0], "command": command_of(living[0])}
         report["inherited_from"] = recorded.pid
         report["advice"] = (
             f"process {recorded.pid}, which took the lock, has ended; process {living[0]}, a process it started, "
@@ -102,10 +73,6 @@ def holder_report(lock_path: Path) -> dict[str, Any]:
 
 def unlock(run: str) -> int:
     paths = RunPaths(Path(run))
-    try:
-        read_manifest(paths)
-    except CgxError as error:
-        print_failure(error)
-        return ExitCode.ERROR
+    read_manifest(paths)
     results().write(result_text(holder_report(paths.lock)) + "\n")
     return ExitCode.OK

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from cgx_cli.errors import print_error, print_failure
+from cgx_cli.errors import print_error
 from cgx_cli.exit_codes import ExitCode
 from cgx_cli.result_stream import results
 from cgx_cli.verify_summary import Tally
@@ -57,52 +57,48 @@ def verify_command(
         # The stall budget of every isolated check re-run, here and in the workers this process starts.
         os.environ[PLUGIN_STALL_ENV] = f"{check_deadline:g}"
     with contextlib.ExitStack() as stack:
-        try:
-            source = RunSource(runs, listing)
-            versions = verifier_versions()
-            recorded = None
-            if resume is not None:
-                recorded = RecordedRuns(Path(resume), versions)
-                stack.callback(recorded.close)
-            on_done = _watch_versions(versions)
-            if jsonl is not None:
-                continuing = resume is not None and same_file(Path(jsonl), Path(resume))
-                keep = recorded.complete_bytes if recorded is not None and continuing else None
-                journal = JournalWriter(Path(jsonl), continuing=continuing, keep_bytes=keep)
-                stack.callback(journal.close)
-                on_done = _both(on_done, journal.write)
-            engine = _engine(scheduler, jobs, source.total)
-            stack.callback(engine.close)
-            tally = Tally()
-            stack.callback(tally.close)
-            batch = _batch_size(source.total, engine.slots)
-            on_terminal = sys.stderr.isatty()
-            # One run (an agent's check before its report): what it proves is kept for the report, as a
-            # report's own verify is. Many runs are not digested twice each for it.
-            per_run: PerRun = verify_kept if source.total == 1 else verify_run
-            results = dispatch(
-                source,
-                engine,
-                batch_size=batch,
-                verify=per_run,
-                recorded=recorded.get if recorded else None,
-                on_done=on_done,
-            )
-            # One run, verified in this process: a line per check too (bounded as the runs' lines are), so a
-            # log shows a long re-run is alive and a stalled one names its check.
-            per_check = None if on_terminal or source.total != 1 else Control(report=_check_line)
-            stack.enter_context(controlled(per_check))
-            for verified in results:
-                tally.add(verified.verdict)
-                if on_terminal:
-                    _progress(tally, source.total)
-                elif _milestone(tally.runs, source.total):
-                    _progress_line(tally, source.total)
-            if on_terminal and source.total is None:
-                sys.stderr.write("\n")
-        except CgxError as error:
-            print_failure(error)
-            return ExitCode.ERROR
+        source = RunSource(runs, listing)
+        versions = verifier_versions()
+        recorded = None
+        if resume is not None:
+            recorded = RecordedRuns(Path(resume), versions)
+            stack.callback(recorded.close)
+        on_done = _watch_versions(versions)
+        if jsonl is not None:
+            continuing = resume is not None and same_file(Path(jsonl), Path(resume))
+            keep = recorded.complete_bytes if recorded is not None and continuing else None
+            journal = JournalWriter(Path(jsonl), continuing=continuing, keep_bytes=keep)
+            stack.callback(journal.close)
+            on_done = _both(on_done, journal.write)
+        engine = _engine(scheduler, jobs, source.total)
+        stack.callback(engine.close)
+        tally = Tally()
+        stack.callback(tally.close)
+        batch = _batch_size(source.total, engine.slots)
+        on_terminal = sys.stderr.isatty()
+        # One run (an agent's check before its report): what it proves is kept for the report, as a
+        # report's own verify is. Many runs are not digested twice each for it.
+        per_run: PerRun = verify_kept if source.total == 1 else verify_run
+        results = dispatch(
+            source,
+            engine,
+            batch_size=batch,
+            verify=per_run,
+            recorded=recorded.get if recorded else None,
+            on_done=on_done,
+        )
+        # One run, verified in this process: a line per check too (bounded as the runs' lines are), so a
+        # log shows a long re-run is alive and a stalled one names its check.
+        per_check = None if on_terminal or source.total != 1 else Control(report=_check_line)
+        stack.enter_context(controlled(per_check))
+        for verified in results:
+            tally.add(verified.verdict)
+            if on_terminal:
+                _progress(tally, source.total)
+            elif _milestone(tally.runs, source.total):
+                _progress_line(tally, source.total)
+        if on_terminal and source.total is None:
+            sys.stderr.write("\n")
         return _invalid_plugins(_report(tally, as_json))
 
 

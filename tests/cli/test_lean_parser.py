@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import inspect
 import io
 
 import pytest
@@ -67,3 +69,15 @@ def test_without_a_command_name_first_the_whole_parser_is_built(argv: list[str])
     action = next(action for action in lean._actions if isinstance(action, argparse._SubParsersAction))
     assert set(action.choices) == set(NAMES)
     assert lean.format_help() == FULL.format_help()
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_each_command_runs_a_function_that_takes_its_arguments_by_their_names(name: str) -> None:
+    """A command's function is called with its parsed arguments by name: a flag renamed on one side only would
+    fail at the first use of the command, so both sides are compared here, for every command."""
+    from cgx_cli.commands import COMMANDS
+
+    module, function = COMMANDS[name].run.split(":")
+    taken = set(inspect.signature(getattr(importlib.import_module(f"cgx_cli.{module}"), function)).parameters)
+    given = {action.dest for action in _subparser(FULL, name)._actions if action.dest != "help"}
+    assert given == taken

@@ -256,8 +256,7 @@ def digest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]:
         files = finished.get("files", {})
         expected += [(path, files.get(path.name)) for path in paths.finished_files]
     if manifest.get("store_source"):
-        stored = manifest.get("document", {}).get("files", []) + manifest.get("bibliography", {}).get("files", [])
-        expected += [(paths.source / str(item.get("name")), item.get("digest")) for item in stored]
+        expected += [(paths.source / str(item.get("name")), item.get("digest")) for item in _stored_files(manifest)]
     problems = []
     for path, digest in expected:
         name = path.relative_to(paths.root).as_posix()

@@ -26,7 +26,8 @@ from cgx_core.audit.integrity import (
     unanchored_note,
     unfinished_problems,
 )
-from cgx_core.base.digests import bytes_digest, file_digest, hex_of, json_digest
+from cgx_core.audit.verify import stored_sources
+from cgx_core.base.digests import bytes_digest, file_digest, json_digest
 from cgx_core.base.limits import REPLAY_BUDGET_FACTOR
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
@@ -191,19 +192,7 @@ def _recorded_budget(run: Run) -> Budget:
 
 def source_lookup(run: Run, sources: Path | None) -> Callable[[str], bytes | None]:
     """Stored bytes by digest: the run's sources/, then --sources DIR (files named by the digest's hex)."""
-
-    def lookup(digest: str) -> bytes | None:
-        for folder in (run.paths.sources, sources):
-            if folder is None:
-                continue
-            path = folder / hex_of(digest)
-            if path.is_file():
-                data = path.read_bytes()
-                if bytes_digest(data) == digest:
-                    return data
-        return None
-
-    return lookup
+    return stored_sources(run.paths.sources, *([sources] if sources is not None else []))
 
 
 def replay(root: Path, *, source: Path | None, sources: Path | None) -> ReplayReport:

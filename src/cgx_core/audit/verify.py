@@ -100,16 +100,19 @@ def _compare_files(cid: str, record: Mapping[str, Any], folder: Path) -> tuple[l
     return differences, outcome
 
 
-def stored_sources(paths: RunPaths) -> Callable[[str], bytes | None]:
-    """The bytes the run keeps in sources/, by digest (files named by the digest's hex), checked."""
+def stored_sources(*folders: Path) -> Callable[[str], bytes | None]:
+    """Stored bytes by digest, from the first of `folders` (a run's sources/, then replay's --sources DIR)
+    that holds a file named by the digest's hex with exactly those bytes."""
 
     def lookup(digest: str) -> bytes | None:
-        path = paths.sources / hex_of(digest)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        return data if bytes_digest(data) == digest else None
+        for folder in folders:
+            try:
+                data = (folder / hex_of(digest)).read_bytes()
+            except OSError:
+                continue
+            if bytes_digest(data) == digest:
+                return data
+        return None
 
     return lookup
 
@@ -128,7 +131,7 @@ def verify_run(root: Path) -> RunVerdict:
         "verify",
         root=root,
         cited_digests=cited,
-        sources=stored_sources(paths),
+        sources=stored_sources(paths.sources),
         tolerances=run_tolerances(root, manifest),
     )
     differences: list[str] = [problem for problem in (graph_problem(paths, graph),) if problem is not None]

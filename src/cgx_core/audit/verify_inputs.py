@@ -49,29 +49,17 @@ def _is_tree(argument: str) -> bool:
 
 
 def _search(tree: str) -> Iterator[str]:
-    """The runs below `tree`, depth first in sorted order."""
+    """The runs below `tree`, depth first in sorted order (an unreadable folder holds no run this process can
+    name, and a link is not followed)."""
     found = False
-    stack = [iter(_folders(tree))]
-    while stack:
-        path = next(stack[-1], None)
-        if path is None:
-            stack.pop()
-        elif os.path.lexists(os.path.join(path, MANIFEST)):
+    for folder, directories, _ in os.walk(tree):
+        directories[:] = sorted(name for name in directories if not os.path.islink(os.path.join(folder, name)))
+        if folder != tree and os.path.lexists(os.path.join(folder, MANIFEST)):
             found = True
-            yield path
-        else:
-            stack.append(iter(_folders(path)))
+            directories.clear()
+            yield folder
     if not found:
         yield tree
-
-
-def _folders(folder: str) -> list[str]:
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(entry.name for entry in entries if entry.is_dir(follow_symlinks=False))
-    except OSError:
-        return []  # an unreadable folder holds no run this process can name
-    return [os.path.join(folder, name) for name in names]
 
 
 def _count_lines(listing: Path) -> int:

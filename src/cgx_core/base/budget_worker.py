@@ -488,7 +488,7 @@ def _forked_child(tasks: str, task: str, payload: Any, budget: Budget, parent: i
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C at the terminal is the parent's to handle
         signal.signal(signal.SIGPROF, out_of_cpu)
         _limit("RLIMIT_CORE", 0)
-        _limit_memory(_address_space() + budget.memory_bytes)
+        _limit("RLIMIT_AS", _address_space() + budget.memory_bytes)
         reply = answer(tasks, task, payload, budget.cpu_seconds)
         try:
             data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
@@ -563,7 +563,7 @@ def serve(connection: Connection, tasks: str, *, fork_per_task: bool) -> None:
             except _ParentGone:
                 return
         else:
-            _limit_memory(held + budget.memory_bytes)
+            _limit("RLIMIT_AS", held + budget.memory_bytes)
             reply = answer(tasks, task, payload, budget.cpu_seconds)
         try:
             connection.send(reply)
@@ -580,7 +580,8 @@ def answer(tasks: str, task: str, payload: Any, budget: float) -> tuple[Any, ...
     before = getattr(module, "before_task", None)
     if before is not None:
         before()
-    _limit_cpu(time.process_time() + budget + CPU_GRACE)
+    # The CPU-time rlimit: whole seconds, soft only, so the next task can raise it again.
+    _limit("RLIMIT_CPU", max(1, math.ceil(time.process_time() + budget + CPU_GRACE)))
     try:
         signal.setitimer(signal.ITIMER_PROF, max(budget, 1e-6))  # 0 would disarm the timer
         try:
@@ -633,10 +634,6 @@ def _address_space() -> int:
     return 0
 
 
-def _limit_memory(total: int) -> None:
-    _limit("RLIMIT_AS", total)
-
-
 def _limit(name: str, value: int) -> None:
     """Lower the soft limit `name` to `value` (never above the hard limit, which stays, so the next task can
     raise the soft one again)."""
@@ -647,8 +644,3 @@ def _limit(name: str, value: int) -> None:
         resource.setrlimit(which, (limit, hard))
     except (AttributeError, ValueError, OSError):
         pass  # no such limit on this platform: the other bounds still hold
-
-
-def _limit_cpu(seconds: float) -> None:
-    """The CPU-time rlimit (whole seconds, soft only, so the next task can raise it again)."""
-    _limit("RLIMIT_CPU", max(1, math.ceil(seconds)))

@@ -89,7 +89,6 @@ def maths_of(node: NodeEntry) -> Markup | None:
 
 def html_report(report: RunReport) -> str:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-    from markupsafe import Markup
 
     css, js = _asset("report.css"), _asset("report.js")
     environment = Environment(

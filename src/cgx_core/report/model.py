@@ -389,9 +389,7 @@ def build_report(root: Path, integrity: Integrity, *, source: Path | None = None
                 text=node.statement or "",
                 parent=parent.get(node.id),
                 verdict=str(assessment["verdict"]) if isinstance(assessment, Mapping) else None,
-                reason=str(assessment["reason"])
-                if isinstance(assessment, Mapping) and "reason" in assessment
-                else None,
+                reason=_reason(assessment),
                 credence=found.by_node.get(node.id),
                 checks=(*links_out.get("observes", []), *links_in.get("assesses", [])),
                 rests_on=tuple(links_in.get("requires", [])),

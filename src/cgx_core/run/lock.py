@@ -43,7 +43,7 @@ class Holder:
 MAX_COMMAND = 300
 
 
-def _command_of(pid: int) -> str:
+def command_of(pid: int) -> str:
     """The holder's command line as one short line of printable text: it goes into an error message that
     must stay one line (a `python -c` script holds newlines) and readable (a command can be long)."""
     try:
@@ -55,27 +55,39 @@ def _command_of(pid: int) -> str:
     return text if len(text) <= MAX_COMMAND else text[: MAX_COMMAND - 3] + "..."
 
 
+def lock_id(path: Path) -> tuple[int, int, int] | None:
+    """The device and inode of `path`, as /proc names the file a lock is on; None when it cannot be read."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
+
+
+def flock_on(line: str) -> tuple[int, tuple[int, int, int]] | None:
+    """The holder's pid and the device and inode of the file an flock line of /proc is on
+    (`1: FLOCK  ADVISORY  WRITE 12345 fe:00:1234 0 EOF`); None for another lock, or a blocked waiter (`->`)."""
+    fields = line.split()
+    if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK":
+        return None
+    try:
+        major, minor, inode = fields[5].split(":")
+        return int(fields[4]), (int(major, 16), int(minor, 16), int(inode))
+    except ValueError:
+        return None
+
+
 def lock_holder(lock_path: Path) -> Holder | None:
     """The process holding an flock on `lock_path`, found through `/proc/locks`, or None."""
+    wanted = lock_id(lock_path)
     try:
-        stat = lock_path.stat()
         table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
     except OSError:
         return None
-    wanted = (os.major(stat.st_dev), os.minor(stat.st_dev), stat.st_ino)
     for line in table.splitlines():
-        fields = line.split()
-        # "1: FLOCK  ADVISORY  WRITE 12345 fd:01:1234 0 EOF"; blocked waiters are marked with "->".
-        if "->" in fields or len(fields) < 6 or fields[1] != "FLOCK":
-            continue
-        try:
-            major, minor, inode = fields[5].split(":")
-            where = (int(major, 16), int(minor, 16), int(inode))
-            pid = int(fields[4])
-        except ValueError:
-            continue
-        if where == wanted:
-            return Holder(pid, _command_of(pid))
+        found = flock_on(line)
+        if found is not None and found[1] == wanted:
+            return Holder(found[0], command_of(found[0]))
     return None
 
 

@@ -90,7 +90,7 @@ class Scan:
     tail: Tail | None
 
 
-def _parse(raw: bytes) -> LogLine | None:
+def parse_line(raw: bytes) -> LogLine | None:
     """The call a line records, or None. A line must be exactly the canonical bytes `append` writes: JSON
     that parses but is written otherwise (a garbled tail that left trailing spaces, an edit) is not a line."""
     try:
@@ -120,7 +120,7 @@ def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
         if newline < 0:
             return Scan(tuple(entries), Tail(offset + position, len(data) - position, "the last line has no newline"))
         raw = data[position:newline]
-        line = _parse(raw)
+        line = parse_line(raw)
         if line is not None and (line.seq != next_seq or line.prev != prev):
             raise _broken_chain(next_seq, offset + position)
         if line is None:
@@ -139,7 +139,7 @@ def scan(path: Path, offset: int, next_seq: int, prev: str | None) -> Scan:
 
 
 def _any_good_line_after(data: bytes, position: int) -> bool:
-    return any(_parse(raw) is not None for raw in data[position:].split(b"\n"))
+    return any(parse_line(raw) is not None for raw in data[position:].split(b"\n"))
 
 
 def line_ending_at(path: Path, end: int) -> bytes | None:
@@ -163,11 +163,6 @@ def line_ending_at(path: Path, end: int) -> bytes | None:
                 window *= 4
     except OSError:
         return None
-
-
-def parse_line(raw: bytes) -> LogLine | None:
-    """The call a line's bytes record, or None when they are not exactly a line `append` writes."""
-    return _parse(raw)
 
 
 _SEQ_PREFIX = b'{"seq":'
