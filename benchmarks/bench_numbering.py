@@ -1,8 +1,9 @@
 """Figure (x): start_run with the paper's numbering against start_run without it, on the five real papers.
 
-"Without" is the same `call_tool("start_run")` in process with `cgx_core.ingest.paper.read_numbering`
-replaced by one returning None (as for a PDF), so the two sides differ by the numbering alone: the scan of
-the files, placing every chunk in its objects and sections, and finding the references each chunk writes.
+"Without" is the same `call_tool("start_run")` in process with `cgx_core.ingest.paper.annotate_numbering`
+replaced by one returning the graph as it is, so the two sides differ by placing every chunk in its objects
+and sections and finding the references each chunk writes. The numbering's visitor itself runs on both sides:
+it shares the paper's one walk with the tables' (cgx_core.ingest.latex_walk).
 Target: at most 1.2x on each real paper. Run alone with `uv run python benchmarks/bench_numbering.py [--quick]`.
 """
 
@@ -26,10 +27,10 @@ NUMBERED_PAPERS = {
 def figures(workspace: Workspace, *, profile: bool = False) -> list[Figure]:
     import cgx_core.ingest.paper as ingestion
 
-    with_numbering = ingestion.read_numbering
+    with_numbering = ingestion.annotate_numbering
 
-    def without_numbering(document: object) -> None:
-        return None
+    def without_numbering(graph: object, numbering: object) -> object:
+        return graph
 
     repeats = 2 if workspace.quick else 8
     made = itertools.count()
@@ -42,15 +43,15 @@ def figures(workspace: Workspace, *, profile: bool = False) -> list[Figure]:
             tool("start_run", {"run": str(run), "paper": str(main), "rubric": str(RUBRIC), "model": MODEL})
 
         def subject(index: int) -> None:
-            ingestion.read_numbering = with_numbering
+            ingestion.annotate_numbering = with_numbering
             start(index)
 
         def baseline(index: int) -> None:
-            ingestion.read_numbering = without_numbering  # type: ignore[assignment]
+            ingestion.annotate_numbering = without_numbering  # type: ignore[assignment]
             try:
                 start(index)
             finally:
-                ingestion.read_numbering = with_numbering
+                ingestion.annotate_numbering = with_numbering
 
         subject(0)
         baseline(0)
