@@ -37,12 +37,11 @@ items must not be counted in a list around them, and they record nothing."""
 
 @attrs.define
 class FoundList:
-    """One list: its file (as a locator names it), its number in reading order, the lines of its `\\begin`, its
-    `\\item`s and its `\\end`, and whether those lines tell its chunks apart."""
+    """One list: its file (as a locator names it), its number in reading order, the lines of its `\\item`s and
+    its `\\end`, and whether those lines tell its chunks apart."""
 
     file: str
     number: int
-    begin: int
     items: list[int] = attrs.field(factory=list)
     end: int = 0
     placed: bool = True
@@ -59,8 +58,7 @@ class ListVisitor(Visitor):
     def begin(self, at: At) -> int:
         if at.in_body and at.name in _HOLDERS:
             self.count += at.name in LISTS
-            line = at.source.line(at.start)
-            found = FoundList(at.source.located, self.count, line, placed=_starts_line(at.source, at.start))
+            found = FoundList(at.source.located, self.count, placed=_starts_line(at.source, at.start))
             self.open.append((at.name, found))
         return at.position
 
