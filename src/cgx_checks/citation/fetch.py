@@ -122,6 +122,9 @@ class FetchPolicy:
     content_types: frozenset[str] = DEFAULT_CONTENT_TYPES
     tls_context: Any = attrs.field(default=None, eq=False)
     """An `ssl.SSLContext` to verify servers with, or None for the default one."""
+    connect_port: Callable[[int], int] = attrs.field(default=int, eq=False)
+    """The port to connect to for a URL's port: the URL's own, except in the tests' policies, which serve a
+    registry's https (port 443, which a test may not count on being free) from a loopback server's own port."""
 
 
 DEFAULT_POLICY: Final = FetchPolicy()
@@ -337,7 +340,9 @@ class _PinBroken(Exception):
     """The HTTP stack tried to connect to an address other than the checked one (a bug, never expected)."""
 
 
-def _pinned_request(client: httpx.Client, parsed: ParsedUrl, address: IPAddress, watchdog: _Watchdog) -> httpx.Request:
+def _pinned_request(
+    client: httpx.Client, parsed: ParsedUrl, address: IPAddress, port: int, watchdog: _Watchdog
+) -> httpx.Request:
     host = f"[{address}]" if address.version == 6 else str(address)
     expected = str(address)
 
@@ -354,7 +359,7 @@ def _pinned_request(client: httpx.Client, parsed: ParsedUrl, address: IPAddress,
         extensions["sni_hostname"] = parsed.host
     return client.build_request(
         "GET",
-        f"{parsed.scheme}://{host}:{parsed.port}{parsed.target}",
+        f"{parsed.scheme}://{host}:{port}{parsed.target}",
         headers={
             "Host": parsed.host_header,
             "User-Agent": USER_AGENT,
@@ -377,7 +382,7 @@ class _Answer:
 def _send(
     client: httpx.Client, parsed: ParsedUrl, address: IPAddress, policy: FetchPolicy, watchdog: _Watchdog
 ) -> _Answer:
-    request = _pinned_request(client, parsed, address, watchdog)
+    request = _pinned_request(client, parsed, address, policy.connect_port(parsed.port), watchdog)
     response = client.send(request, stream=True)
     hop = Hop(url=parsed.url, status=response.status_code, address=str(address))
     try:

@@ -118,8 +118,12 @@ def admit_loopback(address: IPAddress) -> bool:
     return address == LOOPBACK or is_public(address)
 
 
-def loopback_policy(resolver: Callable[[str], Sequence[str]], *, tls_context: Any = None, **limits: Any) -> FetchPolicy:
-    """A policy for tests against a loopback server; small limits so the caps are quick to hit."""
+def loopback_policy(
+    resolver: Callable[[str], Sequence[str]], *, tls_context: Any = None, https_port: int | None = None, **limits: Any
+) -> FetchPolicy:
+    """A policy for tests against a loopback server; small limits so the caps are quick to hit. With
+    `https_port`, a URL's port 443 is that loopback server's port: the URLs are the registries' own, and no
+    test needs port 443 free."""
     base: dict[str, Any] = {
         "max_bytes": 1 << 20,
         "max_raw_bytes": 1 << 20,
@@ -128,7 +132,10 @@ def loopback_policy(resolver: Callable[[str], Sequence[str]], *, tls_context: An
         "deadline": 20.0,
     }
     base.update(limits)
-    return FetchPolicy(resolver=resolver, address_rule=admit_loopback, limits=Limits(**base), tls_context=tls_context)
+    policy = FetchPolicy(resolver=resolver, address_rule=admit_loopback, limits=Limits(**base), tls_context=tls_context)
+    if https_port is None:
+        return policy
+    return attrs.evolve(policy, connect_port=lambda port: https_port if port == 443 else port)
 
 
 @contextmanager

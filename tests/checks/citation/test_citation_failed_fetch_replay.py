@@ -92,12 +92,11 @@ def test_a_404_replays_as_recorded(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, serve_tls: Callable[..., LoopbackServer]
 ) -> None:
     server_context, client_context = tls_contexts(["doi.org"])
-    try:
-        server = serve_tls(server_context, 443)
-    except OSError as error:
-        pytest.skip(f"cannot listen on 127.0.0.1:443 here ({error})")
+    server = serve_tls(server_context)
     run = started(tmp_path / "run", store_source=True)
-    policy = loopback_policy(FakeResolver({"doi.org": ["127.0.0.1"]}), tls_context=client_context)
+    policy = loopback_policy(
+        FakeResolver({"doi.org": ["127.0.0.1"]}), tls_context=client_context, https_port=server.port
+    )
     with guarded(monkeypatch, {("127.0.0.1", server.port)}), citation_policy(policy):
         check = judged(run, "s-02", "r-1", DOI_URL)
     assert check["detail"] == f"fetch-failed: {DOI_URL} answered HTTP status 404", check

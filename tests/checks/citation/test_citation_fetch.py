@@ -286,7 +286,7 @@ def test_trace_hook_refuses_a_connection_to_an_unchecked_address() -> None:
     """The second line of defence: should the HTTP stack ever connect elsewhere, the pin breaks the fetch."""
     parsed = parse_url("https://arxiv.test/abs/2101.00001")
     with httpx.Client() as client, _Watchdog(5.0) as watchdog:
-        request = _pinned_request(client, parsed, IPv4Address("127.0.0.1"), watchdog)
+        request = _pinned_request(client, parsed, IPv4Address("127.0.0.1"), parsed.port, watchdog)
         trace = request.extensions["trace"]
         assert request.url.host == "127.0.0.1"
         assert request.headers["Host"] == "arxiv.test"
@@ -299,7 +299,7 @@ def test_trace_hook_refuses_a_connection_to_an_unchecked_address() -> None:
 def test_ipv6_literal_is_bracketed_in_the_request() -> None:
     parsed = parse_url("http://[2606:4700::1111]:8080/x")
     with httpx.Client() as client, _Watchdog(5.0) as watchdog:
-        request = _pinned_request(client, parsed, IPv6Address("2606:4700::1111"), watchdog)
+        request = _pinned_request(client, parsed, IPv6Address("2606:4700::1111"), parsed.port, watchdog)
     assert request.url.host == "2606:4700::1111"
     assert request.headers["Host"] == "[2606:4700::1111]:8080"
     assert "sni_hostname" not in request.extensions

@@ -36,12 +36,11 @@ UNTIED = "https://publisher.test/article/xyz"
 @pytest.fixture
 def opening(monkeypatch: pytest.MonkeyPatch, serve_tls: Callable[..., LoopbackServer]) -> Iterator[None]:
     server_context, client_context = tls_contexts(["arxiv.org", "publisher.test"])
-    try:
-        server = serve_tls(server_context, 443)
-    except OSError as error:
-        pytest.skip(f"cannot listen on 127.0.0.1:443 here ({error}); tests/checks/citation covers the fetcher")
+    server = serve_tls(server_context)
     policy = loopback_policy(
-        FakeResolver({"arxiv.org": ["127.0.0.1"], "publisher.test": ["127.0.0.1"]}), tls_context=client_context
+        FakeResolver({"arxiv.org": ["127.0.0.1"], "publisher.test": ["127.0.0.1"]}),
+        tls_context=client_context,
+        https_port=server.port,
     )
     registry = CheckTypeRegistry()
     for item in installed_check_types():

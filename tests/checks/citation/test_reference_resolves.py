@@ -89,11 +89,9 @@ def online(monkeypatch: pytest.MonkeyPatch, serve_tls: Callable[..., LoopbackSer
 
     @contextmanager
     def opened(routes: dict[str, Served]) -> Iterator[Opening]:
-        try:
-            server = serve_tls(server_context, 443, routes)
-        except OSError as error:
-            pytest.skip(f"cannot listen on 127.0.0.1:443 here ({error})")
-        policy = loopback_policy(FakeResolver({host: ["127.0.0.1"] for host in HOSTS}), tls_context=client_context)
+        server = serve_tls(server_context, 0, routes)
+        resolver = FakeResolver({host: ["127.0.0.1"] for host in HOSTS})
+        policy = loopback_policy(resolver, tls_context=client_context, https_port=server.port)
         with guarded(monkeypatch, {("127.0.0.1", server.port)}), types_with(policy):
             yield Opening(server, policy)
 
