@@ -802,7 +802,10 @@ def _grim_test(expression: str) -> bool:
 
 
 def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterable[Chunk]) -> str:
-    """` (12 is written in s-45 (table-row), s-12)` for the missing numerals other chunks write."""
+    """` (12 is written in s-45 (table-row), s-12)` for the missing numerals other chunks write. A constant (a
+    small whole number, a power of ten) is written in many chunks about other things ("Figure 2"): those are
+    named with a warning, never as chunks to add, since citing one would pass a relation the paper does not
+    state."""
     chunks = tuple(chunks)
     if not chunks:
         return ""
@@ -816,14 +819,26 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
             label = chunk.id if not chunk.unit else f"{chunk.id} ({chunk.unit})"
             if len(writers[value]) < _WHERE:
                 writers[value].append(label)
+    distinctive = False
     for name in missing:
         needed = wanted.get(name)
-        if needed is not None and writers.get(needed):
-            found.append(f"{name} is written in {', '.join(writers[needed])}")
-        else:
+        if needed is None or not writers.get(needed):
             found.append(f"{name} is written in no chunk of the run")
-    advice = ": add those chunks to `cites`" if any(value for value in writers.values()) else ""
+        elif _constant(needed):
+            found.append(
+                f"{name} is written in {', '.join(writers[needed])}, but cite one only where it states this {name}: "
+                "a constant the text does not state for this relation cannot be an operand"
+            )
+        else:
+            distinctive = True
+            found.append(f"{name} is written in {', '.join(writers[needed])}")
+    advice = ": add those chunks to `cites`" if distinctive else ""
     return f" ({'; '.join(found)}{advice})"
+
+
+def _constant(value: Fraction) -> bool:
+    """A number a paper writes about many things: a whole number up to 12, or a power of ten."""
+    return value.denominator == 1 and (value <= 12 or str(value.numerator).rstrip("0") == "1")
 
 
 def _listing(occurrences: tuple[Occurrence, ...]) -> str:

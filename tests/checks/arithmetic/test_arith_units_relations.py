@@ -223,6 +223,22 @@ def test_every_problem_of_a_proposal_is_named_at_once() -> None:
     assert error.message.endswith("the cited chunks contain 750, 375, 5")
 
 
+def test_a_missing_constant_is_never_advised_from_chunks_that_write_it_about_something_else() -> None:
+    """750 Hz / 2 for a Nyquist bandwidth: the 2 is the agent's, and the chunks that write a 2 ("Figure 2")
+    state no such relation; citing one would pass what the paper never writes."""
+    chunks = [
+        Chunk("s-1", "sentence", "Samples were taken at 750 Hz, so the bandwidth was 375 Hz."),
+        Chunk("s-2", "sentence", "Figure 2 shows the spectrum."),
+        Chunk("s-3", "sentence", "The window was 1000 samples long."),
+    ]
+    error = problems("750 Hz / 2", "375 Hz", [chunks[0].text], chunks=chunks)
+    assert error.code == ArithmeticCode.OPERAND_NOT_IN_TEXT
+    assert "2 is written in s-2 (sentence), but cite one only where it states this 2" in error.message
+    assert "add those chunks" not in error.message
+    thousand = problems("375 Hz * 1000 / 375", "1000", [chunks[0].text], chunks=chunks)
+    assert "cite one only where it states this 1000" in thousand.message
+
+
 def test_a_missing_numeral_names_the_chunks_that_write_it_table_rows_included() -> None:
     chunks = [
         Chunk("s-3", "sentence", "The total is 60k images."),
