@@ -122,7 +122,7 @@ class FetchPolicy:
     content_types: frozenset[str] = DEFAULT_CONTENT_TYPES
     tls_context: Any = attrs.field(default=None, eq=False)
     """An `ssl.SSLContext` to verify servers with, or None for the default one."""
-    connect_port: Callable[[int], int] = attrs.field(default=int, eq=False)
+    connect_port: Callable[[int], int] = attrs.field(default=lambda port: port, eq=False)
     """The port to connect to for a URL's port: the URL's own, except in the tests' policies, which serve a
     registry's https (port 443, which a test may not count on being free) from a loopback server's own port."""
 

@@ -157,9 +157,8 @@ def list_after(chunks: Sequence[tuple[str, str, Mapping[str, Any]]], node_id: st
     if listed is None or listed[1] != 1 or (own is not None and own[0] == listed[0]):
         return None
     number, _, count = listed
-    items = {
-        item for _, _, attributes in chunks if (of := _list_of(attributes)) and of[0] == number for item in [of[1]]
-    }
+    read = (_list_of(attributes) for _, _, attributes in chunks)
+    items = {of[1] for of in read if of is not None and of[0] == number}
     return count if items == set(range(1, count + 1)) else None
 
 
