@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from cgx_core.base.digests import file_digest
-from cgx_core.run.manifest import manifest_bytes
+from cgx_core.run.finished import derived_json
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, ROOT, call
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -68,7 +68,7 @@ def _reseal(run: Path) -> None:
     """Record graph.json's digest in the manifest again, as if the run had been made so (in its own bytes)."""
     manifest = json.loads((run / "manifest.json").read_bytes())
     manifest["finished"]["files"]["graph.json"] = file_digest(run / "graph.json")
-    (run / "manifest.json").write_bytes(manifest_bytes(manifest))
+    (run / "manifest.json").write_bytes(derived_json(manifest))
 
 
 def kind(number: int) -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from cgx_checks.arithmetic.units import registry, scale_of
+from cgx_checks.arithmetic.units import dimension_text as units_dimension_text
+from cgx_checks.arithmetic.units import registry, scale_of, whole_or_fraction
 from cgx_checks.dimension.codes import DimensionCode
 from cgx_core.errors import CgxError
 from cgx_core.numbers.constants import Constant, constant
@@ -87,14 +88,4 @@ def scaled(dimension: Dimension, power: Fraction) -> Dimension:
 
 def dimension_text(dimension: Dimension) -> str:
     """A dimension as a person reads it: `[length]/[time]^2`, `[length]^(1/2)`, or `dimensionless`."""
-    if not dimension:
-        return "dimensionless"
-
-    def term(base: str, power: Fraction) -> str:
-        if power == 1:
-            return base
-        return f"{base}^{power}" if power.denominator == 1 else f"{base}^({power})"
-
-    upper = [term(base, power) for base, power in dimension if power > 0]
-    lower = [term(base, -power) for base, power in dimension if power < 0]
-    return "*".join(upper or ["1"]) + ("/" + "*".join(lower) if lower else "")
+    return units_dimension_text(tuple((base, whole_or_fraction(power)) for base, power in dimension))

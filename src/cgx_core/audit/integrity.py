@@ -47,9 +47,9 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.graph.evidence import check_record
 from cgx_core.run import log
+from cgx_core.run.finished import derived_json
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.lock import INFO_WIDTH
-from cgx_core.run.manifest import manifest_bytes
 
 ANCHORED_SINCE_ISSUE_29 = ("tolerances", "limits", "versions")
 """What start_run's log line records of the manifest since issue 29; a run made before records none of it."""
@@ -421,7 +421,7 @@ def manifest_problems(paths: RunPaths, manifest: Mapping[str, Any]) -> list[str]
     if extra:
         problems.append(f"{where} has fields this package never writes: {', '.join(extra)}")
     try:
-        written = manifest_bytes(dict(manifest))
+        written = derived_json(dict(manifest))
     except (TypeError, ValueError):
         written = b""
     if paths.manifest.read_bytes() != written:

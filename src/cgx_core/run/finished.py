@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def derived_json(value: Any) -> bytes:
-    """A finished file's bytes: indented JSON, non-ASCII kept, one newline at the end."""
+    """A run file's bytes (manifest.json, a finished run's files): indented JSON, non-ASCII kept, one final
+    newline."""
     return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
 
 

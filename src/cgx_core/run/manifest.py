@@ -9,18 +9,15 @@ from typing import TYPE_CHECKING, Any
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
 from cgx_core.run.atomic import write_atomic
+from cgx_core.run.finished import derived_json
 from cgx_core.run.layout import RUN_FORMAT, RUN_VERSION, RunPaths
 
 if TYPE_CHECKING:
     from cgx_core.run.log import LogLine
 
 
-def manifest_bytes(manifest: dict[str, Any]) -> bytes:
-    return json.dumps(manifest, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
-
-
 def write_manifest(paths: RunPaths, manifest: dict[str, Any]) -> None:
-    write_atomic(paths.manifest, manifest_bytes(manifest))
+    write_atomic(paths.manifest, derived_json(manifest))
 
 
 def read_manifest(paths: RunPaths) -> dict[str, Any]:

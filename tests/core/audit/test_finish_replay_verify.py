@@ -15,7 +15,7 @@ from credencegraph.rubric import check_graph, load_rubric
 
 from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
-from cgx_core.run.manifest import manifest_bytes
+from cgx_core.run.finished import derived_json
 from support import EXAMPLE, EXAMPLE_PREMISES, EXAMPLE_RECORDS, EXAMPLE_RUBRIC, call, start_example
 
 CLI = str(Path(sys.executable).with_name("credencegraph-extract"))
@@ -243,7 +243,7 @@ def edit_manifest(path: Path, change: Any) -> None:
     """An edit of manifest.json, written in the bytes this package writes (a forger who knows the format)."""
     data = json.loads(path.read_bytes())
     change(data)
-    path.write_bytes(manifest_bytes(data))
+    path.write_bytes(derived_json(data))
 
 
 def test_an_edited_check_record_is_reported_even_when_its_files_were_left_alone(copy: Path) -> None:

@@ -16,9 +16,10 @@ from cgx_core.audit.replay import replay
 from cgx_core.audit.verify import verify_run
 from cgx_core.base.digests import bytes_digest, file_digest
 from cgx_core.errors import CgxError
+from cgx_core.run.finished import derived_json
 from cgx_core.run.layout import RunPaths
 from cgx_core.run.log import LogLine
-from cgx_core.run.manifest import manifest_bytes, write_manifest
+from cgx_core.run.manifest import write_manifest
 from cgx_core.run.state import state_bytes
 from cgx_core.run.transaction import Run
 from cgx_core.tooling.registry import call_tool, handler_for
@@ -117,7 +118,7 @@ def and_manifest(edit: Callable[[Path], None], name: str) -> Callable[[Path], No
             manifest["ingested"] = file_digest(run / name)
         else:
             manifest["finished"]["files"][name] = file_digest(run / name)
-        (run / "manifest.json").write_bytes(manifest_bytes(manifest))
+        (run / "manifest.json").write_bytes(derived_json(manifest))
 
     return both
 
