@@ -824,7 +824,7 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
         needed = wanted.get(name)
         if needed is None or not writers.get(needed):
             found.append(f"{name} is written in no chunk of the run")
-        elif _constant(needed):
+        elif _constant(name, needed):
             found.append(
                 f"{name} is written in {', '.join(writers[needed])}, but cite one only where it states this {name}: "
                 "a constant the text does not state for this relation cannot be an operand"
@@ -836,9 +836,11 @@ def _where(missing: list[str], operands: tuple[LiteralNode, ...], chunks: Iterab
     return f" ({'; '.join(found)}{advice})"
 
 
-def _constant(value: Fraction) -> bool:
-    """A number a paper writes about many things: a whole number up to 12, or a power of ten."""
-    return value.denominator == 1 and (value <= 12 or str(value.numerator).rstrip("0") == "1")
+def _constant(written: str, value: Fraction) -> bool:
+    """A number a paper writes about many things: a whole number up to 12, or a power of ten, written without a
+    decimal point (a 9.0 is a measured value, as distinctive as a 50k)."""
+    whole = value.denominator == 1 and "." not in written
+    return whole and (value <= 12 or str(value.numerator).rstrip("0") == "1")
 
 
 def _listing(occurrences: tuple[Occurrence, ...]) -> str:

@@ -237,6 +237,9 @@ def test_a_missing_constant_is_never_advised_from_chunks_that_write_it_about_som
     assert "add those chunks" not in error.message
     thousand = problems("375 Hz * 1000 / 375", "1000", [chunks[0].text], chunks=chunks)
     assert "cite one only where it states this 1000" in thousand.message
+    plane = Chunk("s-4", "sentence", "We defined the plane z = 9.0 for that subfigure.")
+    measured = problems("9.0 - 0.05", "8.95", ["a tolerance of 0.05, so z between 8.95 and 9.05"], chunks=[plane])
+    assert "9.0 is written in s-4 (sentence): add those chunks to `cites`" in measured.message
 
 
 def test_a_missing_numeral_names_the_chunks_that_write_it_table_rows_included() -> None:
