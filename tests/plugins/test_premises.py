@@ -5,12 +5,16 @@ any plugin meets."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from cgx_core.checks.installed import build_plugin_manager, build_registry, check_types_scope
+from cgx_core.report.integrity import Integrity, not_run
+from cgx_core.report.model import build_report
+from cgx_core.report.text import text_report
 from cgx_core.testing import TINY_RECORDS, StartedRun
 
 WORD = """
@@ -164,6 +168,12 @@ def test_a_rejected_premise_undoes_the_premised_failure(words: StartedRun) -> No
     assert "error" not in finished, finished
     lowered = _credence(words, "s-8")
     assert lowered["after"] < lowered["before"]
+    listed = json.loads((words.path / "report.json").read_bytes())["review"]["analyst_assumptions"]
+    assert [item["node"] for item in listed] == ["a-1"]  # the reading a-2 rests on s-8: it is no assumption
+    skipped = Integrity(not_run("the test skips it"), not_run("the test skips it"))
+    text = text_report(build_report(words.path, skipped))
+    assumptions = text.split("Assumptions to review")[1].split("Awaiting review")[0]
+    assert "a-1: " in assumptions and "a-2: " not in assumptions
     review = words.call("review", node="a-1", verdict="fails", reviewer="Ada", reason="they are different counts")
     assert review["refused"] == [], review
     assert "error" not in words.call("finish_run")
@@ -175,8 +185,6 @@ def test_a_rejected_premise_undoes_the_premised_failure(words: StartedRun) -> No
 
 
 def _credence(run: StartedRun, node_id: str) -> dict[str, Any]:
-    import json
-
     report = json.loads((run.path / "report.json").read_bytes())
     entry: dict[str, Any] = report["credences"]["nodes"][node_id]
     return entry

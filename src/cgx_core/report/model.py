@@ -406,7 +406,7 @@ def build_report(root: Path, integrity: Integrity, *, source: Path | None = None
             tuple(item for item in _downstream(node.id, children) if by_id[item].verdict is not None),
         )
         for node in nodes
-        if node.origin == "analyst"
+        if node.origin == "analyst" and node.assumption
     )
     registry = installed_check_types()
     review_types = [
