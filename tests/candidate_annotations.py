@@ -104,10 +104,17 @@ ANNOTATED: Final = {
         "mlrc-cgn-repro",
         "2021/bagad2022reproducibility/journal/article.tex",
         {
-            ("items(s-38)", "two"): "passed",  # one of two categories: (i) ..., and (ii) ...
-            ("items(s-32)", "four"): "passed",  # split into four mechanism: the shape mechanism, ...
+            ("items(s-092)", "three"): "passed",  # three classifier heads: shape, texture, and background;
+            ("items(s-229)", "two"): "passed",  # one of two categories: (i) ..., and (ii) ...
+            ("items(s-223)", "four"): "passed",  # split into four mechanism: the shape mechanism, ...
         },
-        ("an ensemble with three heads for shape, texture and background: a list after 'for', which may be a clause",),
+        (
+            "an ensemble with three heads for shape, texture and background: a list after 'for', which may be a clause",
+            "three IMs, each controlling one factor of variation (FoV), namely the shape, texture, and background: "
+            "the list after 'namely', a clause away from its count",
+            "two tasks, namely generating counterfactual examples and training a classifier to be invariant ...: "
+            "a list after 'namely' whose items are clauses",
+        ),
     ),
 }
 """Every annotated paper by name. The look-alikes each paper writes (a p in the next sentence that belongs to

@@ -11,8 +11,8 @@ incomplete: start_run refuses it (`ingest-incomplete`), naming where the reading
 before the largest stretch no chunk covers) and why, unless it was told to proceed; then the loss is in
 `document.limits`, the start_run result and every report format.
 
-Files read through `\import` are not weighed: credencegraph does not read their prose, and start_run names
-them apart (`document.not_followed`).
+Files the body reads through the import package (`\import`, `\subimport`, ...) are weighed like those it
+inputs: credencegraph's reader is given them as `\input`s (cgx_core.ingest.imports).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ here once, checked for size and UTF-8, and named by its path relative to the roo
 reads the paper, `read_watch` refuses any file it opens that the scan did not admit, so a file the scan
 missed (an `\input` hidden behind `\verb`, a braceless `\input .`) never enters the run unrecorded.
 Files read with the import package's `\import{dir}{file}` (and `\subimport`, relative to the importing file)
-are read and recorded too: credencegraph does not read them, but their tables become chunks (cgx_core.ingest.tables);
-one that is missing or outside the root is not read.
+are read and recorded too, and credencegraph's reader is given them as `\input`s (cgx_core.ingest.imports); one
+that is missing or outside the root is not read, and start_run lists its macro in `document.not_followed`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from cgx_core.codes import Code
 from cgx_core.errors import CgxError, utf8_text
 from cgx_core.ingest.accounting import Accounting, account
 from cgx_core.ingest.class_files import KNOWN_INPUTS, front_matter, inputs_of, loaded_classes
-from cgx_core.ingest.latex_text import uncommented
+from cgx_core.ingest.imports import IMPORT_MACRO, ImportsAsInputs
+from cgx_core.ingest.latex_text import PaperFiles, uncommented
 from cgx_core.ingest.paper_macros import expand_paper_macros
 from cgx_core.ingest.paper_root import PaperRoot
 from cgx_core.ingest.sentences import mend_sentences
@@ -45,16 +46,9 @@ _FILE_MACRO = re.compile(
     r"\\(?P<macro>input|include|bibliography|addbibresource|addglobalbib|printbibliography)\b"
     r"\s*(?:\[[^\]]*\]\s*)?(?:\{(?P<argument>[^{}]*)\})?"
 )
-_IMPORT_MACRO = re.compile(
-    r"\\(?P<macro>(?:sub)?import|(?:sub)?(?:input|include)from)\*?\s*"
-    r"\{(?P<directory>[^{}]*)\}\s*\{(?P<file>[^{}]*)\}"
-)
-_UNFOLLOWED = re.compile(
-    r"\\(?P<macro>(?:sub)?import|(?:sub)?inputfrom|(?:sub)?includefrom|subfile)\*?\s*"
-    r"(?P<arguments>(?:\{[^{}]*\}\s*){1,2})"
-)
-"""File macros credencegraph's reader does not follow (the import and subfiles packages): their files' prose is
-not in the run's chunks, and start_run says so."""
+_UNFOLLOWED = re.compile(r"\\(?P<macro>subfile)\*?\s*(?P<arguments>\{[^{}]*\})")
+"""The subfiles package's macro, which no reader follows: its file's prose is not in the run's chunks, and
+start_run says so (as it does for an import naming no file of the paper)."""
 _BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{\s*document\s*\}")
 _DEFINED_BIB = re.compile(r"\\(?:def\s*\\[A-Za-z@]+|(?:re)?newcommand\*?\s*\{?\\[A-Za-z@]+\}?)\s*\{([^{}]+\.bib)\}")
 
@@ -84,8 +78,8 @@ class Document:
     bibliographies: tuple[str, ...]
     """The .bib files the paper names that exist, as paths relative to the root (already admitted by it)."""
     not_followed: tuple[str, ...] = ()
-    """Macros naming files that credencegraph does not read (`\\import{dir/}{file}`, ...), as written, with
-    the file of the paper that holds them: the text of those files is not in the run."""
+    """Macros naming files no reader follows (`\\subfile{..}`, an `\\import` naming no file of the paper), as
+    written, with the file of the paper that holds them: the text of those files is not in the run."""
     root: PaperRoot | None = attrs.field(default=None, eq=False, repr=False)
     pdf: PdfReading | None = attrs.field(default=None, eq=False, repr=False)
     """A PDF's lines, captions and references as credencegraph's reader found them (its tables are read
@@ -183,7 +177,7 @@ class _LatexFiles:
         self.order: list[str] = []
         self.total = 0
         self.body: list[str] = []
-        """The files the body reads with \\input or \\include (not those of the preamble, nor imported ones)."""
+        """The files the body reads (with \\input, \\include or an import; not those of the preamble)."""
         self.bib_names: list[tuple[str, str]] = []
         self.prints_bibliography = False
         self.not_followed: list[str] = []
@@ -237,25 +231,26 @@ class _LatexFiles:
         if name in stack:
             raise CgxError(Code.PAPER_INVALID, f"the document inputs itself: {' -> '.join((*stack, name))}")
         text = uncommented(self.read(path, what=what or f"the paper '{path.name}'", named_by=named_by))
-        found = sorted([*_FILE_MACRO.finditer(text), *_IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
+        found = sorted([*_FILE_MACRO.finditer(text), *IMPORT_MACRO.finditer(text)], key=lambda match: match.start())
         document = _BEGIN_DOCUMENT.search(text) if not stack else None
         body_from = document.end() if document is not None else 0
-        if in_body and imported is None and name not in self.body:
+        if in_body and name not in self.body:
             self.body.append(name)
         for match in found:
-            if match.re is _IMPORT_MACRO:
-                self.walk_import(match, path, (*stack, name))
+            reads_body = (in_body or not stack) and match.start() >= body_from
+            if match.re is IMPORT_MACRO:
+                self.walk_import(match, path, (*stack, name), reads_body)
                 continue
             macro, argument = match.group("macro"), match.group("argument")
             if macro in _INPUT_MACROS and argument is not None and imported is not None:
-                self.walk_imported(Path(argument.strip()), imported, (*stack, name))
+                self.walk_imported(Path(argument.strip()), imported, (*stack, name), in_body=reads_body)
             elif macro in _INPUT_MACROS and argument is not None:
                 self.walk(
                     self.resolve(argument, name),
                     (*stack, name),
                     _input_label(argument),
                     name,
-                    in_body=(in_body or not stack) and match.start() >= body_from,
+                    in_body=reads_body,
                 )
             elif macro in _BIB_MACROS and argument is not None:
                 self.bib_names.extend((part.strip(), name) for part in argument.split(","))
@@ -306,26 +301,34 @@ class _LatexFiles:
             return []
         return list(KNOWN_INPUTS.get(name, ())) if loaded.endswith(".cls") else []
 
-    def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...]) -> None:
+    def walk_import(self, match: re.Match[str], path: Path, stack: tuple[str, ...], in_body: bool) -> None:
         r"""An `\import{dir}{file}` (the import package; `\subimport` is relative to the importing file).
 
-        credencegraph does not read imported files, but their tables are chunks (cgx_core.ingest.tables), so the
-        files are read, recorded and digested like any other. A file that is missing or outside the root is
-        not read, and is no error: nothing credencegraph reads depends on it."""
-        base = Path(os.path.abspath(path)).parent if match.group("macro").startswith("sub") else self.folder
-        folder = Path(os.path.normpath(base / match.group("directory").strip()))
-        self.walk_imported(folder / match.group("file").strip(), folder, stack, relative=False)
+        The file is read, recorded and digested like any other, and credencegraph's reader follows it as an
+        `\input` (cgx_core.ingest.imports). A file that is missing or outside the root is not read, and is no
+        error: start_run lists the macro in `document.not_followed`."""
+        macro, directory, file = match.group("macro"), match.group("directory").strip(), match.group("file").strip()
+        base = Path(os.path.abspath(path)).parent if macro.startswith("sub") else self.folder
+        folder = Path(os.path.normpath(base / directory))
+        if not self.walk_imported(folder / file, folder, stack, relative=False, in_body=in_body):
+            self.not_followed.append(f"\\{macro}{{{directory}}}{{{file}}} (in {stack[-1]}: no file of the paper)")
 
-    def walk_imported(self, argument: Path, folder: Path, stack: tuple[str, ...], *, relative: bool = True) -> None:
-        """A file an imported file names: relative to its import folder, then to the main file's folder."""
-        candidates = [folder / argument, self.folder / argument] if relative else [argument]
+    def walk_imported(
+        self, argument: Path, folder: Path, stack: tuple[str, ...], *, relative: bool = True, in_body: bool = False
+    ) -> bool:
+        """A file an imported file names: relative to its import folder, then to the main file's folder (an
+        `\\input` naming neither is refused, as anywhere in the paper); whether one was found."""
+        candidates = [folder / argument, argument] if relative else [argument]
         for candidate in candidates:
             try:
                 path = self.resolve(str(candidate), stack[-1])
             except CgxError:
+                if relative and candidate is argument:
+                    raise
                 continue
-            self.walk(path, stack, _input_label(str(argument)), stack[-1], imported=folder)
-            return
+            self.walk(path, stack, _input_label(str(argument)), stack[-1], imported=folder, in_body=in_body)
+            return True
+        return False
 
     def add_bbl(self, named_by: str) -> None:
         bbl = self.main.with_suffix(".bbl")
@@ -405,12 +408,15 @@ def _read_latex(main: Path, boundary: PaperRoot) -> Document:
 
 def _read_prepared(main: Path, files: _LatexFiles, texts: Mapping[str, str]) -> list[Chunk]:
     """credencegraph's `read_latex`, step for step, each admitted file's text given as every reader of this
-    package reads it (`paper_macros`) instead of opened again (`latex_reader`)."""
+    package reads it (`paper_macros`) instead of opened again (`latex_reader`), its imports written as the
+    `\\input`s credencegraph follows (`imports`)."""
     from cgx_core.ingest.latex_reader import PaperReader
+
+    imports = ImportsAsInputs(PaperFiles(texts, files.order[0]))
 
     def text_of(path: Path) -> str | None:
         name = files.paths.get(os.path.abspath(path))
-        return None if name is None else texts[name]
+        return None if name is None else imports.text(name, texts[name])
 
     return PaperReader(main, text_of).chunks_of_main()
 

@@ -77,7 +77,7 @@ class Ingested:
     reference_identifiers: tuple[str, ...]
     """The DOIs and arXiv ids (without version) of the references, to keep the offline sources that name them."""
     not_followed: tuple[str, ...] = ()
-    """File macros the reader does not follow (`\\import{dir/}{file}`, ...): their text is not in the run."""
+    """File macros no reader follows (`\\subfile{..}`, an `\\import` naming no file): their text is not in the run."""
     limits: dict[str, Any] | None = None
     """What the run could not read: a PDF's (cgx_core.ingest.pdf.limits), or the body of a LaTeX paper left in
     no chunk when start_run was told to proceed (cgx_core.ingest.accounting); None when nothing is lost."""

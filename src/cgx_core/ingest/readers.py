@@ -24,6 +24,8 @@ run that diverged by itself.
    the sections recorded on the chunks.
 5. Issue 42: each chunk of a list (`itemize`, `enumerate`, `description`) whose lines tell its items apart records
    its list, item and the list's number of items (`attributes.list`, cgx_core.ingest.lists), for `items()`.
+6. The import package's `\\import`, `\\subimport`, `\\inputfrom` and kin read like `\\input`: the prose of
+   an imported file is in the run's chunks (cgx_core.ingest.imports); before, only its tables were.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-READERS_VERSION: Final = 5
+READERS_VERSION: Final = 6
 """The version of this package's readers: the manifest's `versions.readers`."""
 BEFORE_THE_RECORD: Final = 1
 """The version of a run whose manifest names none."""

@@ -179,7 +179,7 @@ START_RUN: Final[Json] = _result(
                 "not_followed": _object(
                     {"macros": _array(_string()), "message": _string()},
                     ["macros", "message"],
-                    "File macros credencegraph's reader does not follow (\\import, \\subfile), and files a class "
+                    "File macros not followed (\\subfile, an \\import naming no file of the paper), and files a class "
                     "or package \\inputs that are missing or outside the root: their prose is not in the run's chunks.",
                 ),
                 "archive": _object(

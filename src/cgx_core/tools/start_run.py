@@ -103,11 +103,11 @@ def _document_record(ingested: Ingested) -> dict[str, Any]:
         record["not_followed"] = {
             "macros": list(ingested.not_followed),
             "message": (
-                "credencegraph's reader does not follow these macros (the import and subfiles packages), and the "
-                "files a class or package inputs that are missing or outside the root are not read: the prose "
-                "of those files is not in the run's chunks (an imported file's tables are, as table rows), so it "
-                "cannot be classified or checked. Tell the person you work for; a copy of the paper with each "
-                "replaced by \\input{dir/file} (and the missing file put beside the main file) is read whole"
+                "these files are not read: a \\subfile, an import naming no file of the paper under the root, "
+                "and a file a class or package inputs that is missing or outside the root. Their prose is not "
+                "in the run's chunks, so it cannot be classified or checked. Tell the person you work for; a "
+                "copy of the paper with each \\subfile replaced by \\input{dir/file} (and a missing file put "
+                "beside the main file, or a wider root given) is read whole"
             ),
         }
     return record

@@ -178,8 +178,13 @@ def test_the_shared_paper_that_reads_a_sibling_folder_starts_with_root(
     names = [item["name"] for item in manifest["document"]["files"]]
     assert names[0] == "journal/article.tex"
     assert {"openreview/content.tex", "openreview/appendix.tex", "journal/header.tex"} <= set(names)
-    # its sections come through \import, which credencegraph's reader does not follow: the result says so
-    macros = result["document"]["not_followed"]["macros"]
-    assert macros[0] == "\\import{../openreview/sections/}{summary.tex} (in openreview/content.tex)"
-    assert len(macros) == 6  # the commented-out \import is not among them
+    # its six sections come through \import (the commented-out one is not read): each is read, none left out
+    sections = ["summary", "introduction", "cgn", "methodology", "results", "discussion"]
+    assert [name for name in names if name.startswith("openreview/sections/")] == [
+        f"openreview/sections/{section}.tex" for section in sections
+    ]
+    assert "not_followed" not in result["document"]
+    state = json.loads((tmp_path / "run" / "state.json").read_bytes())
+    located = {source["locator"].split(";")[0] for node in state["graph"]["nodes"] for source in node["sources"]}
+    assert {f"file=../openreview/sections/{section}.tex" for section in sections} <= located
     assert replay(tmp_path / "run", source=main, sources=None).identical

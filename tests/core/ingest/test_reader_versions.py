@@ -33,7 +33,7 @@ def start(run: Path, **extra: Any) -> dict[str, Any]:
 def test_a_run_records_its_readers_version_and_replays_when_the_reading_is_unchanged(tmp_path: Path) -> None:
     start(tmp_path / "run")
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_bytes())
-    assert manifest["versions"]["readers"] == READERS_VERSION == 5
+    assert manifest["versions"]["readers"] == READERS_VERSION == 6
     assert replay(tmp_path / "run", source=None, sources=None).identical
 
 
