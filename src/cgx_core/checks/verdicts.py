@@ -17,7 +17,7 @@ from cgx_core.checks.engine import existing_checks
 from cgx_core.checks.installed import installed_check_types
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
-from cgx_core.graph.analyst import ASSUMPTION
+from cgx_core.graph.analyst import ASSUMPTION, READING_OF
 from cgx_core.graph.divorce import divorced
 from cgx_core.graph.edit import replace_nodes
 from cgx_core.graph.evidence import check_record
@@ -239,7 +239,10 @@ def report(
     conclusions_of: dict[str, list[str]] = {}
     for relation in graph.relations.values():
         if relation.type == "requires" and graph.nodes[relation.source].attributes.get("origin") == "analyst":
-            conclusions_of.setdefault(relation.source, []).append(relation.target)
+            # a premised check's reading stands for its target: the premise is the target's
+            target = str(graph.nodes[relation.target].attributes.get(READING_OF, relation.target))
+            if target not in conclusions_of.setdefault(relation.source, []):
+                conclusions_of[relation.source].append(target)
     assumptions = [  # a premised check's reading is the agent's too, but rests on its target: no assumption
         {"node": node.id, "statement": node.statement, "conclusions": conclusions_of.get(node.id, [])}
         for node in graph

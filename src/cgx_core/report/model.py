@@ -17,6 +17,7 @@ import attrs
 from cgx_core.base.digests import bytes_digest
 from cgx_core.codes import Code
 from cgx_core.errors import CgxError
+from cgx_core.graph.analyst import READING_OF
 from cgx_core.graph.evidence import check_record
 from cgx_core.graph.review_queue import REVIEW_TOOL, awaiting_review, is_review
 from cgx_core.report.coverage import Coverage, coverage, strings_in
@@ -99,8 +100,8 @@ class NodeEntry:
 
 @attrs.frozen
 class Assumption:
-    """An assumption the agent added, the conclusions it is a premise of, and every assessed node that rests
-    on it through them."""
+    """An assumption the agent added, the conclusions it is a premise of (a premised check's target, not the
+    reading the check observes), and every assessed node that rests on it through them."""
 
     node: NodeEntry
     conclusions: tuple[str, ...]
@@ -399,10 +400,11 @@ def build_report(root: Path, integrity: Integrity, *, source: Path | None = None
         )
     by_id = {node.id: node for node in nodes}
     children = {node.id: list(node.premise_of) for node in nodes}
+    read = {node.id: str(node.attributes[READING_OF]) for node in shown if READING_OF in node.attributes}
     assumptions = tuple(
         Assumption(
             node,
-            node.premise_of,
+            tuple(dict.fromkeys(read.get(conclusion, conclusion) for conclusion in node.premise_of)),
             tuple(item for item in _downstream(node.id, children) if by_id[item].verdict is not None),
         )
         for node in nodes
